@@ -1,0 +1,44 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is a decoding or validation error with its location. Fields that do
+// not apply are zero. Callers can inspect it with errors.As.
+type Error struct {
+	File      string // file name, if known
+	Line      int    // 1-based line (JSON syntax, CSV row), 0 if not applicable
+	Column    int    // 1-based column, 0 if not applicable
+	Offset    int64  // byte offset in a binary file, when HasOffset
+	HasOffset bool
+	Path      string // JSON path such as `nodes[3].shape[1]`, or an ONNX path
+	Node      string // node name, if the error concerns one
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	var parts []string
+	loc := e.File
+	if e.Line > 0 {
+		loc += fmt.Sprintf(":%d", e.Line)
+		if e.Column > 0 {
+			loc += fmt.Sprintf(":%d", e.Column)
+		}
+	}
+	if loc != "" {
+		parts = append(parts, loc)
+	}
+	if e.HasOffset {
+		parts = append(parts, fmt.Sprintf("byte %d", e.Offset))
+	}
+	if e.Path != "" {
+		parts = append(parts, e.Path)
+	}
+	if e.Node != "" {
+		parts = append(parts, fmt.Sprintf("node %q", e.Node))
+	}
+	parts = append(parts, e.Msg)
+	return strings.Join(parts, ": ")
+}
