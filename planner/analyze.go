@@ -1,0 +1,311 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"memplan/ir"
+)
+
+// Analyze lowers a graph to a Problem: sizes, views, guards and liveness.
+//
+// Liveness follows REFERENCE R1, as inclusive steps [birth, death]: a
+// tensor is born at its node's step and dies at its last reader's step; a
+// read through a view is a read of every tensor up the view chain to the
+// root; graph outputs (and their roots) live to step len(Nodes), one past
+// the last node; inputs, params and constants live over the whole run;
+// pins extend a tensor (and optionally its producers) to a given step. It
+// does not keep every ancestor of an output alive, which would remove
+// almost all reuse.
+func Analyze(g *ir.Graph, opts Options) (*Problem, error) {
+	if opts.Alignment == 0 {
+		opts.Alignment = DefaultGraphAlignment
+	}
+	if !isPow2(opts.Alignment) {
+		return nil, fmt.Errorf("alignment %d is not a power of two", opts.Alignment)
+	}
+	if opts.Guard < 0 {
+		opts.Guard = DefaultGuard(opts.Alignment)
+	}
+	a := &analysis{g: g, opts: opts, last: len(g.Nodes), byName: map[string]int{}, used: map[string]int64{}}
+	if err := a.tensors(); err != nil {
+		return nil, err
+	}
+	if err := a.views(); err != nil {
+		return nil, err
+	}
+	a.liveness()
+	return a.problem()
+}
+
+type analysis struct {
+	g      *ir.Graph
+	opts   Options
+	last   int
+	byName map[string]int
+	infos  []TensorInfo
+	step   []int   // producing step of each tensor
+	node   []int   // producing node index of each tensor
+	parent []int   // view parent tensor, -1 if not a view
+	inputs [][]int // tensors read by each node
+	output []bool  // graph output
+	used   map[string]int64
+}
+
+func (a *analysis) errorf(n *ir.Node, format string, args ...any) error {
+	return &ir.Error{Path: n.Path, Node: n.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// tensors binds shapes, computes sizes and indexes every tensor by name.
+func (a *analysis) tensors() error {
+	elem := func(d ir.DType) int64 {
+		if a.opts.F32Uniform {
+			return 4
+		}
+		return d.Size()
+	}
+	for s := range a.g.Nodes {
+		n := &a.g.Nodes[s]
+		for _, t := range n.Outputs {
+			if _, dup := a.byName[t.Name]; dup {
+				return a.errorf(n, "tensor %q is produced twice", t.Name)
+			}
+			shape, err := a.g.Bind(t.Shape, a.opts.Symbols)
+			if err != nil {
+				return a.errorf(n, "tensor %q: %v", t.Name, err)
+			}
+			for _, d := range t.Shape {
+				if d.Symbol != "" {
+					v, _ := a.g.Bind([]ir.Dim{d}, a.opts.Symbols)
+					a.used[d.Symbol] = v[0]
+				}
+			}
+			size, err := ir.Bytes(shape, elem(t.DType))
+			if err != nil {
+				return a.errorf(n, "tensor %q of shape %v %s: %v", t.Name, shape, t.DType, err)
+			}
+			info := TensorInfo{Name: t.Name, Op: n.Op, Shape: shape, DType: t.DType.String(),
+				Size: size, Birth: s, Death: s, Buffer: -1, Root: -1}
+			if t.Name != n.Name {
+				info.Node = n.Name
+			}
+			a.byName[t.Name] = len(a.infos)
+			a.infos = append(a.infos, info)
+			a.step = append(a.step, s)
+			a.node = append(a.node, s)
+		}
+	}
+	a.parent = make([]int, len(a.infos))
+	a.output = make([]bool, len(a.infos))
+	a.inputs = make([][]int, len(a.g.Nodes))
+	for s := range a.g.Nodes {
+		n := &a.g.Nodes[s]
+		for _, in := range n.Inputs {
+			if in == "" {
+				continue // an omitted optional input
+			}
+			t, ok := a.byName[in]
+			if !ok {
+				return a.errorf(n, "input %q is not a tensor of the graph", in)
+			}
+			if a.step[t] >= s {
+				return a.errorf(n, "input %q is used before the step that produces it", in)
+			}
+			a.inputs[s] = append(a.inputs[s], t)
+		}
+	}
+	for _, name := range a.g.Outputs {
+		t, ok := a.byName[name]
+		if !ok {
+			return &ir.Error{Path: "outputs", Msg: fmt.Sprintf("output %q is not a tensor of the graph", name)}
+		}
+		a.output[t] = true
+	}
+	return nil
+}
+
+// views links each aliasing tensor to its root with a byte offset.
+func (a *analysis) views() error {
+	for i := range a.parent {
+		a.parent[i] = -1
+	}
+	for s := range a.g.Nodes {
+		n := &a.g.Nodes[s]
+		if n.Alias == ir.NoAlias {
+			continue
+		}
+		if len(n.Outputs) != 1 || len(a.inputs[s]) == 0 {
+			return a.errorf(n, "a view needs one output and an input to alias")
+		}
+		self, par := a.byName[n.Outputs[0].Name], a.inputs[s][0]
+		pi, vi := &a.infos[par], &a.infos[self]
+		var off int64
+		if n.Alias == ir.AliasNarrow {
+			if n.Axis != 0 || len(pi.Shape) == 0 {
+				return a.errorf(n, "a narrow view must be on axis 0 of a tensor with at least one dimension")
+			}
+			if n.Start < 0 || n.Len < 0 || n.Start > pi.Shape[0]-n.Len {
+				return a.errorf(n, "narrow [%d, %d) is outside axis 0 of %q (length %d)", n.Start, n.Start+n.Len, pi.Name, pi.Shape[0])
+			}
+			row := pi.Size
+			if pi.Shape[0] > 0 {
+				row = pi.Size / pi.Shape[0]
+			}
+			var err error
+			if off, err = ir.MulSize(n.Start, row); err != nil {
+				return a.errorf(n, "view offset: %v", err)
+			}
+		}
+		if off > pi.Size-vi.Size {
+			return a.errorf(n, "view of %d bytes at offset %d does not fit in %q (%d bytes)", vi.Size, off, pi.Name, pi.Size)
+		}
+		a.parent[self] = par
+		root := par
+		if pi.Root >= 0 {
+			root, off = pi.Root, off+pi.ViewOffset
+		}
+		vi.Root, vi.ViewOffset = root, off
+	}
+	return nil
+}
+
+// extend makes tensor t live at least to step s, and with it every tensor
+// up its view chain.
+func (a *analysis) extend(t, s int) {
+	for ; t >= 0; t = a.parent[t] {
+		a.infos[t].Death = max(a.infos[t].Death, s)
+	}
+}
+
+func (a *analysis) liveness() {
+	for s, ins := range a.inputs {
+		for _, t := range ins {
+			a.extend(t, s)
+		}
+	}
+	for t := range a.infos {
+		switch a.infos[t].Op {
+		case ir.OpInput, ir.OpParam, ir.OpConstant:
+			a.infos[t].Birth = 0
+			a.extend(t, a.last)
+		}
+		if a.output[t] {
+			a.extend(t, a.last)
+		}
+	}
+	// Pins, and the inputs of custom ops that must survive to the end.
+	for s := range a.g.Nodes {
+		n := &a.g.Nodes[s]
+		if n.Op == ir.OpCustom && strings.HasPrefix(n.Custom, "onnx.") {
+			for _, t := range a.inputs[s] {
+				a.pin(t, ir.Pin{Until: ir.PinEnd, Producers: true})
+			}
+		}
+		for _, out := range n.Outputs {
+			if out.Pin.Pinned() {
+				a.pin(a.byName[out.Name], out.Pin)
+			}
+		}
+	}
+}
+
+// pin extends t to the pin's step, and every producer of t too if asked.
+func (a *analysis) pin(t int, p ir.Pin) {
+	until := min(p.Until, a.last)
+	if !p.Producers {
+		a.extend(t, until)
+		return
+	}
+	seen := map[int]bool{t: true}
+	for stack := []int{t}; len(stack) > 0; {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		a.extend(u, until)
+		for _, v := range a.inputs[a.node[u]] {
+			if !seen[v] {
+				seen[v] = true
+				stack = append(stack, v)
+			}
+		}
+	}
+}
+
+func (a *analysis) problem() (*Problem, error) {
+	o := a.opts
+	p := &Problem{
+		Name: a.g.Name, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
+		Symbols: a.used, Notes: slices.Clone(a.g.Notes),
+	}
+	for i := range a.g.Nodes {
+		p.Schedule = append(p.Schedule, a.g.Nodes[i].Name)
+	}
+	for t := range p.Tensors {
+		ti := &p.Tensors[t]
+		switch ti.Op {
+		case ir.OpInput:
+			ti.Kind, ti.Skipped = KindInput, o.SkipInputs
+			p.IO.Inputs = append(p.IO.Inputs, ti.Name)
+		case ir.OpParam:
+			ti.Kind, ti.Skipped = KindParam, o.SkipParams
+			p.IO.Params = append(p.IO.Params, ti.Name)
+		case ir.OpConstant:
+			ti.Kind, ti.Skipped = KindConstant, o.SkipConstants
+			p.IO.Constants = append(p.IO.Constants, ti.Name)
+		default:
+			ti.Kind = KindActivation
+			if a.output[t] {
+				ti.Kind = KindOutput
+			}
+		}
+		if a.output[t] {
+			p.IO.Outputs = append(p.IO.Outputs, ti.Name)
+		}
+		if ti.Root >= 0 {
+			ti.Kind = KindView
+			ti.Skipped = p.Tensors[ti.Root].Skipped // roots come first
+		}
+	}
+	used := map[string]bool{}
+	for t := range p.Tensors {
+		ti := &p.Tensors[t]
+		if ti.Skipped || ti.Root >= 0 {
+			continue
+		}
+		b := Buffer{Name: ti.Name, Size: ti.Size, Birth: ti.Birth, Death: ti.Death, Align: o.Alignment, Tensor: t}
+		if ti.Size > 0 && (ti.Kind == KindInput || ti.Kind == KindParam || ti.Kind == KindConstant) {
+			b.Guard = o.Guard
+		}
+		if ti.Kind == KindParam && o.SharedWeights != nil {
+			if slot, ok := o.SharedWeights.Slots[ti.Name]; ok {
+				if slot.Size != ti.Size {
+					return nil, fmt.Errorf("param %q is %d bytes here but %d bytes in the forward plan", ti.Name, ti.Size, slot.Size)
+				}
+				if slot.Offset%b.Align != 0 {
+					return nil, fmt.Errorf("param %q: forward offset %d is not aligned to %d", ti.Name, slot.Offset, b.Align)
+				}
+				b.Fixed, b.Offset, b.Guard = true, slot.Offset, slot.Guard
+				used[ti.Name] = true
+			}
+		}
+		ti.Guard = b.Guard
+		ti.Buffer = len(p.Buffers)
+		p.Buffers = append(p.Buffers, b)
+	}
+	if o.SharedWeights != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d params share the forward plan's weight slots", len(used)))
+	}
+	return p, nil
+}
+
+// WeightLayoutOf takes the slot of every placed param of a forward plan,
+// for planning the backward graph of a training pair against it.
+func WeightLayoutOf(forward *Plan) *WeightLayout {
+	w := &WeightLayout{Slots: map[string]WeightSlot{}}
+	for i := range forward.Tensors {
+		if t := &forward.Tensors[i]; t.Kind == KindParam && t.Placed() {
+			w.Slots[t.Name] = WeightSlot{Offset: t.Offset, Size: t.Size, Guard: t.Guard}
+		}
+	}
+	return w
+}

@@ -1,0 +1,71 @@
+package planner
+
+import "slices"
+
+// Shared analysis of a Problem used by every strategy and the stats: the
+// live bytes over time and the lower bound on any arena.
+
+// LiveStep is the live bytes (size + guard) from step Start until the next
+// LiveStep's Start.
+type LiveStep struct {
+	Start int
+	Bytes int64
+}
+
+// LiveProfile returns the live bytes over time as a step function, one
+// entry per step where the value changes, in time order. It runs in
+// O(n log n) whatever the number of steps.
+func LiveProfile(p *Problem) []LiveStep {
+	type event struct {
+		at    int
+		delta int64
+	}
+	events := make([]event, 0, 2*len(p.Buffers))
+	for i := range p.Buffers {
+		b := &p.Buffers[i]
+		if s := b.Span(); s > 0 {
+			events = append(events, event{b.Birth, s}, event{b.Death + 1, -s})
+		}
+	}
+	slices.SortFunc(events, func(a, b event) int { return a.at - b.at })
+	var out []LiveStep
+	var live int64
+	for i := 0; i < len(events); {
+		at := events[i].at
+		for ; i < len(events) && events[i].at == at; i++ {
+			live += events[i].delta
+		}
+		if n := len(out); n > 0 && out[n-1].Bytes == live {
+			continue
+		}
+		out = append(out, LiveStep{at, live})
+	}
+	return out
+}
+
+// LowerBound is the largest number of bytes live at one step: no arena
+// can be smaller.
+func LowerBound(p *Problem) int64 {
+	var lb int64
+	for _, s := range LiveProfile(p) {
+		lb = max(lb, s.Bytes)
+	}
+	return lb
+}
+
+// LiveBytesPerStep expands the profile to one value per step in
+// [0, steps), for drawing. Callers keep steps small (graphs, not CSVs with
+// a million time units).
+func LiveBytesPerStep(profile []LiveStep, steps int) []int64 {
+	out := make([]int64, steps)
+	for i, s := range profile {
+		end := steps
+		if i+1 < len(profile) {
+			end = min(profile[i+1].Start, steps)
+		}
+		for t := max(s.Start, 0); t < end; t++ {
+			out[t] = s.Bytes
+		}
+	}
+	return out
+}

@@ -1,0 +1,49 @@
+package planner
+
+// Options control how a graph lowers to a Problem.
+type Options struct {
+	// Alignment of every offset, a power of two. Zero means the format's
+	// default: 64 bytes for graphs, 1 for buffer lists (abstract units).
+	Alignment int64 `json:"alignment"`
+	// F32Uniform stores every tensor as f32 (4 bytes an element, whatever
+	// its dtype), as a WebGPU backend does.
+	F32Uniform bool `json:"f32_uniform"`
+	// NoReuse gives every buffer its own bytes: the baseline.
+	NoReuse bool `json:"no_reuse"`
+	// Skip* leave those boundary tensors out of the arena.
+	SkipParams    bool `json:"skip_params"`
+	SkipInputs    bool `json:"skip_inputs"`
+	SkipConstants bool `json:"skip_constants"`
+	// Guard is the tail guard after input, param and constant buffers.
+	// Negative means the default, max(Alignment, 128).
+	Guard int64 `json:"guard"`
+	// Symbols bind symbolic dimensions, overriding the graph's defaults.
+	Symbols map[string]int64 `json:"symbols,omitempty"`
+	// SharedWeights, when set, gives each param of the same name the
+	// forward plan's offset (training: the backward pass reads the
+	// forward pass's weights in place).
+	SharedWeights *WeightLayout `json:"-"`
+}
+
+// DefaultOptions are the options the CLI and the viewer start from.
+func DefaultOptions() Options { return Options{Guard: -1} }
+
+// DefaultGraphAlignment is the alignment of graph buffers unless set.
+const DefaultGraphAlignment = 64
+
+// DefaultGuard is the guard used when Options.Guard is negative.
+func DefaultGuard(alignment int64) int64 { return max(alignment, 128) }
+
+// WebGPUBindingLimit is WebGPU's default maxStorageBufferBindingSize: the
+// budget an arena must fit in f32-uniform mode.
+const WebGPUBindingLimit = 128 << 20
+
+// WeightLayout is the offset and size of each param of a forward plan.
+type WeightLayout struct {
+	Slots map[string]WeightSlot
+}
+
+// WeightSlot is where one weight lives.
+type WeightSlot struct {
+	Offset, Size, Guard int64
+}

@@ -1,0 +1,226 @@
+package planner
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// PlanFormat is the value of the "format" field of a plan record.
+const PlanFormat = "memplan.plan/v1"
+
+// Plan is the record of a placed problem: the memplan.plan/v1 JSON.
+type Plan struct {
+	Format        string  `json:"format"`
+	Name          string  `json:"name"`
+	ArenaSize     int64   `json:"arena_size"`
+	LowerBound    int64   `json:"lower_bound"`
+	TotalUnshared int64   `json:"total_unshared"`
+	Saved         int64   `json:"saved"`
+	Fragmentation float64 `json:"fragmentation"`
+	Alignment     int64   `json:"alignment"`
+	Strategy      string  `json:"strategy"`
+	Optimal       bool    `json:"optimal"`
+	Options       Options `json:"options"`
+	// Steps is the number of schedule steps; tensors may live to step
+	// Steps, one past the last node.
+	Steps       int              `json:"steps"`
+	Schedule    []string         `json:"schedule"`
+	Tensors     []PlanTensor     `json:"tensors"`
+	IO          IO               `json:"io"`
+	Symbols     map[string]int64 `json:"symbols"`
+	Notes       []string         `json:"notes,omitempty"`
+	Fingerprint string           `json:"fingerprint"`
+}
+
+// PlanTensor is one tensor of the plan record.
+type PlanTensor struct {
+	Name   string  `json:"name"`
+	Op     string  `json:"op"`
+	Node   string  `json:"node,omitempty"`
+	Kind   Kind    `json:"kind"`
+	Shape  []int64 `json:"shape"`
+	DType  string  `json:"dtype"`
+	Size   int64   `json:"size"`
+	Offset int64   `json:"offset"` // -1 when skipped
+	Guard  int64   `json:"guard"`
+	Birth  int     `json:"birth"`
+	Death  int     `json:"death"` // inclusive
+	// Reuses names the tensor that last held any of these bytes before
+	// this one was born.
+	Reuses     string `json:"reuses,omitempty"`
+	Root       string `json:"root,omitempty"`
+	ViewOffset int64  `json:"view_offset"`
+	Skipped    bool   `json:"skipped,omitempty"`
+}
+
+// IsView reports whether the tensor borrows another's bytes.
+func (t *PlanTensor) IsView() bool { return t.Root != "" }
+
+// Placed reports whether the tensor owns arena bytes.
+func (t *PlanTensor) Placed() bool { return !t.Skipped && t.Root == "" }
+
+// NewPlan builds the plan record of a problem and its placement.
+func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
+	lb := LowerBound(p)
+	plan := &Plan{
+		Format:        PlanFormat,
+		Name:          p.Name,
+		ArenaSize:     pl.Arena,
+		LowerBound:    lb,
+		TotalUnshared: TotalUnshared(p),
+		Alignment:     p.Alignment,
+		Strategy:      strategy,
+		Optimal:       pl.Optimal,
+		Options:       p.Options,
+		Steps:         p.Steps,
+		Schedule:      p.Schedule,
+		IO:            p.IO,
+		Symbols:       p.Symbols,
+		Notes:         p.Notes,
+	}
+	if plan.Schedule == nil {
+		plan.Schedule = []string{}
+	}
+	if plan.Symbols == nil {
+		plan.Symbols = map[string]int64{}
+	}
+	plan.Saved = plan.TotalUnshared - plan.ArenaSize
+	plan.Fragmentation = 1
+	if lb > 0 {
+		plan.Fragmentation = math.Round(float64(pl.Arena)/float64(lb)*1e6) / 1e6
+	}
+	reuses := ReusedFrom(p, pl.Offsets)
+	plan.Tensors = make([]PlanTensor, len(p.Tensors))
+	for i := range p.Tensors {
+		ti := &p.Tensors[i]
+		t := PlanTensor{
+			Name: ti.Name, Op: ti.Op, Node: ti.Node, Kind: ti.Kind, Shape: ti.Shape, DType: ti.DType,
+			Size: ti.Size, Offset: -1, Guard: ti.Guard, Birth: ti.Birth, Death: ti.Death,
+			Skipped: ti.Skipped,
+		}
+		if t.Shape == nil {
+			t.Shape = []int64{}
+		}
+		switch {
+		case ti.Skipped:
+		case ti.Buffer >= 0:
+			t.Offset = pl.Offsets[ti.Buffer]
+			if r := reuses[ti.Buffer]; r >= 0 {
+				t.Reuses = p.Tensors[p.Buffers[r].Tensor].Name
+			}
+		default: // view
+			root := &p.Tensors[ti.Root]
+			t.Root = root.Name
+			t.ViewOffset = ti.ViewOffset
+			if !root.Skipped {
+				t.Offset = pl.Offsets[root.Buffer] + ti.ViewOffset
+			}
+		}
+		plan.Tensors[i] = t
+	}
+	plan.Fingerprint = plan.ComputeFingerprint()
+	return plan
+}
+
+// TotalUnshared is the arena that no reuse would need: every buffer's
+// span, each rounded up to its alignment, laid end to end.
+func TotalUnshared(p *Problem) int64 {
+	var end int64
+	for i := range p.Buffers {
+		b := &p.Buffers[i]
+		if b.Span() > 0 {
+			end = alignUp(end, b.Align) + b.Span()
+		}
+	}
+	return end
+}
+
+// ComputeFingerprint hashes what identifies the plan: the problem's
+// structure (names, shapes, sizes, live ranges, options) and the answer
+// (offsets, arena). It ignores the fingerprint field itself and anything
+// that is only presentation, so it is stable across runs and machines.
+func (p *Plan) ComputeFingerprint() string {
+	h := sha256.New()
+	put := func(vs ...any) {
+		for _, v := range vs {
+			switch v := v.(type) {
+			case string:
+				binary.Write(h, binary.LittleEndian, int64(len(v)))
+				io.WriteString(h, v)
+			case int:
+				binary.Write(h, binary.LittleEndian, int64(v))
+			case int64:
+				binary.Write(h, binary.LittleEndian, v)
+			case bool:
+				binary.Write(h, binary.LittleEndian, v)
+			}
+		}
+	}
+	put(PlanFormat, p.Name, p.ArenaSize, p.Alignment, p.Strategy, p.Steps)
+	opts, _ := json.Marshal(p.Options) // struct fields marshal in a fixed order
+	put(string(opts))
+	syms := make([]string, 0, len(p.Symbols))
+	for k, v := range p.Symbols {
+		syms = append(syms, fmt.Sprintf("%s=%d", k, v))
+	}
+	slices.Sort(syms)
+	put(strings.Join(syms, ","))
+	put(len(p.Schedule))
+	for _, s := range p.Schedule {
+		put(s)
+	}
+	put(len(p.Tensors))
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		put(t.Name, t.Op, string(t.Kind), t.DType, t.Size, t.Offset, t.Guard, t.Birth, t.Death, t.Root, t.ViewOffset, t.Skipped, len(t.Shape))
+		for _, d := range t.Shape {
+			put(d)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// WriteReport writes the text report: a header line with the totals, then
+// one row per placed tensor, `offset size name`, sorted by offset.
+func (p *Plan) WriteReport(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "# arena_size=%d total_unshared=%d saved=%d lower_bound=%d fragmentation=%.4f strategy=%s\n",
+		p.ArenaSize, p.TotalUnshared, p.Saved, p.LowerBound, p.Fragmentation, p.Strategy)
+	if err != nil {
+		return err
+	}
+	rows := make([]*PlanTensor, 0, len(p.Tensors))
+	for i := range p.Tensors {
+		if t := &p.Tensors[i]; t.Offset >= 0 {
+			rows = append(rows, t)
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b *PlanTensor) int {
+		if a.Offset != b.Offset {
+			return cmpInt64(a.Offset, b.Offset)
+		}
+		return cmpInt64(b.Size, a.Size)
+	})
+	for _, t := range rows {
+		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, t.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,115 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Placement is a strategy's answer: one offset per buffer of the Problem.
+type Placement struct {
+	Offsets []int64
+	// Arena is max(offset + size + guard) over all buffers.
+	Arena int64
+	// Optimal is set when the strategy proved no smaller arena exists
+	// (the arena equals the lower bound, or an exact search completed).
+	Optimal bool
+	// Detail is a short human note, such as which portfolio member won.
+	Detail string
+	// Strategy is the name of the strategy that ran.
+	Strategy string
+}
+
+// PlaceOptions tune strategies that search.
+type PlaceOptions struct {
+	// TimeLimit bounds searching strategies; zero means their default.
+	TimeLimit time.Duration
+	// Progress, if non-nil, receives one-line reports while searching.
+	Progress func(msg string)
+}
+
+// Strategy is one placement algorithm. Place must return offsets that
+// respect every buffer's alignment and keep live buffers (size + guard)
+// disjoint, and must honour Fixed buffers' offsets.
+type Strategy struct {
+	Name  string
+	Doc   string
+	Place func(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error)
+}
+
+// strategies is the table of every strategy, by name. Adding a strategy
+// means one new file and one line here.
+var strategies = []Strategy{
+	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison", Place: placeReference},
+	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against", Place: placeNoReuse},
+}
+
+// DefaultStrategy is used when none is named.
+var DefaultStrategy = "reference"
+
+// Strategies lists the strategies in table order.
+func Strategies() []Strategy { return append([]Strategy(nil), strategies...) }
+
+// StrategyNames lists the strategy names, sorted.
+func StrategyNames() []string {
+	names := make([]string, len(strategies))
+	for i, s := range strategies {
+		names[i] = s.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Place runs the named strategy ("" for the default) and checks that the
+// answer covers every buffer and honours fixed offsets.
+func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) (Placement, error) {
+	if strategy == "" {
+		strategy = DefaultStrategy
+	}
+	if p.Options.NoReuse {
+		strategy = "no-reuse"
+	}
+	var s *Strategy
+	for i := range strategies {
+		if strategies[i].Name == strategy {
+			s = &strategies[i]
+		}
+	}
+	if s == nil {
+		return Placement{}, fmt.Errorf("unknown strategy %q (known: %s)", strategy, strings.Join(StrategyNames(), ", "))
+	}
+	if err := p.Check(); err != nil {
+		return Placement{}, err
+	}
+	pl, err := s.Place(ctx, p, opts)
+	if err != nil {
+		return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
+	}
+	if len(pl.Offsets) != len(p.Buffers) {
+		return Placement{}, fmt.Errorf("strategy %s returned %d offsets for %d buffers", s.Name, len(pl.Offsets), len(p.Buffers))
+	}
+	pl.Arena = ArenaOf(p, pl.Offsets)
+	pl.Strategy = s.Name
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; b.Fixed && pl.Offsets[i] != b.Offset {
+			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %q", s.Name, b.Name)
+		}
+	}
+	if !pl.Optimal && pl.Arena == LowerBound(p) {
+		pl.Optimal = true
+	}
+	return pl, nil
+}
+
+// ArenaOf is max(offset + size + guard) over the buffers.
+func ArenaOf(p *Problem, offsets []int64) int64 {
+	var arena int64
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; b.Span() > 0 {
+			arena = max(arena, b.End(offsets[i]))
+		}
+	}
+	return arena
+}

@@ -1,0 +1,178 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Verify proves a plan record valid, independently of the code that placed
+// it: every tensor that owns bytes lies inside the arena at an aligned
+// offset; tensors live at a common step occupy disjoint bytes, guards
+// included; every view lies inside its root's bytes and live range; the
+// lower bound is what the live ranges imply. It reports up to ten
+// violations, naming the tensors.
+func Verify(plan *Plan) error {
+	v := &violations{}
+	if plan.Format != PlanFormat {
+		v.add("format is %q, want %q", plan.Format, PlanFormat)
+	}
+	if plan.Alignment < 1 || plan.Alignment&(plan.Alignment-1) != 0 {
+		v.add("alignment %d is not a power of two", plan.Alignment)
+	}
+	byName := make(map[string]int, len(plan.Tensors))
+	var owners []int // tensors that own bytes
+	for i := range plan.Tensors {
+		t := &plan.Tensors[i]
+		if _, dup := byName[t.Name]; dup {
+			v.add("tensor %q appears twice", t.Name)
+		}
+		byName[t.Name] = i
+		switch {
+		case t.Size < 0 || t.Guard < 0:
+			v.add("tensor %q: negative size %d or guard %d", t.Name, t.Size, t.Guard)
+		case t.Birth < 0 || t.Death < t.Birth:
+			v.add("tensor %q: live range [%d, %d] is empty", t.Name, t.Birth, t.Death)
+		case t.Skipped:
+			if t.Offset != -1 {
+				v.add("tensor %q is skipped but has offset %d", t.Name, t.Offset)
+			}
+		case t.Root != "":
+		case t.Offset < 0:
+			v.add("tensor %q: negative offset %d", t.Name, t.Offset)
+		default:
+			if plan.Alignment > 0 && t.Offset%plan.Alignment != 0 {
+				v.add("tensor %q: offset %d is not a multiple of the alignment %d", t.Name, t.Offset, plan.Alignment)
+			}
+			if t.Size+t.Guard > 0 && t.Offset+t.Size+t.Guard > plan.ArenaSize {
+				v.add("tensor %q: bytes [%d, %d) end past the arena (%d)", t.Name, t.Offset, t.Offset+t.Size+t.Guard, plan.ArenaSize)
+			}
+			if t.Size+t.Guard > 0 {
+				owners = append(owners, i)
+			}
+		}
+	}
+	for i := range plan.Tensors {
+		if t := &plan.Tensors[i]; t.Root != "" && !t.Skipped {
+			verifyView(plan, byName, t, v)
+		}
+	}
+	verifyDisjoint(plan, owners, v)
+	if lb := liveMax(plan, owners); lb != plan.LowerBound {
+		v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
+	}
+	return v.err()
+}
+
+func verifyView(plan *Plan, byName map[string]int, t *PlanTensor, v *violations) {
+	ri, ok := byName[t.Root]
+	if !ok {
+		v.add("view %q: root %q is not a tensor of the plan", t.Name, t.Root)
+		return
+	}
+	r := &plan.Tensors[ri]
+	switch {
+	case r.Root != "":
+		v.add("view %q: root %q is itself a view", t.Name, r.Name)
+	case r.Skipped:
+		v.add("view %q: root %q is skipped but the view is not", t.Name, r.Name)
+	case t.ViewOffset < 0 || t.ViewOffset+t.Size > r.Size:
+		v.add("view %q: bytes [%d, %d) of root %q fall outside its %d bytes", t.Name, t.ViewOffset, t.ViewOffset+t.Size, r.Name, r.Size)
+	case t.Offset != r.Offset+t.ViewOffset:
+		v.add("view %q: offset %d is not root %q's offset %d + view offset %d", t.Name, t.Offset, r.Name, r.Offset, t.ViewOffset)
+	case t.Birth < r.Birth || t.Death > r.Death:
+		v.add("view %q: live range [%d, %d] is outside root %q's [%d, %d]", t.Name, t.Birth, t.Death, r.Name, r.Birth, r.Death)
+	}
+}
+
+// verifyDisjoint sweeps time in birth order, keeping the live tensors
+// sorted by offset. Live tensors are pairwise disjoint (or reported), so a
+// newcomer overlaps one of them iff it overlaps a neighbour in that order.
+func verifyDisjoint(plan *Plan, owners []int, v *violations) {
+	ts := plan.Tensors
+	end := func(i int) int64 { return ts[i].Offset + ts[i].Size + ts[i].Guard }
+	byBirth := slices.Clone(owners)
+	slices.SortStableFunc(byBirth, func(a, b int) int { return ts[a].Birth - ts[b].Birth })
+	byDeath := slices.Clone(owners)
+	slices.SortStableFunc(byDeath, func(a, b int) int { return ts[a].Death - ts[b].Death })
+	var live []int // sorted by offset
+	pos := func(off int64) int {
+		return sort.Search(len(live), func(k int) bool { return ts[live[k]].Offset >= off })
+	}
+	d := 0
+	for _, i := range byBirth {
+		for ; d < len(byDeath) && ts[byDeath[d]].Death < ts[i].Birth; d++ {
+			j := byDeath[d]
+			for k := pos(ts[j].Offset); k < len(live) && ts[live[k]].Offset == ts[j].Offset; k++ {
+				if live[k] == j {
+					live = slices.Delete(live, k, k+1)
+					break
+				}
+			}
+		}
+		k := pos(ts[i].Offset)
+		if k > 0 && end(live[k-1]) > ts[i].Offset {
+			v.clash(&ts[live[k-1]], &ts[i])
+		}
+		if k < len(live) && end(i) > ts[live[k]].Offset {
+			v.clash(&ts[live[k]], &ts[i])
+		}
+		live = slices.Insert(live, k, i)
+	}
+}
+
+// liveMax is the largest sum of size + guard over tensors live at one step.
+func liveMax(plan *Plan, owners []int) int64 {
+	type event struct {
+		at    int
+		delta int64
+	}
+	var evs []event
+	for _, i := range owners {
+		t := &plan.Tensors[i]
+		evs = append(evs, event{t.Birth, t.Size + t.Guard}, event{t.Death + 1, -(t.Size + t.Guard)})
+	}
+	slices.SortFunc(evs, func(a, b event) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return cmpInt64(a.delta, b.delta) // frees first at equal times
+	})
+	var live, peak int64
+	for _, e := range evs {
+		live += e.delta
+		peak = max(peak, live)
+	}
+	return peak
+}
+
+type violations struct {
+	errs  []error
+	count int
+}
+
+const maxViolations = 10
+
+func (v *violations) add(format string, args ...any) {
+	v.count++
+	if len(v.errs) < maxViolations {
+		v.errs = append(v.errs, fmt.Errorf(format, args...))
+	}
+}
+
+func (v *violations) clash(a, b *PlanTensor) {
+	lo, hi := max(a.Birth, b.Birth), min(a.Death, b.Death)
+	v.add("tensors %q [%d, %d) and %q [%d, %d) overlap in memory while both live (steps %d..%d)",
+		a.Name, a.Offset, a.Offset+a.Size+a.Guard, b.Name, b.Offset, b.Offset+b.Size+b.Guard, lo, hi)
+}
+
+func (v *violations) err() error {
+	if v.count == 0 {
+		return nil
+	}
+	if v.count > len(v.errs) {
+		v.errs = append(v.errs, fmt.Errorf("and %d more violations", v.count-len(v.errs)))
+	}
+	return fmt.Errorf("invalid plan: %w", errors.Join(v.errs...))
+}
