@@ -1,6 +1,902 @@
 package ir
 
-// DecodeGraph decodes a Graph JSON v1 file and validates it.
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// DecodeGraph decodes a Graph JSON v1 file (see docs/graph-format.md) and
+// validates it. Every error is an *Error naming the file, the line:column
+// and JSON path of the offending value, and the node when there is one.
+//
+// The file is first parsed into a small tree that remembers where each
+// value starts, rather than with json.Unmarshal, so that type errors,
+// unknown fields and validation errors can all point at line:column.
 func DecodeGraph(fileName string, data []byte) (*Graph, error) {
-	return nil, &Error{File: fileName, Msg: "graph JSON decoding not implemented yet"}
+	root, perr := parseJSON(data)
+	if perr != nil {
+		e := &Error{File: fileName, Msg: perr.msg}
+		e.Line, e.Column = lineCol(data, perr.off)
+		return nil, e
+	}
+	d := &graphDecoder{file: fileName, data: data}
+	g, err := d.graph(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.Validate(); err != nil {
+		if e, ok := err.(*Error); ok {
+			e.File = fileName
+			if v := root.lookup(e.Path); v != nil {
+				e.Line, e.Column = lineCol(data, v.off)
+			}
+		}
+		return nil, err
+	}
+	return g, nil
+}
+
+// Field names accepted by DecodeGraph. The schema test keeps
+// docs/graph.schema.json in step with these lists.
+var (
+	graphFields  = []string{"format", "name", "symbols", "nodes", "outputs", "schedule"}
+	nodeFields   = []string{"name", "op", "inputs", "shape", "dtype", "pin", "pin_producers", "outputs", "axis", "start", "len", "to", "custom"}
+	outputFields = []string{"name", "shape", "dtype", "pin", "pin_producers"}
+)
+
+// opFields lists the node fields that belong to one op only.
+var opFields = map[string]string{
+	"axis": OpNarrow, "start": OpNarrow, "len": OpNarrow,
+	"to":     OpCast,
+	"custom": OpCustom,
+}
+
+type graphDecoder struct {
+	file     string
+	data     []byte
+	nodeName string // name of the node being decoded, for errors
+}
+
+func (d *graphDecoder) errorf(v *jvalue, path, format string, args ...any) *Error {
+	e := &Error{File: d.file, Path: path, Node: d.nodeName, Msg: fmt.Sprintf(format, args...)}
+	if v != nil {
+		e.Line, e.Column = lineCol(d.data, v.off)
+	}
+	return e
+}
+
+// object checks that v is an object whose keys are all in known, and
+// returns its members by key.
+func (d *graphDecoder) object(v *jvalue, path string, known []string) (map[string]*jvalue, error) {
+	if v.kind != '{' {
+		return nil, d.errorf(v, path, "got %s, want an object", v.describe())
+	}
+	m := make(map[string]*jvalue, len(v.members))
+	for _, mem := range v.members {
+		if !contains(known, mem.key) {
+			return nil, d.errorf(mem.val, join(path, mem.key), "unknown field %q (known: %s)", mem.key, strings.Join(known, ", "))
+		}
+		m[mem.key] = mem.val
+	}
+	return m, nil
+}
+
+func (d *graphDecoder) str(v *jvalue, path string) (string, error) {
+	if v.kind != '"' {
+		return "", d.errorf(v, path, "got %s, want a string", v.describe())
+	}
+	return v.text, nil
+}
+
+func (d *graphDecoder) int(v *jvalue, path string) (int64, error) {
+	if v.kind != '0' {
+		return 0, d.errorf(v, path, "got %s, want an integer", v.describe())
+	}
+	n, err := strconv.ParseInt(v.text, 10, 64)
+	if err != nil {
+		if strings.ContainsAny(v.text, ".eE") {
+			return 0, d.errorf(v, path, "got %s, want an integer", v.text)
+		}
+		return 0, d.errorf(v, path, "integer %s is out of range", v.text)
+	}
+	return n, nil
+}
+
+func (d *graphDecoder) array(v *jvalue, path string) ([]*jvalue, error) {
+	if v.kind != '[' {
+		return nil, d.errorf(v, path, "got %s, want an array", v.describe())
+	}
+	return v.elems, nil
+}
+
+func (d *graphDecoder) strings(v *jvalue, path string) ([]string, error) {
+	elems, err := d.array(v, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		if out[i], err = d.str(e, index(path, i)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (d *graphDecoder) graph(root *jvalue) (*Graph, error) {
+	if root.kind != '{' {
+		return nil, d.errorf(root, "", "got %s, want a graph object with \"format\": %q", root.describe(), Format)
+	}
+	// The format is checked before unknown fields so that a file of
+	// another kind is reported as such, not as a pile of unknown fields.
+	var format *jvalue
+	for _, m := range root.members {
+		if m.key == "format" {
+			format = m.val
+		}
+	}
+	if format == nil {
+		return nil, d.errorf(root, "", "missing \"format\": want %q", Format)
+	}
+	if format.kind != '"' || format.text != Format {
+		return nil, d.errorf(format, "format", "format is %s, want %q", format.describe(), Format)
+	}
+	top, err := d.object(root, "", graphFields)
+	if err != nil {
+		return nil, err
+	}
+	g := &Graph{}
+	if v := top["name"]; v != nil {
+		if g.Name, err = d.str(v, "name"); err != nil {
+			return nil, err
+		}
+	}
+	if v := top["symbols"]; v != nil {
+		if v.kind != '{' {
+			return nil, d.errorf(v, "symbols", "got %s, want an object of symbol name to integer", v.describe())
+		}
+		g.Symbols = make(map[string]int64, len(v.members))
+		for _, m := range v.members {
+			n, err := d.int(m.val, join("symbols", m.key))
+			if err != nil {
+				return nil, err
+			}
+			g.Symbols[m.key] = n
+		}
+	}
+	nv := top["nodes"]
+	if nv == nil {
+		return nil, d.errorf(root, "", "missing \"nodes\"")
+	}
+	elems, err := d.array(nv, "nodes")
+	if err != nil {
+		return nil, err
+	}
+	g.Nodes = make([]Node, len(elems))
+	for i, e := range elems {
+		if err := d.node(e, index("nodes", i), &g.Nodes[i]); err != nil {
+			return nil, err
+		}
+	}
+	d.nodeName = ""
+	if v := top["outputs"]; v != nil {
+		if g.Outputs, err = d.strings(v, "outputs"); err != nil {
+			return nil, err
+		}
+	}
+	if v := top["schedule"]; v != nil {
+		if err := d.schedule(v, g); err != nil {
+			return nil, err
+		}
+	}
+	setCastAliases(g)
+	return g, nil
+}
+
+func (d *graphDecoder) node(v *jvalue, path string, n *Node) error {
+	d.nodeName = ""
+	if v.kind != '{' {
+		return d.errorf(v, path, "got %s, want a node object", v.describe())
+	}
+	// Read the name first so that every later error can name the node.
+	for _, m := range v.members {
+		if m.key == "name" && m.val.kind == '"' {
+			d.nodeName = m.val.text
+		}
+	}
+	f, err := d.object(v, path, nodeFields)
+	if err != nil {
+		return err
+	}
+	n.Path = path
+	if f["name"] == nil {
+		return d.errorf(v, path, "missing \"name\"")
+	}
+	if n.Name, err = d.str(f["name"], path+".name"); err != nil {
+		return err
+	}
+	if f["op"] == nil {
+		return d.errorf(v, path, "missing \"op\"")
+	}
+	if n.Op, err = d.str(f["op"], path+".op"); err != nil {
+		return err
+	}
+	for _, key := range sortedKeys(f) {
+		if op, ok := opFields[key]; ok && op != n.Op {
+			return d.errorf(f[key], join(path, key), "field %q applies only to op %q, not %q", key, op, n.Op)
+		}
+	}
+	if iv := f["inputs"]; iv != nil {
+		if n.Inputs, err = d.strings(iv, path+".inputs"); err != nil {
+			return err
+		}
+	}
+
+	if ov := f["outputs"]; ov != nil {
+		for _, key := range []string{"shape", "dtype", "pin", "pin_producers"} {
+			if f[key] != nil {
+				return d.errorf(f[key], join(path, key), "node has \"outputs\", so %q belongs on each output", key)
+			}
+		}
+		outs, err := d.array(ov, path+".outputs")
+		if err != nil {
+			return err
+		}
+		if len(outs) == 0 {
+			return d.errorf(ov, path+".outputs", "node has no outputs")
+		}
+		n.Outputs = make([]Tensor, len(outs))
+		for k, o := range outs {
+			op := index(path+".outputs", k)
+			of, err := d.object(o, op, outputFields)
+			if err != nil {
+				return err
+			}
+			if of["name"] == nil {
+				return d.errorf(o, op, "missing \"name\"")
+			}
+			if n.Outputs[k].Name, err = d.str(of["name"], op+".name"); err != nil {
+				return err
+			}
+			if err := d.tensor(o, of, op, &n.Outputs[k]); err != nil {
+				return err
+			}
+		}
+	} else {
+		if f["shape"] == nil && f["dtype"] == nil {
+			return d.errorf(v, path, "node has no outputs: give \"shape\" and \"dtype\", or \"outputs\"")
+		}
+		n.Outputs = []Tensor{{Name: n.Name}}
+		if err := d.tensor(v, f, path, &n.Outputs[0]); err != nil {
+			return err
+		}
+	}
+
+	switch n.Op {
+	case OpNarrow:
+		for _, key := range []string{"axis", "start", "len"} {
+			if f[key] == nil {
+				return d.errorf(v, path, "op narrow needs %q", key)
+			}
+		}
+		if n.Axis, err = d.int(f["axis"], path+".axis"); err != nil {
+			return err
+		}
+		if n.Start, err = d.int(f["start"], path+".start"); err != nil {
+			return err
+		}
+		if n.Len, err = d.int(f["len"], path+".len"); err != nil {
+			return err
+		}
+		if n.Axis == 0 {
+			n.Alias = AliasNarrow
+		}
+	case OpCast:
+		if f["to"] == nil {
+			return d.errorf(v, path, "op cast needs \"to\"")
+		}
+		if n.To, err = d.dtype(f["to"], path+".to"); err != nil {
+			return err
+		}
+		// Whether it aliases depends on the input's dtype, known only
+		// once every node is read: see setCastAliases.
+	case OpCustom:
+		if f["custom"] == nil {
+			return d.errorf(v, path, "op custom needs \"custom\", the op's own name")
+		}
+		if n.Custom, err = d.str(f["custom"], path+".custom"); err != nil {
+			return err
+		}
+		if n.Custom == "" {
+			return d.errorf(f["custom"], path+".custom", "custom op name is empty")
+		}
+	case OpReshape:
+		n.Alias = AliasWhole
+	}
+	return nil
+}
+
+// tensor reads shape, dtype, pin and pin_producers of one output from
+// fields f of object v at path.
+func (d *graphDecoder) tensor(v *jvalue, f map[string]*jvalue, path string, t *Tensor) error {
+	sv, dv := f["shape"], f["dtype"]
+	if sv == nil {
+		return d.errorf(v, path, "missing \"shape\"")
+	}
+	if dv == nil {
+		return d.errorf(v, path, "missing \"dtype\"")
+	}
+	dims, err := d.array(sv, path+".shape")
+	if err != nil {
+		return err
+	}
+	t.Shape = make([]Dim, len(dims))
+	for j, dim := range dims {
+		dp := index(path+".shape", j)
+		switch dim.kind {
+		case '"':
+			if dim.text == "" {
+				return d.errorf(dim, dp, "empty symbol name")
+			}
+			t.Shape[j] = Sym(dim.text)
+		case '0':
+			n, err := d.int(dim, dp)
+			if err != nil {
+				return err
+			}
+			t.Shape[j] = Int(n)
+		default:
+			return d.errorf(dim, dp, "got %s, want an integer or a symbol name", dim.describe())
+		}
+	}
+	if t.DType, err = d.dtype(dv, path+".dtype"); err != nil {
+		return err
+	}
+	if pv := f["pin"]; pv != nil {
+		switch pv.kind {
+		case '"':
+			if pv.text != "end" {
+				return d.errorf(pv, path+".pin", "pin is %q, want \"end\" or a step number", pv.text)
+			}
+			t.Pin.Until = PinEnd
+		case '0':
+			n, err := d.int(pv, path+".pin")
+			if err != nil {
+				return err
+			}
+			if n >= PinEnd {
+				return d.errorf(pv, path+".pin", "pin step %d is too large; use \"end\"", n)
+			}
+			// Negative steps are left for Validate to report, as for
+			// graphs built in code. Clamp so that int conversion keeps
+			// the sign on any platform.
+			t.Pin.Until = int(max(n, math.MinInt32))
+		default:
+			return d.errorf(pv, path+".pin", "got %s, want \"end\" or a step number", pv.describe())
+		}
+	}
+	if pv := f["pin_producers"]; pv != nil {
+		if pv.kind != 't' && pv.kind != 'f' {
+			return d.errorf(pv, path+".pin_producers", "got %s, want true or false", pv.describe())
+		}
+		t.Pin.Producers = pv.kind == 't'
+		if t.Pin.Producers && f["pin"] == nil {
+			return d.errorf(pv, path+".pin_producers", "pin_producers needs \"pin\"")
+		}
+	}
+	return nil
+}
+
+func (d *graphDecoder) dtype(v *jvalue, path string) (DType, error) {
+	s, err := d.str(v, path)
+	if err != nil {
+		return InvalidDType, err
+	}
+	dt, ok := ParseDType(s)
+	if !ok {
+		return InvalidDType, d.errorf(v, path, "unknown dtype %q (known: %s)", s, strings.Join(DTypeNames(), " "))
+	}
+	return dt, nil
+}
+
+// schedule reorders g.Nodes as the file's schedule says, after checking
+// it is a permutation of the nodes.
+func (d *graphDecoder) schedule(v *jvalue, g *Graph) error {
+	elems, err := d.array(v, "schedule")
+	if err != nil {
+		return err
+	}
+	byName := make(map[string]int, len(g.Nodes))
+	for i := range g.Nodes {
+		if _, dup := byName[g.Nodes[i].Name]; dup {
+			// Validate reports duplicate node names with a better path.
+			return nil
+		}
+		byName[g.Nodes[i].Name] = i
+	}
+	seen := make(map[string]int, len(elems))
+	order := make([]Node, 0, len(g.Nodes))
+	for k, e := range elems {
+		p := index("schedule", k)
+		name, err := d.str(e, p)
+		if err != nil {
+			return err
+		}
+		i, ok := byName[name]
+		if !ok {
+			return d.errorf(e, p, "schedule names unknown node %q", name)
+		}
+		if prev, dup := seen[name]; dup {
+			return d.errorf(e, p, "schedule lists node %q twice (also at schedule[%d])", name, prev)
+		}
+		seen[name] = k
+		order = append(order, g.Nodes[i])
+	}
+	if len(order) < len(g.Nodes) {
+		for i := range g.Nodes {
+			if _, ok := seen[g.Nodes[i].Name]; !ok {
+				return d.errorf(v, "schedule", "schedule omits node %q (%s): it must list every node once", g.Nodes[i].Name, g.Nodes[i].Path)
+			}
+		}
+	}
+	g.Nodes = order
+	return nil
+}
+
+// setCastAliases marks casts to their input's own dtype as views. Casts
+// whose input is unknown are left for Validate to report.
+func setCastAliases(g *Graph) {
+	var casts bool
+	for i := range g.Nodes {
+		casts = casts || g.Nodes[i].Op == OpCast
+	}
+	if !casts {
+		return
+	}
+	dtypes := make(map[string]DType)
+	for i := range g.Nodes {
+		for _, t := range g.Nodes[i].Outputs {
+			dtypes[t.Name] = t.DType
+		}
+	}
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Op != OpCast || len(n.Inputs) == 0 {
+			continue
+		}
+		if dt, ok := dtypes[n.Inputs[0]]; ok && dt == n.To {
+			n.Alias = AliasWhole
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]*jvalue) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// join appends a field to a JSON path. Keys that are not plain
+// identifiers are quoted so that the path stays unambiguous.
+func join(path, key string) string {
+	if !plainKey(key) {
+		key = "[" + strconv.Quote(key) + "]"
+		return path + key
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i, c := range key {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// lineCol turns a byte offset into a 1-based line and byte column.
+func lineCol(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if data[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	return line, off - start + 1
+}
+
+// A jvalue is a parsed JSON value and the byte offset where it starts.
+type jvalue struct {
+	kind    byte // '{' object, '[' array, '"' string, '0' number, 't' true, 'f' false, 'n' null
+	off     int
+	text    string // string contents, or a number's literal text
+	members []jmember
+	elems   []*jvalue
+}
+
+type jmember struct {
+	key string
+	val *jvalue
+}
+
+func (v *jvalue) describe() string {
+	switch v.kind {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return strconv.Quote(v.text)
+	case '0':
+		return "number " + v.text
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
+	}
+	return "null"
+}
+
+// lookup returns the value at a JSON path as built by join and index,
+// or the deepest value on the way there, or nil if path is empty.
+func (v *jvalue) lookup(path string) *jvalue {
+	if path == "" {
+		return v
+	}
+	cur := v
+	for path != "" {
+		var next *jvalue
+		switch {
+		case strings.HasPrefix(path, "[\""):
+			q, err := strconv.QuotedPrefix(path[1:])
+			if err != nil || !strings.HasPrefix(path[1+len(q):], "]") {
+				return cur
+			}
+			key, _ := strconv.Unquote(q)
+			next, path = cur.member(key), path[len(q)+2:]
+		case path[0] == '[':
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return cur
+			}
+			i, err := strconv.Atoi(path[1:end])
+			if err == nil && cur.kind == '[' && i >= 0 && i < len(cur.elems) {
+				next = cur.elems[i]
+			}
+			path = path[end+1:]
+		default:
+			path = strings.TrimPrefix(path, ".")
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			next, path = cur.member(path[:end]), path[end:]
+		}
+		if next == nil {
+			return cur
+		}
+		cur = next
+	}
+	return cur
+}
+
+func (v *jvalue) member(key string) *jvalue {
+	for _, m := range v.members {
+		if m.key == key {
+			return m.val
+		}
+	}
+	return nil
+}
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxDepth = 200
+
+type parseError struct {
+	off int
+	msg string
+}
+
+type jparser struct {
+	data  []byte
+	pos   int
+	depth int
+}
+
+// parseJSON parses one JSON value followed only by white space. It is
+// stricter than encoding/json in one way: duplicate object keys are an
+// error, since the later one would silently win.
+func parseJSON(data []byte) (*jvalue, *parseError) {
+	p := &jparser{data: data}
+	p.space()
+	if p.pos == len(data) {
+		return nil, &parseError{0, "empty file: want a JSON graph object"}
+	}
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.pos < len(data) {
+		return nil, p.errorf("unexpected %s after the top-level value", p.describeAt())
+	}
+	return v, nil
+}
+
+func (p *jparser) errorf(format string, args ...any) *parseError {
+	return &parseError{p.pos, fmt.Sprintf(format, args...)}
+}
+
+func (p *jparser) describeAt() string {
+	if p.pos >= len(p.data) {
+		return "end of file"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *jparser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\r', '\n':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jparser) value() (*jvalue, *parseError) {
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of file: the JSON is truncated")
+	}
+	v := &jvalue{off: p.pos}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return v, p.object(v)
+	case c == '[':
+		return v, p.array(v)
+	case c == '"':
+		s, err := p.string()
+		v.kind, v.text = '"', s
+		return v, err
+	case c == '-' || c >= '0' && c <= '9':
+		v.kind = '0'
+		return v, p.number(v)
+	case p.literal("true"):
+		v.kind = 't'
+	case p.literal("false"):
+		v.kind = 'f'
+	case p.literal("null"):
+		v.kind = 'n'
+	default:
+		return nil, p.errorf("unexpected %s: want a JSON value", p.describeAt())
+	}
+	return v, nil
+}
+
+func (p *jparser) literal(word string) bool {
+	if strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+len(word))]), word) {
+		p.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (p *jparser) enter() *parseError {
+	p.depth++
+	if p.depth > maxDepth {
+		return p.errorf("nested more than %d levels deep", maxDepth)
+	}
+	return nil
+}
+
+func (p *jparser) object(v *jvalue) *parseError {
+	if err := p.enter(); err != nil {
+		return err
+	}
+	defer func() { p.depth-- }()
+	v.kind = '{'
+	var seen map[string]bool
+	p.pos++
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return nil
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.data) {
+			return p.errorf("unexpected end of file: the JSON is truncated")
+		}
+		if p.data[p.pos] != '"' {
+			return p.errorf("unexpected %s: want a quoted field name", p.describeAt())
+		}
+		keyOff := p.pos
+		key, err := p.string()
+		if err != nil {
+			return err
+		}
+		if seen == nil && len(v.members) >= 8 {
+			// Long objects (many symbols) get a map to stay linear.
+			seen = make(map[string]bool, 2*len(v.members))
+			for _, m := range v.members {
+				seen[m.key] = true
+			}
+		}
+		dup := seen[key]
+		if seen == nil {
+			for _, m := range v.members {
+				dup = dup || m.key == key
+			}
+		} else {
+			seen[key] = true
+		}
+		if dup {
+			return &parseError{keyOff, fmt.Sprintf("duplicate field %q", key)}
+		}
+		p.space()
+		if err := p.expect(':', "after a field name"); err != nil {
+			return err
+		}
+		p.space()
+		val, err := p.value()
+		if err != nil {
+			return err
+		}
+		v.members = append(v.members, jmember{key, val})
+		p.space()
+		if p.pos < len(p.data) && p.data[p.pos] == '}' {
+			p.pos++
+			return nil
+		}
+		if err := p.expect(',', "or '}' after a field"); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *jparser) array(v *jvalue) *parseError {
+	if err := p.enter(); err != nil {
+		return err
+	}
+	defer func() { p.depth-- }()
+	v.kind = '['
+	p.pos++
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return nil
+	}
+	for {
+		p.space()
+		e, err := p.value()
+		if err != nil {
+			return err
+		}
+		v.elems = append(v.elems, e)
+		p.space()
+		if p.pos < len(p.data) && p.data[p.pos] == ']' {
+			p.pos++
+			return nil
+		}
+		if err := p.expect(',', "or ']' after an array element"); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *jparser) expect(c byte, what string) *parseError {
+	if p.pos >= len(p.data) {
+		return p.errorf("unexpected end of file: the JSON is truncated")
+	}
+	if p.data[p.pos] != c {
+		return p.errorf("unexpected %s: want %q %s", p.describeAt(), c, what)
+	}
+	p.pos++
+	return nil
+}
+
+// string reads a quoted string at p.pos. Strings with escapes are handed
+// to encoding/json, which already implements them correctly.
+func (p *jparser) string() (string, *parseError) {
+	start := p.pos
+	p.pos++
+	escaped := false
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			raw := p.data[start:p.pos]
+			if !escaped {
+				if !utf8.Valid(raw) {
+					return "", &parseError{start, "string is not valid UTF-8"}
+				}
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", &parseError{start, "invalid escape in string"}
+			}
+			return s, nil
+		case c == '\\':
+			escaped = true
+			p.pos += 2
+		case c < 0x20:
+			return "", p.errorf("control character %q in string", c)
+		default:
+			p.pos++
+		}
+	}
+	p.pos = len(p.data)
+	return "", p.errorf("unexpected end of file in a string: the JSON is truncated")
+}
+
+// number reads a JSON number, keeping its literal text.
+func (p *jparser) number(v *jvalue) *parseError {
+	start := p.pos
+	d := p.data
+	if p.pos < len(d) && d[p.pos] == '-' {
+		p.pos++
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	intStart := p.pos
+	if n := digits(); n == 0 {
+		return p.errorf("unexpected %s in a number", p.describeAt())
+	} else if n > 1 && d[intStart] == '0' {
+		return &parseError{intStart, "number has a leading zero"}
+	}
+	if p.pos < len(d) && d[p.pos] == '.' {
+		p.pos++
+		if digits() == 0 {
+			return p.errorf("unexpected %s in a number: want a digit after '.'", p.describeAt())
+		}
+	}
+	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
+		}
+	}
+	v.text = string(d[start:p.pos])
+	return nil
 }

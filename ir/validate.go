@@ -1,0 +1,351 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Validate checks that the graph is well formed: unique names, known
+// symbols and dtypes, sizes that fit in int64 with the default symbol
+// values, inputs defined by an earlier node, consistent views and
+// narrows, and known outputs. It returns the first problem as an *Error
+// whose Path and Node locate it. It runs in time linear in the graph.
+func (g *Graph) Validate() error {
+	v := validator{g: g}
+	return v.run()
+}
+
+// Tensor returns the tensor with the given name and the node producing
+// it, or nils. It scans the graph: build a map for lookups in a loop.
+func (g *Graph) Tensor(name string) (*Tensor, *Node) {
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		for k := range n.Outputs {
+			if n.Outputs[k].Name == name {
+				return &n.Outputs[k], n
+			}
+		}
+	}
+	return nil, nil
+}
+
+// tensorRef locates a tensor: node index (schedule step) and output index.
+type tensorRef struct{ node, out int }
+
+type validator struct {
+	g       *Graph
+	tensors map[string]tensorRef
+	bytes   map[string]int64 // size with default symbols, per tensor
+}
+
+func nodeErr(n *Node, path, format string, args ...any) *Error {
+	return &Error{Path: path, Node: n.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// outPath is the path of output k of n. A single output named after its
+// node is written on the node itself in graph JSON.
+func outPath(n *Node, k int) string {
+	if len(n.Outputs) == 1 && n.Outputs[0].Name == n.Name {
+		return n.Path
+	}
+	return fmt.Sprintf("%s.outputs[%d]", n.Path, k)
+}
+
+func (v *validator) run() error {
+	g := v.g
+	syms := make([]string, 0, len(g.Symbols))
+	for s := range g.Symbols {
+		syms = append(syms, s)
+	}
+	sort.Strings(syms) // the first error must not depend on map order
+	for _, s := range syms {
+		if s == "" {
+			return &Error{Path: "symbols", Msg: "empty symbol name"}
+		}
+		if val := g.Symbols[s]; val < 0 {
+			return &Error{Path: join("symbols", s), Msg: fmt.Sprintf("symbol %q is %d, want >= 0", s, val)}
+		}
+	}
+
+	// Pass 1: names, shapes and sizes; every tensor into the map.
+	nodes := make(map[string]int, len(g.Nodes))
+	v.tensors = make(map[string]tensorRef, len(g.Nodes))
+	v.bytes = make(map[string]int64, len(g.Nodes))
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Name == "" {
+			return nodeErr(n, n.Path+".name", "node name is empty")
+		}
+		if j, dup := nodes[n.Name]; dup {
+			return nodeErr(n, n.Path+".name", "duplicate node name %q (also %s)", n.Name, g.Nodes[j].Path)
+		}
+		nodes[n.Name] = i
+		if n.Op == "" {
+			return nodeErr(n, n.Path+".op", "op is empty")
+		}
+		if len(n.Outputs) == 0 {
+			return nodeErr(n, n.Path, "node has no outputs")
+		}
+		for k := range n.Outputs {
+			if err := v.tensor(i, k); err != nil {
+				return err
+			}
+		}
+	}
+
+	// Pass 2: inputs in schedule order, then op-specific rules.
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		switch n.Op {
+		case OpInput, OpParam, OpConstant:
+			if len(n.Inputs) > 0 {
+				return nodeErr(n, n.Path+".inputs", "op %s takes no inputs, got %d", n.Op, len(n.Inputs))
+			}
+		}
+		for j, in := range n.Inputs {
+			ref, ok := v.tensors[in]
+			path := fmt.Sprintf("%s.inputs[%d]", n.Path, j)
+			if !ok {
+				return nodeErr(n, path, "unknown tensor %q", in)
+			}
+			if ref.node >= i {
+				return v.orderError(i, j)
+			}
+		}
+		if err := v.op(n); err != nil {
+			return err
+		}
+	}
+
+	seen := make(map[string]int, len(g.Outputs))
+	for k, name := range g.Outputs {
+		path := fmt.Sprintf("outputs[%d]", k)
+		if _, ok := v.tensors[name]; !ok {
+			return &Error{Path: path, Msg: fmt.Sprintf("graph output %q is not a tensor of the graph", name)}
+		}
+		if prev, dup := seen[name]; dup {
+			return &Error{Path: path, Msg: fmt.Sprintf("graph output %q is listed twice (also outputs[%d])", name, prev)}
+		}
+		seen[name] = k
+	}
+	return nil
+}
+
+// tensor checks output k of node i and records it.
+func (v *validator) tensor(i, k int) error {
+	n := &v.g.Nodes[i]
+	t := &n.Outputs[k]
+	path := outPath(n, k)
+	if t.Name == "" {
+		return nodeErr(n, path+".name", "tensor name is empty")
+	}
+	if prev, dup := v.tensors[t.Name]; dup {
+		return nodeErr(n, path, "duplicate tensor name %q (also produced by node %q, %s)",
+			t.Name, v.g.Nodes[prev.node].Name, v.g.Nodes[prev.node].Path)
+	}
+	v.tensors[t.Name] = tensorRef{i, k}
+	if t.DType == InvalidDType || t.DType.Size() == 0 {
+		return nodeErr(n, path+".dtype", "tensor %q has unknown dtype %s", t.Name, t.DType)
+	}
+	for j, d := range t.Shape {
+		dp := fmt.Sprintf("%s.shape[%d]", path, j)
+		if d.Symbol != "" {
+			if _, ok := v.g.Symbols[d.Symbol]; !ok {
+				return nodeErr(n, dp, "unknown symbol %q: declare it in \"symbols\"", d.Symbol)
+			}
+		} else if d.Value < 0 {
+			return nodeErr(n, dp, "negative dimension %d", d.Value)
+		}
+	}
+	dims, err := v.g.Bind(t.Shape, nil)
+	if err != nil {
+		return nodeErr(n, path+".shape", "%v", err)
+	}
+	size, err := Bytes(dims, t.DType.Size())
+	if err != nil {
+		return nodeErr(n, path+".shape", "tensor %q of shape %s and dtype %s: %v", t.Name, shapeString(t.Shape), t.DType, err)
+	}
+	v.bytes[t.Name] = size
+	if t.Pin.Until < 0 {
+		return nodeErr(n, path+".pin", "pin step %d is negative", t.Pin.Until)
+	}
+	return nil
+}
+
+// op checks the rules of views, narrows and casts on node n, whose inputs
+// are known to be defined.
+func (v *validator) op(n *Node) error {
+	isNarrow := n.Op == OpNarrow || n.Alias == AliasNarrow
+	if n.Alias != NoAlias || isNarrow || n.Op == OpCast {
+		if len(n.Inputs) == 0 {
+			return nodeErr(n, n.Path+".inputs", "op %s needs an input", n.Op)
+		}
+		if len(n.Outputs) != 1 {
+			return nodeErr(n, n.Path+".outputs", "op %s has exactly one output, got %d", n.Op, len(n.Outputs))
+		}
+	}
+	if n.Alias > AliasNarrow {
+		return nodeErr(n, n.Path, "unknown alias kind %d", n.Alias)
+	}
+	if n.Op == OpCast && n.To != n.Outputs[0].DType {
+		return nodeErr(n, n.Path+".to", "cast to %s, but the output's dtype is %s", n.To, n.Outputs[0].DType)
+	}
+	if isNarrow {
+		if err := v.narrow(n); err != nil {
+			return err
+		}
+	}
+	if n.Alias == AliasWhole {
+		in, out := n.Inputs[0], n.Outputs[0].Name
+		if v.bytes[out] > v.bytes[in] {
+			return nodeErr(n, n.Path+".shape", "view %q (%d bytes) is larger than its input %q (%d bytes)",
+				out, v.bytes[out], in, v.bytes[in])
+		}
+	}
+	return nil
+}
+
+func (v *validator) narrow(n *Node) error {
+	ref := v.tensors[n.Inputs[0]]
+	parent := &v.g.Nodes[ref.node].Outputs[ref.out]
+	out := &n.Outputs[0]
+	rank := int64(len(parent.Shape))
+	if n.Axis < 0 || n.Axis >= rank {
+		return nodeErr(n, n.Path+".axis", "axis %d is out of range for input %q of rank %d", n.Axis, parent.Name, rank)
+	}
+	if n.Alias == AliasNarrow && n.Axis != 0 {
+		return nodeErr(n, n.Path+".axis", "a narrow view must be on axis 0, not %d", n.Axis)
+	}
+	if n.Start < 0 {
+		return nodeErr(n, n.Path+".start", "start %d is negative", n.Start)
+	}
+	if n.Len < 0 {
+		return nodeErr(n, n.Path+".len", "len %d is negative", n.Len)
+	}
+	dims, _ := v.g.Bind(parent.Shape, nil) // checked in pass 1
+	if end, err := AddSize(n.Start, n.Len); err != nil || end > dims[n.Axis] {
+		return nodeErr(n, n.Path+".len", "start %d + len %d exceeds %d, the size of axis %d of input %q",
+			n.Start, n.Len, dims[n.Axis], n.Axis, parent.Name)
+	}
+	want := append([]Dim(nil), parent.Shape...)
+	want[n.Axis] = Int(n.Len)
+	if !sameShape(out.Shape, want) {
+		return nodeErr(n, outPath(n, 0)+".shape", "narrow output shape is %s, want %s (input %q with axis %d of size len)",
+			shapeString(out.Shape), shapeString(want), parent.Name, n.Axis)
+	}
+	return nil
+}
+
+// orderError reports input j of node i, defined at or after step i. If
+// the nodes form a cycle, that is what the user needs to hear, since no
+// reordering will help; otherwise the order is simply wrong.
+func (v *validator) orderError(i, j int) error {
+	g := v.g
+	n := &g.Nodes[i]
+	in := n.Inputs[j]
+	def := &g.Nodes[v.tensors[in].node]
+	path := fmt.Sprintf("%s.inputs[%d]", n.Path, j)
+	if cycle := v.findCycle(); cycle != nil {
+		names := make([]string, len(cycle))
+		for k, c := range cycle {
+			names[k] = g.Nodes[c].Name
+		}
+		c := &g.Nodes[cycle[0]]
+		return nodeErr(c, c.Path, "nodes form a cycle: %s", strings.Join(names, " -> "))
+	}
+	return nodeErr(n, path, "tensor %q is used before node %q (%s) defines it: order the nodes (or the schedule) so that producers come first",
+		in, def.Name, def.Path)
+}
+
+// findCycle returns the node indexes of one cycle, first node repeated
+// at the end, or nil. Kahn's algorithm strips every node not on or after
+// a cycle; walking producers among what is left must then loop.
+func (v *validator) findCycle() []int {
+	g := v.g
+	indeg := make([]int, len(g.Nodes))
+	consumers := make([][]int, len(g.Nodes))
+	for i := range g.Nodes {
+		for _, in := range g.Nodes[i].Inputs {
+			ref, ok := v.tensors[in]
+			if !ok {
+				continue // a later error; not an edge
+			}
+			p := ref.node
+			consumers[p] = append(consumers[p], i)
+			indeg[i]++
+		}
+	}
+	queue := make([]int, 0, len(g.Nodes))
+	for i, d := range indeg {
+		if d == 0 {
+			queue = append(queue, i)
+		}
+	}
+	for q := 0; q < len(queue); q++ {
+		for _, c := range consumers[queue[q]] {
+			if indeg[c]--; indeg[c] == 0 {
+				queue = append(queue, c)
+			}
+		}
+	}
+	if len(queue) == len(g.Nodes) {
+		return nil
+	}
+	start := -1
+	for i, d := range indeg {
+		if d > 0 {
+			start = i
+			break
+		}
+	}
+	// Every left node has a producer that is left too: follow them
+	// until one repeats.
+	pos := make(map[int]int)
+	var walk []int
+	for cur := start; ; {
+		if p, ok := pos[cur]; ok {
+			cyc := walk[p:]
+			// Walked consumer to producer; print producers first.
+			out := make([]int, 0, len(cyc)+1)
+			for k := len(cyc) - 1; k >= 0; k-- {
+				out = append(out, cyc[k])
+			}
+			return append(out, out[0])
+		}
+		pos[cur] = len(walk)
+		walk = append(walk, cur)
+		next := -1
+		for _, in := range g.Nodes[cur].Inputs {
+			if ref, ok := v.tensors[in]; ok && indeg[ref.node] > 0 {
+				p := ref.node
+				next = p
+				break
+			}
+		}
+		if next < 0 {
+			return nil // cannot happen after Kahn's algorithm
+		}
+		cur = next
+	}
+}
+
+func sameShape(a, b []Dim) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func shapeString(s []Dim) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = d.String()
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
