@@ -306,12 +306,19 @@ func (v *validator) findCycle() []int {
 	for cur := start; ; {
 		if p, ok := pos[cur]; ok {
 			cyc := walk[p:]
-			// Walked consumer to producer; print producers first.
-			out := make([]int, 0, len(cyc)+1)
-			for k := len(cyc) - 1; k >= 0; k-- {
-				out = append(out, cyc[k])
+			// Walked consumer to producer: print producers first,
+			// starting from the node earliest in the schedule.
+			first := 0
+			for k, c := range cyc {
+				if c < cyc[first] {
+					first = k
+				}
 			}
-			return append(out, out[0])
+			out := make([]int, 0, len(cyc)+1)
+			for k := range len(cyc) + 1 {
+				out = append(out, cyc[((first-k)%len(cyc)+len(cyc))%len(cyc)])
+			}
+			return out
 		}
 		pos[cur] = len(walk)
 		walk = append(walk, cur)
