@@ -1,0 +1,1580 @@
+package onnx
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"memplan/ir"
+)
+
+// Shape inference. It works on concrete dims only: symbols are bound
+// first, and a dim that depends on an unbound symbol leaves its tensor
+// unknown rather than guessed.
+
+func (d *decoder) initInfo(t *tensor) (*tinfo, *ir.Error) {
+	for _, v := range t.dims {
+		if v < 0 {
+			return nil, d.errf("initializer %q has negative dimension %d", t.name, v)
+		}
+	}
+	return &tinfo{dt: t.dtype, shape: t.dims, ok: true, val: tensorValue(t), isInit: true}, nil
+}
+
+func (d *decoder) inputInfo(vi *valueInfo) *tinfo {
+	ti := &tinfo{dt: vi.elem, ok: vi.hasShape}
+	for _, dim := range vi.dims {
+		switch {
+		case dim.hasValue && dim.value >= 0:
+			ti.shape = append(ti.shape, dim.value)
+		case dim.param != "":
+			if v, ok := d.opts.Symbols[dim.param]; ok && v >= 0 {
+				d.symUsed[dim.param] = v
+				ti.shape = append(ti.shape, v)
+			} else {
+				d.unbound[dim.param] = true
+				ti.ok = false
+			}
+		default:
+			ti.ok = false
+		}
+	}
+	if !ti.ok {
+		ti.shape = nil
+	}
+	return ti
+}
+
+// viDims resolves a value_info shape: dim values, and dim_params that are
+// bound symbols or expressions of them (`batch*sequence`, `7*batch_size`).
+func (d *decoder) viDims(vi *valueInfo) (dims []int64, known []bool) {
+	dims = make([]int64, len(vi.dims))
+	known = make([]bool, len(vi.dims))
+	for i, dim := range vi.dims {
+		switch {
+		case dim.hasValue && dim.value >= 0:
+			dims[i], known[i] = dim.value, true
+		case dim.param != "":
+			dims[i], known[i] = d.evalDim(dim.param)
+		}
+	}
+	return dims, known
+}
+
+// evalDim evaluates a dim_param: a bound symbol, or an expression of bound
+// symbols and integers with + - * / and parentheses.
+func (d *decoder) evalDim(s string) (int64, bool) {
+	if v, ok := d.opts.Symbols[s]; ok {
+		if v < 0 {
+			return 0, false
+		}
+		d.symUsed[s] = v
+		return v, true
+	}
+	p := exprParser{s: s, d: d}
+	v, ok := p.expr(0)
+	p.space()
+	if !ok || p.pos != len(s) || v < 0 {
+		return 0, false
+	}
+	return v, true
+}
+
+type exprParser struct {
+	s   string
+	pos int
+	d   *decoder
+}
+
+func (p *exprParser) space() {
+	for p.pos < len(p.s) && p.s[p.pos] == ' ' {
+		p.pos++
+	}
+}
+
+func (p *exprParser) expr(depth int) (int64, bool) {
+	if depth > 20 {
+		return 0, false
+	}
+	v, ok := p.term(depth)
+	for ok {
+		p.space()
+		if p.pos >= len(p.s) || (p.s[p.pos] != '+' && p.s[p.pos] != '-') {
+			break
+		}
+		op := p.s[p.pos]
+		p.pos++
+		var w int64
+		w, ok = p.term(depth)
+		if op == '+' {
+			v += w
+		} else {
+			v -= w
+		}
+		if v > 1<<50 || v < -(1<<50) {
+			return 0, false
+		}
+	}
+	return v, ok
+}
+
+func (p *exprParser) term(depth int) (int64, bool) {
+	v, ok := p.factor(depth)
+	for ok {
+		p.space()
+		if p.pos >= len(p.s) || (p.s[p.pos] != '*' && p.s[p.pos] != '/') {
+			break
+		}
+		op := p.s[p.pos]
+		p.pos++
+		var w int64
+		w, ok = p.factor(depth)
+		if !ok {
+			break
+		}
+		if op == '*' {
+			if w != 0 && (v > 1<<50/abs(w) || v < -(1<<50)/abs(w)) {
+				return 0, false
+			}
+			v *= w
+		} else {
+			if w == 0 {
+				return 0, false
+			}
+			v /= w
+		}
+	}
+	return v, ok
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func (p *exprParser) factor(depth int) (int64, bool) {
+	p.space()
+	if p.pos >= len(p.s) {
+		return 0, false
+	}
+	if p.s[p.pos] == '(' {
+		p.pos++
+		v, ok := p.expr(depth + 1)
+		p.space()
+		if !ok || p.pos >= len(p.s) || p.s[p.pos] != ')' {
+			return 0, false
+		}
+		p.pos++
+		return v, true
+	}
+	start := p.pos
+	for p.pos < len(p.s) && !strings.ContainsRune("+-*/() ", rune(p.s[p.pos])) {
+		p.pos++
+	}
+	tok := p.s[start:p.pos]
+	if tok == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(tok, 10, 64); err == nil {
+		return n, n <= 1<<50
+	}
+	v, ok := p.d.opts.Symbols[tok]
+	if ok {
+		p.d.symUsed[tok] = v
+	}
+	return v, ok && v >= 0 && v <= 1<<50
+}
+
+// inferAll runs inference over the sorted nodes, merging each result with
+// the file's value_info.
+func (d *decoder) inferAll() {
+	vis := map[string]*valueInfo{}
+	for i := range d.g.valueInfo {
+		vis[d.g.valueInfo[i].name] = &d.g.valueInfo[i]
+	}
+	for i := range d.g.outputs {
+		vis[d.g.outputs[i].name] = &d.g.outputs[i]
+	}
+	for _, k := range d.order {
+		n := &d.g.nodes[k]
+		res := d.infer(n)
+		for j, o := range n.outputs {
+			if o == "" {
+				continue
+			}
+			ti := res[j]
+			if vi := vis[o]; vi != nil {
+				ti = d.merge(o, ti, vi)
+			}
+			d.infos[o] = &ti
+		}
+	}
+}
+
+// merge combines inference with value_info. Where both know a dim and
+// disagree, value_info wins and the tensor is counted and noted.
+func (d *decoder) merge(name string, inf tinfo, vi *valueInfo) tinfo {
+	if !vi.hasType {
+		return inf
+	}
+	mism := false
+	if vi.elem != 0 {
+		if inf.dt != 0 && inf.dt != vi.elem {
+			mism = true
+			inf.val = nil
+		}
+		inf.dt = vi.elem
+	}
+	if vi.hasShape {
+		dims, known := d.viDims(vi)
+		all := true
+		for _, k := range known {
+			all = all && k
+		}
+		switch {
+		case inf.ok && len(inf.shape) == len(dims):
+			shape := append([]int64(nil), inf.shape...)
+			for i := range dims {
+				if known[i] && dims[i] != shape[i] {
+					shape[i] = dims[i]
+					mism = true
+					inf.val = nil
+				}
+			}
+			inf.shape = shape
+		case all:
+			if inf.ok {
+				mism = true
+			}
+			inf.shape, inf.ok, inf.val = dims, true, nil
+		}
+	}
+	if mism {
+		d.viMism++
+		if len(d.viDiff) < 10 {
+			d.viDiff = append(d.viDiff, strconv.Quote(name))
+		}
+	}
+	return inf
+}
+
+func (n *node) attr(name string) *attr {
+	for i := range n.attrs {
+		if n.attrs[i].name == name {
+			return &n.attrs[i]
+		}
+	}
+	return nil
+}
+
+func (n *node) attrInt(name string, def int64) int64 {
+	if a := n.attr(name); a != nil {
+		return a.i
+	}
+	return def
+}
+
+func (n *node) attrInts(name string) ([]int64, bool) {
+	if a := n.attr(name); a != nil {
+		return a.ints, true
+	}
+	return nil, false
+}
+
+// in returns input i of n, or nil when it is absent or unknown.
+func (d *decoder) in(n *node, i int) *tinfo {
+	if i >= len(n.inputs) || n.inputs[i] == "" {
+		return nil
+	}
+	return d.infos[n.inputs[i]]
+}
+
+func (d *decoder) shape(n *node, i int) ([]int64, bool) {
+	t := d.in(n, i)
+	if t == nil || !t.ok {
+		return nil, false
+	}
+	return t.shape, true
+}
+
+// ints returns the integer contents of input i.
+func (d *decoder) ints(n *node, i int) ([]int64, bool) {
+	t := d.in(n, i)
+	if t == nil || t.val == nil {
+		return nil, false
+	}
+	out := make([]int64, t.val.len())
+	for k := range out {
+		var ok bool
+		if out[k], ok = t.val.int(k); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// present reports whether optional input i is given and not empty.
+func (d *decoder) present(n *node, i int) bool {
+	if i >= len(n.inputs) || n.inputs[i] == "" {
+		return false
+	}
+	t := d.infos[n.inputs[i]]
+	return t == nil || !t.ok || numel(t.shape) != 0
+}
+
+func known(dt int64, shape []int64) tinfo {
+	if numel(shape) < 0 {
+		return tinfo{dt: dt}
+	}
+	return tinfo{dt: dt, shape: shape, ok: true}
+}
+
+func normAxis(ax int64, rank int) (int, bool) {
+	if ax < 0 {
+		ax += int64(rank)
+	}
+	if ax < 0 || ax >= int64(rank) {
+		return 0, false
+	}
+	return int(ax), true
+}
+
+// broadcast applies ONNX multidirectional (numpy) broadcasting.
+func broadcast(shapes ...[]int64) ([]int64, bool) {
+	rank := 0
+	for _, s := range shapes {
+		rank = max(rank, len(s))
+	}
+	out := make([]int64, rank)
+	for i := range out {
+		out[i] = 1
+	}
+	for _, s := range shapes {
+		off := rank - len(s)
+		for i, v := range s {
+			o := &out[off+i]
+			switch {
+			case v == *o || v == 1:
+			case *o == 1:
+				*o = v
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+var unaryOps = map[string]bool{
+	"Relu": true, "Sigmoid": true, "Tanh": true, "Erf": true, "Sqrt": true, "Exp": true, "Log": true,
+	"Neg": true, "Abs": true, "Clip": true, "LeakyRelu": true, "HardSigmoid": true, "HardSwish": true,
+	"Reciprocal": true, "Softplus": true, "Softsign": true, "Gelu": true, "Elu": true, "Selu": true,
+	"Celu": true, "ThresholdedRelu": true, "Mish": true, "Floor": true, "Ceil": true, "Round": true,
+	"Sin": true, "Cos": true, "Tan": true, "Asin": true, "Acos": true, "Atan": true, "Sinh": true,
+	"Cosh": true, "Asinh": true, "Acosh": true, "Atanh": true, "Sign": true, "Identity": true,
+	"Softmax": true, "LogSoftmax": true, "Hardmax": true, "CumSum": true, "InstanceNormalization": true,
+	"LRN": true, "MeanVarianceNormalization": true, "Shrink": true, "BitwiseNot": true,
+}
+
+var binaryOps = map[string]bool{
+	"Add": true, "Sub": true, "Mul": true, "Div": true, "Pow": true, "Mod": true, "PRelu": true,
+	"Min": true, "Max": true, "Sum": true, "Mean": true, "BitShift": true,
+	"BitwiseAnd": true, "BitwiseOr": true, "BitwiseXor": true,
+}
+
+var boolOps = map[string]bool{
+	"Equal": true, "Less": true, "Greater": true, "LessOrEqual": true, "GreaterOrEqual": true,
+	"And": true, "Or": true, "Xor": true, "Not": true, "IsNaN": true, "IsInf": true,
+}
+
+// infer returns one tinfo per output of n (unknown where it cannot tell).
+func (d *decoder) infer(n *node) []tinfo {
+	res := make([]tinfo, len(n.outputs))
+	if n.domain != "" || len(res) == 0 {
+		return res
+	}
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	var xdt int64
+	if x != nil {
+		xdt = x.dt
+	}
+	set := func(t tinfo) []tinfo { res[0] = t; return res }
+	op := n.op
+	switch {
+	case unaryOps[op]:
+		if xok {
+			res[0] = known(xdt, xs)
+			if op == "Identity" || op == "Neg" || op == "Abs" || op == "Floor" || op == "Ceil" || op == "Sqrt" {
+				res[0].val = unaryFold(op, x.val)
+			}
+		} else if x != nil {
+			res[0].dt = xdt
+		}
+		return res
+	case binaryOps[op] || boolOps[op] || op == "Where":
+		var shapes [][]int64
+		for i := range n.inputs {
+			s, ok := d.shape(n, i)
+			if !ok {
+				if x != nil {
+					res[0].dt = xdt
+				}
+				if boolOps[op] {
+					res[0].dt = tBool
+				}
+				return res
+			}
+			shapes = append(shapes, s)
+		}
+		out, ok := broadcast(shapes...)
+		dt := xdt
+		if boolOps[op] {
+			dt = tBool
+		} else if op == "Where" {
+			if y := d.in(n, 1); y != nil {
+				dt = y.dt
+			}
+		}
+		if !ok {
+			res[0].dt = dt
+			return res
+		}
+		res[0] = known(dt, out)
+		res[0].val = d.foldElementwise(n, out, dt)
+		return res
+	}
+
+	switch op {
+	case "Constant":
+		return set(d.constant(n))
+	case "Dropout":
+		if xok {
+			res[0] = known(xdt, xs)
+			res[0].val = x.val
+			if len(res) > 1 {
+				res[1] = known(tBool, xs)
+			}
+		}
+	case "Cast":
+		to := n.attrInt("to", 0)
+		if xok {
+			res[0] = known(to, xs)
+			res[0].val = castFold(x.val, to)
+		} else {
+			res[0].dt = to
+		}
+	case "CastLike":
+		if y := d.in(n, 1); y != nil && xok {
+			res[0] = known(y.dt, xs)
+			res[0].val = castFold(x.val, y.dt)
+		}
+	case "Shape":
+		if xok {
+			r := int64(len(xs))
+			start, end := n.attrInt("start", 0), n.attrInt("end", r)
+			start, end = clampIndex(start, r), clampIndex(end, r)
+			v := []int64{}
+			if end > start {
+				v = append(v, xs[start:end]...)
+			}
+			res[0] = known(tInt64, []int64{int64(len(v))})
+			res[0].val = &tval{i: v}
+		} else {
+			res[0].dt = tInt64
+		}
+	case "Size":
+		res[0] = known(tInt64, []int64{})
+		if xok {
+			res[0].val = &tval{i: []int64{numel(xs)}}
+		}
+	case "Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose":
+		return d.convPool(n, res)
+	case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool":
+		if xok && len(xs) >= 2 {
+			out := append([]int64(nil), xs...)
+			for i := 2; i < len(out); i++ {
+				out[i] = 1
+			}
+			res[0] = known(xdt, out)
+		}
+	case "BatchNormalization":
+		if xok {
+			res[0] = known(xdt, xs)
+			for i := 1; i < len(res) && len(xs) > 1; i++ {
+				res[i] = known(xdt, []int64{xs[1]})
+			}
+		}
+	case "LayerNormalization":
+		if xok {
+			res[0] = known(xdt, xs)
+			if ax, ok := normAxis(n.attrInt("axis", -1), len(xs)); ok {
+				st := append([]int64(nil), xs...)
+				for i := ax; i < len(st); i++ {
+					st[i] = 1
+				}
+				for i := 1; i < len(res); i++ {
+					res[i] = known(n.attrInt("stash_type", tFloat), st)
+				}
+			}
+		}
+	case "Gemm":
+		bs, bok := d.shape(n, 1)
+		if xok && bok && len(xs) == 2 && len(bs) == 2 {
+			m, k1 := xs[0], xs[1]
+			if n.attrInt("transA", 0) != 0 {
+				m, k1 = k1, m
+			}
+			k2, nn := bs[0], bs[1]
+			if n.attrInt("transB", 0) != 0 {
+				k2, nn = nn, k2
+			}
+			if k1 == k2 {
+				res[0] = known(xdt, []int64{m, nn})
+			}
+		}
+	case "MatMul", "MatMulInteger":
+		bs, bok := d.shape(n, 1)
+		if xok && bok {
+			if out, ok := matmulShape(xs, bs); ok {
+				dt := xdt
+				if op == "MatMulInteger" {
+					dt = tInt32
+				}
+				res[0] = known(dt, out)
+			}
+		}
+	case "Concat":
+		return d.concat(n, res)
+	case "Split":
+		return d.split(n, res)
+	case "Reshape":
+		return d.reshape(n, res)
+	case "Flatten":
+		if xok {
+			ax := n.attrInt("axis", 1)
+			if ax < 0 {
+				ax += int64(len(xs))
+			}
+			if ax >= 0 && ax <= int64(len(xs)) {
+				res[0] = known(xdt, []int64{numel(xs[:ax]), numel(xs[ax:])})
+				if res[0].ok {
+					res[0].val = x.val
+				}
+			}
+		}
+	case "Transpose":
+		if xok {
+			perm, ok := n.attrInts("perm")
+			if !ok {
+				for i := len(xs) - 1; i >= 0; i-- {
+					perm = append(perm, int64(i))
+				}
+			}
+			if out, ok := permute(xs, perm); ok {
+				res[0] = known(xdt, out)
+			}
+		}
+	case "Squeeze", "Unsqueeze":
+		return d.squeeze(n, res)
+	case "Slice":
+		return d.slice(n, res)
+	case "Gather":
+		return d.gather(n, res)
+	case "GatherElements":
+		if is, ok := d.shape(n, 1); ok && x != nil {
+			res[0] = known(xdt, is)
+		}
+	case "ScatterND", "ScatterElements", "Scatter":
+		if xok {
+			res[0] = known(xdt, xs)
+		}
+	case "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+		"ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin":
+		return d.reduce(n, res)
+	case "Pad":
+		return d.pad(n, res)
+	case "Resize", "Upsample":
+		return d.resize(n, res)
+	case "ConstantOfShape":
+		return d.constantOfShape(n, res)
+	case "Expand":
+		sv, ok := d.ints(n, 1)
+		if xok && ok {
+			if out, ok := broadcast(xs, sv); ok {
+				res[0] = known(xdt, out)
+				res[0].val = expandFold(x.val, xs, out)
+			}
+		}
+	case "Tile":
+		rep, ok := d.ints(n, 1)
+		if xok && ok && len(rep) == len(xs) {
+			out := make([]int64, len(xs))
+			for i := range xs {
+				if rep[i] < 0 || (rep[i] != 0 && xs[i] > math.MaxInt64/rep[i]) {
+					return res
+				}
+				out[i] = xs[i] * rep[i]
+			}
+			res[0] = known(xdt, out)
+		}
+	case "Range":
+		return d.rangeOp(n, res)
+	case "TopK":
+		k, ok := int64(0), false
+		if d.opset >= 10 {
+			if kv, kok := d.ints(n, 1); kok && len(kv) == 1 {
+				k, ok = kv[0], true
+			}
+		} else if a := n.attr("k"); a != nil {
+			k, ok = a.i, true
+		}
+		if ax, aok := normAxis(n.attrInt("axis", -1), len(xs)); xok && ok && aok && k >= 0 {
+			out := append([]int64(nil), xs...)
+			out[ax] = min(k, out[ax])
+			res[0] = known(xdt, out)
+			if len(res) > 1 {
+				res[1] = known(tInt64, out)
+			}
+		}
+	case "DepthToSpace", "SpaceToDepth":
+		b := n.attrInt("blocksize", 0)
+		if xok && len(xs) == 4 && b > 0 && b < 1<<16 {
+			if op == "DepthToSpace" && xs[1]%(b*b) == 0 {
+				res[0] = known(xdt, []int64{xs[0], xs[1] / (b * b), xs[2] * b, xs[3] * b})
+			} else if op == "SpaceToDepth" && xs[2]%b == 0 && xs[3]%b == 0 {
+				res[0] = known(xdt, []int64{xs[0], xs[1] * b * b, xs[2] / b, xs[3] / b})
+			}
+		}
+	case "LSTM", "GRU", "RNN":
+		return d.rnn(n, res)
+	case "If":
+		return d.ifOutputs(n, res)
+	case "EyeLike":
+		if xok {
+			dt := n.attrInt("dtype", xdt)
+			res[0] = known(dt, xs)
+		}
+	}
+	return res
+}
+
+func clampIndex(i, r int64) int64 {
+	if i < 0 {
+		i += r
+	}
+	return min(max(i, 0), r)
+}
+
+func matmulShape(a, b []int64) ([]int64, bool) {
+	if len(a) == 0 || len(b) == 0 {
+		return nil, false
+	}
+	a1, b1 := len(a) == 1, len(b) == 1
+	if a1 {
+		a = []int64{1, a[0]}
+	}
+	if b1 {
+		b = []int64{b[0], 1}
+	}
+	if a[len(a)-1] != b[len(b)-2] {
+		return nil, false
+	}
+	batch, ok := broadcast(a[:len(a)-2], b[:len(b)-2])
+	if !ok {
+		return nil, false
+	}
+	out := append(batch, a[len(a)-2], b[len(b)-1])
+	if b1 {
+		out = out[:len(out)-1]
+	}
+	if a1 { // drop the m dim that was prepended to a
+		i := len(out) - 2
+		if b1 {
+			i = len(out) - 1
+		}
+		out = append(out[:i], out[i+1:]...)
+	}
+	return out, true
+}
+
+func permute(s, perm []int64) ([]int64, bool) {
+	if len(perm) != len(s) {
+		return nil, false
+	}
+	out := make([]int64, len(s))
+	used := make([]bool, len(s))
+	for i, p := range perm {
+		if p < 0 || p >= int64(len(s)) || used[p] {
+			return nil, false
+		}
+		used[p] = true
+		out[i] = s[p]
+	}
+	return out, true
+}
+
+func (d *decoder) constant(n *node) tinfo {
+	for _, a := range n.attrs {
+		switch a.name {
+		case "value":
+			if a.t == nil {
+				return tinfo{}
+			}
+			for _, v := range a.t.dims {
+				if v < 0 {
+					return tinfo{}
+				}
+			}
+			ti := known(a.t.dtype, a.t.dims)
+			ti.val = tensorValue(a.t)
+			return ti
+		case "value_float":
+			ti := known(tFloat, []int64{})
+			ti.val = &tval{isF: true, f: []float64{float64(a.f)}}
+			return ti
+		case "value_floats":
+			ti := known(tFloat, []int64{int64(len(a.floats))})
+			v := &tval{isF: true}
+			for _, f := range a.floats {
+				v.f = append(v.f, float64(f))
+			}
+			ti.val = v
+			return ti
+		case "value_int":
+			ti := known(tInt64, []int64{})
+			ti.val = &tval{i: []int64{a.i}}
+			return ti
+		case "value_ints":
+			ti := known(tInt64, []int64{int64(len(a.ints))})
+			ti.val = &tval{i: a.ints}
+			return ti
+		case "value_string":
+			return known(tString, []int64{})
+		}
+	}
+	return tinfo{}
+}
+
+func (d *decoder) constantOfShape(n *node, res []tinfo) []tinfo {
+	dt := int64(tFloat)
+	fill := &tval{isF: true, f: []float64{0}}
+	if a := n.attr("value"); a != nil && a.t != nil {
+		dt = a.t.dtype
+		if v := tensorValue(a.t); v != nil && v.len() == 1 {
+			fill = v
+		}
+	}
+	sv, ok := d.ints(n, 0)
+	if !ok {
+		res[0].dt = dt
+		return res
+	}
+	res[0] = known(dt, sv)
+	if c := numel(sv); res[0].ok && c <= maxVal {
+		v := &tval{isF: fill.isF}
+		for k := int64(0); k < c; k++ {
+			if fill.isF {
+				v.f = append(v.f, fill.f[0])
+			} else {
+				v.i = append(v.i, fill.i[0])
+			}
+		}
+		res[0].val = v
+	}
+	return res
+}
+
+func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
+	xs, ok := d.shape(n, 0)
+	x := d.in(n, 0)
+	if x != nil {
+		res[0].dt = x.dt
+		if n.op == "ConvInteger" {
+			res[0].dt = tInt32
+		}
+	}
+	if !ok || len(xs) < 3 {
+		return res
+	}
+	sp := len(xs) - 2
+	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "ConvTranspose"
+	kernel, hasK := n.attrInts("kernel_shape")
+	ch := xs[1]
+	if isConv {
+		ws, wok := d.shape(n, 1)
+		if !wok || len(ws) != len(xs) {
+			return res
+		}
+		if !hasK {
+			kernel = ws[2:]
+		}
+		ch = ws[0]
+		if n.op == "ConvTranspose" {
+			ch = ws[1] * max(n.attrInt("group", 1), 1)
+		}
+	}
+	if len(kernel) != sp {
+		return res
+	}
+	get := func(name string, def int64, count int) ([]int64, bool) {
+		v, ok := n.attrInts(name)
+		if !ok || len(v) == 0 {
+			v = make([]int64, count)
+			for i := range v {
+				v[i] = def
+			}
+		}
+		return v, len(v) == count
+	}
+	strides, ok1 := get("strides", 1, sp)
+	dil, ok2 := get("dilations", 1, sp)
+	pads, ok3 := get("pads", 0, 2*sp)
+	if !ok1 || !ok2 || !ok3 {
+		return res
+	}
+	autoPad := ""
+	if a := n.attr("auto_pad"); a != nil {
+		autoPad = string(a.s)
+	}
+	ceil := n.attrInt("ceil_mode", 0) != 0
+	out := []int64{xs[0], ch}
+	for i := 0; i < sp; i++ {
+		in, k, s, dl := xs[i+2], kernel[i], strides[i], dil[i]
+		if k < 1 || s < 1 || dl < 1 || k > 1<<20 || s > 1<<20 || dl > 1<<20 {
+			return res
+		}
+		ek := (k-1)*dl + 1
+		var o int64
+		if n.op == "ConvTranspose" {
+			if os, ok := n.attrInts("output_shape"); ok && len(os) == sp {
+				o = os[i]
+			} else if autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" {
+				o = in * s
+			} else {
+				op, _ := get("output_padding", 0, sp)
+				if len(op) != sp {
+					return res
+				}
+				pb, pe := pads[i], pads[i+sp]
+				if autoPad == "VALID" {
+					pb, pe = 0, 0
+				}
+				o = s*(in-1) + op[i] + ek - pb - pe
+			}
+			out = append(out, o)
+			continue
+		}
+		switch autoPad {
+		case "SAME_UPPER", "SAME_LOWER":
+			o = (in + s - 1) / s
+		default:
+			pb, pe := pads[i], pads[i+sp]
+			if autoPad == "VALID" {
+				pb, pe = 0, 0
+			}
+			span := in + pb + pe - ek
+			if span < 0 {
+				return res
+			}
+			if ceil {
+				o = (span+s-1)/s + 1
+				// The last window must start inside the input or its left
+				// padding (as onnxruntime and PyTorch count it).
+				if (o-1)*s >= in+pb {
+					o--
+				}
+			} else {
+				o = span/s + 1
+			}
+		}
+		out = append(out, o)
+	}
+	res[0] = known(res[0].dt, out)
+	if n.op == "MaxPool" && len(res) > 1 {
+		res[1] = known(tInt64, out)
+	}
+	return res
+}
+
+func (d *decoder) concat(n *node, res []tinfo) []tinfo {
+	var shapes [][]int64
+	var vals []*tval
+	var dt int64
+	for i := range n.inputs {
+		t := d.in(n, i)
+		if t == nil || !t.ok {
+			return res
+		}
+		if dt == 0 {
+			dt = t.dt
+		}
+		shapes = append(shapes, t.shape)
+		vals = append(vals, t.val)
+	}
+	res[0].dt = dt
+	if len(shapes) == 0 {
+		return res
+	}
+	r := len(shapes[0])
+	ax, ok := normAxis(n.attrInt("axis", 0), r)
+	if !ok {
+		return res
+	}
+	out := append([]int64(nil), shapes[0]...)
+	out[ax] = 0
+	for _, s := range shapes {
+		if len(s) != r {
+			return res
+		}
+		for i := range s {
+			if i != ax && s[i] != out[i] {
+				return res
+			}
+		}
+		out[ax] += s[ax]
+	}
+	res[0] = known(dt, out)
+	if res[0].ok && numel(out) <= maxVal {
+		res[0].val = concatFold(vals, shapes, ax)
+	}
+	return res
+}
+
+func (d *decoder) split(n *node, res []tinfo) []tinfo {
+	xs, ok := d.shape(n, 0)
+	x := d.in(n, 0)
+	if x != nil {
+		for i := range res {
+			res[i].dt = x.dt
+		}
+	}
+	if !ok {
+		return res
+	}
+	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
+	if !ok {
+		return res
+	}
+	var sizes []int64
+	if d.opset >= 13 {
+		if d.present(n, 1) {
+			if sizes, ok = d.ints(n, 1); !ok {
+				return res
+			}
+		}
+	} else {
+		sizes, _ = n.attrInts("split")
+	}
+	if len(sizes) == 0 {
+		parts := int64(len(res))
+		if a := n.attr("num_outputs"); a != nil {
+			parts = a.i
+		}
+		if parts <= 0 {
+			return res
+		}
+		each := (xs[ax] + parts - 1) / parts
+		for left := xs[ax]; int64(len(sizes)) < parts; {
+			s := min(each, left)
+			sizes = append(sizes, s)
+			left -= s
+		}
+	}
+	if len(sizes) != len(res) {
+		return res
+	}
+	start := int64(0)
+	for i, s := range sizes {
+		if s < 0 {
+			return res
+		}
+		out := append([]int64(nil), xs...)
+		out[ax] = s
+		res[i] = known(x.dt, out)
+		if x.val != nil {
+			res[i].val = sliceFold(x.val, xs, []int{ax}, []int64{start}, []int64{1}, out)
+		}
+		start += s
+	}
+	if start != xs[ax] {
+		for i := range res {
+			res[i].ok, res[i].shape, res[i].val = false, nil, nil
+		}
+	}
+	return res
+}
+
+func (d *decoder) reshape(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	var target []int64
+	var ok bool
+	if d.opset < 5 {
+		target, ok = n.attrInts("shape")
+	} else {
+		target, ok = d.ints(n, 1)
+	}
+	if !ok || !xok {
+		return res
+	}
+	allowZero := n.attrInt("allowzero", 0) != 0
+	out := make([]int64, len(target))
+	infer := -1
+	prod := int64(1)
+	for i, v := range target {
+		switch {
+		case v == 0 && !allowZero:
+			if i >= len(xs) {
+				return res
+			}
+			v = xs[i]
+		case v == -1:
+			if infer >= 0 {
+				return res
+			}
+			infer = i
+			continue
+		case v < 0:
+			return res
+		}
+		out[i] = v
+		if prod = mulOK(prod, v); prod < 0 {
+			return res
+		}
+	}
+	total := numel(xs)
+	if infer >= 0 {
+		if prod == 0 || total%prod != 0 {
+			return res
+		}
+		out[infer] = total / prod
+	} else if prod != total {
+		return res
+	}
+	res[0] = known(x.dt, out)
+	res[0].val = x.val
+	return res
+}
+
+func mulOK(a, b int64) int64 {
+	if a < 0 || b < 0 || (b != 0 && a > math.MaxInt64/b) {
+		return -1
+	}
+	return a * b
+}
+
+func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	var axes []int64
+	hasAxes := false
+	if d.opset >= 13 {
+		if d.present(n, 1) {
+			var ok bool
+			if axes, ok = d.ints(n, 1); !ok {
+				return res
+			}
+			hasAxes = true
+		}
+	} else {
+		axes, hasAxes = n.attrInts("axes")
+	}
+	if !xok {
+		return res
+	}
+	var out []int64
+	if n.op == "Squeeze" {
+		drop := make([]bool, len(xs))
+		for _, a := range axes {
+			ax, ok := normAxis(a, len(xs))
+			if !ok || xs[ax] != 1 {
+				return res
+			}
+			drop[ax] = true
+		}
+		for i, v := range xs {
+			if hasAxes && len(axes) > 0 {
+				if !drop[i] {
+					out = append(out, v)
+				}
+			} else if v != 1 {
+				out = append(out, v)
+			}
+		}
+	} else {
+		r := len(xs) + len(axes)
+		ins := make([]bool, r)
+		for _, a := range axes {
+			ax, ok := normAxis(a, r)
+			if !ok || ins[ax] {
+				return res
+			}
+			ins[ax] = true
+		}
+		k := 0
+		for i := 0; i < r; i++ {
+			if ins[i] {
+				out = append(out, 1)
+			} else {
+				if k >= len(xs) {
+					return res
+				}
+				out = append(out, xs[k])
+				k++
+			}
+		}
+	}
+	if out == nil {
+		out = []int64{}
+	}
+	res[0] = known(x.dt, out)
+	res[0].val = x.val
+	return res
+}
+
+type sliceSpec struct {
+	axes, starts, ends, steps []int64
+}
+
+// sliceParams reads a Slice's constant parameters (attributes before
+// opset 10, inputs after), with axes normalized to [0, rank).
+func (d *decoder) sliceParams(n *node, rank int) (sliceSpec, bool) {
+	var sp sliceSpec
+	var ok bool
+	if d.opset < 10 {
+		if sp.starts, ok = n.attrInts("starts"); !ok {
+			return sp, false
+		}
+		if sp.ends, ok = n.attrInts("ends"); !ok {
+			return sp, false
+		}
+		sp.axes, _ = n.attrInts("axes")
+	} else {
+		if sp.starts, ok = d.ints(n, 1); !ok {
+			return sp, false
+		}
+		if sp.ends, ok = d.ints(n, 2); !ok {
+			return sp, false
+		}
+		if d.present(n, 3) {
+			if sp.axes, ok = d.ints(n, 3); !ok {
+				return sp, false
+			}
+		}
+		if d.present(n, 4) {
+			if sp.steps, ok = d.ints(n, 4); !ok {
+				return sp, false
+			}
+		}
+	}
+	k := len(sp.starts)
+	if len(sp.ends) != k {
+		return sp, false
+	}
+	if len(sp.axes) == 0 {
+		for i := 0; i < k; i++ {
+			sp.axes = append(sp.axes, int64(i))
+		}
+	}
+	if len(sp.steps) == 0 {
+		for i := 0; i < k; i++ {
+			sp.steps = append(sp.steps, 1)
+		}
+	}
+	if len(sp.axes) != k || len(sp.steps) != k {
+		return sp, false
+	}
+	seen := make([]bool, rank)
+	for i, a := range sp.axes {
+		ax, ok := normAxis(a, rank)
+		if !ok || seen[ax] || sp.steps[i] == 0 {
+			return sp, false
+		}
+		seen[ax] = true
+		sp.axes[i] = int64(ax)
+	}
+	return sp, true
+}
+
+// clampSlice resolves negative indices and clamps them as ONNX Slice does,
+// returning the effective start and end for the given step.
+func clampSlice(start, end, step, dim int64) (int64, int64) {
+	if start < 0 {
+		start += dim
+	}
+	if end < 0 {
+		end += dim
+	}
+	if step > 0 {
+		return min(max(start, 0), dim), min(max(end, 0), dim)
+	}
+	return min(max(start, 0), dim-1), min(max(end, -1), dim-1)
+}
+
+func sliceCount(b, e, step int64) int64 {
+	if step > 0 {
+		if e <= b {
+			return 0
+		}
+		return (e - b + step - 1) / step
+	}
+	if b <= e {
+		return 0
+	}
+	return (b - e + (-step) - 1) / (-step)
+}
+
+func (d *decoder) slice(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	if !xok {
+		return res
+	}
+	sp, ok := d.sliceParams(n, len(xs))
+	if !ok {
+		return res
+	}
+	out := append([]int64(nil), xs...)
+	axes := make([]int, len(sp.axes))
+	starts := make([]int64, len(sp.axes))
+	for i, a := range sp.axes {
+		ax := int(a)
+		b, e := clampSlice(sp.starts[i], sp.ends[i], sp.steps[i], xs[ax])
+		out[ax] = sliceCount(b, e, sp.steps[i])
+		axes[i], starts[i] = ax, b
+	}
+	res[0] = known(x.dt, out)
+	if x.val != nil {
+		res[0].val = sliceFold(x.val, xs, axes, starts, sp.steps, out)
+	}
+	return res
+}
+
+func (d *decoder) gather(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	is, iok := d.shape(n, 1)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	if !xok || !iok {
+		return res
+	}
+	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
+	if !ok {
+		return res
+	}
+	out := append(append(append([]int64(nil), xs[:ax]...), is...), xs[ax+1:]...)
+	res[0] = known(x.dt, out)
+	if idx, ok := d.ints(n, 1); ok && x.val != nil && res[0].ok && numel(out) <= maxVal {
+		res[0].val = gatherFold(x.val, xs, ax, idx)
+	}
+	return res
+}
+
+func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	dt := x.dt
+	arg := n.op == "ArgMax" || n.op == "ArgMin"
+	if arg {
+		dt = tInt64
+	}
+	res[0].dt = dt
+	if !xok {
+		return res
+	}
+	keep := n.attrInt("keepdims", 1) != 0
+	var axes []int64
+	switch {
+	case arg:
+		axes = []int64{n.attrInt("axis", 0)}
+	case d.opset >= 18 || (n.op == "ReduceSum" && d.opset >= 13):
+		if d.present(n, 1) {
+			var ok bool
+			if axes, ok = d.ints(n, 1); !ok {
+				return res
+			}
+		}
+	default:
+		axes, _ = n.attrInts("axes")
+	}
+	red := make([]bool, len(xs))
+	if len(axes) == 0 {
+		if n.attrInt("noop_with_empty_axes", 0) != 0 {
+			res[0] = known(dt, xs)
+			res[0].val = x.val
+			return res
+		}
+		for i := range red {
+			red[i] = true
+		}
+	}
+	for _, a := range axes {
+		ax, ok := normAxis(a, len(xs))
+		if !ok {
+			return res
+		}
+		red[ax] = true
+	}
+	out := []int64{}
+	for i, v := range xs {
+		switch {
+		case !red[i]:
+			out = append(out, v)
+		case keep:
+			out = append(out, 1)
+		}
+	}
+	res[0] = known(dt, out)
+	if x.val != nil && !x.val.isF && (n.op == "ReduceProd" || n.op == "ReduceSum" || n.op == "ReduceMin" || n.op == "ReduceMax") {
+		res[0].val = reduceFold(n.op, x.val, xs, red, numel(out))
+	}
+	return res
+}
+
+func (d *decoder) pad(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	var pads []int64
+	var ok bool
+	switch {
+	case d.opset >= 11:
+		pads, ok = d.ints(n, 1)
+	case d.opset >= 2:
+		pads, ok = n.attrInts("pads")
+	default:
+		pads, ok = n.attrInts("paddings")
+	}
+	if !ok || !xok {
+		return res
+	}
+	axes := make([]int64, len(xs))
+	for i := range axes {
+		axes[i] = int64(i)
+	}
+	if d.opset >= 18 && d.present(n, 3) {
+		if axes, ok = d.ints(n, 3); !ok {
+			return res
+		}
+	}
+	if len(pads) != 2*len(axes) {
+		return res
+	}
+	out := append([]int64(nil), xs...)
+	for i, a := range axes {
+		ax, ok := normAxis(a, len(xs))
+		if !ok {
+			return res
+		}
+		out[ax] += pads[i] + pads[i+len(axes)]
+		if out[ax] < 0 {
+			return res
+		}
+	}
+	res[0] = known(x.dt, out)
+	return res
+}
+
+func (d *decoder) resize(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	if !xok {
+		return res
+	}
+	scalesIn, sizesIn := 2, 3
+	if n.op == "Upsample" || d.opset < 11 {
+		scalesIn, sizesIn = 1, -1
+	}
+	axes, hasAxes := n.attrInts("axes")
+	if !hasAxes {
+		for i := range xs {
+			axes = append(axes, int64(i))
+		}
+	}
+	out := append([]int64(nil), xs...)
+	if sizesIn > 0 && d.present(n, sizesIn) {
+		sizes, ok := d.ints(n, sizesIn)
+		if !ok || len(sizes) != len(axes) {
+			return res
+		}
+		for i, a := range axes {
+			ax, ok := normAxis(a, len(xs))
+			if !ok || sizes[i] < 0 {
+				return res
+			}
+			out[ax] = sizes[i]
+		}
+		res[0] = known(x.dt, out)
+		return res
+	}
+	var scales []float64
+	if n.op == "Upsample" && d.opset < 9 {
+		a := n.attr("scales")
+		if a == nil {
+			return res
+		}
+		for _, f := range a.floats {
+			scales = append(scales, float64(f))
+		}
+	} else {
+		t := d.in(n, scalesIn)
+		if t == nil || t.val == nil {
+			return res
+		}
+		for k := 0; k < t.val.len(); k++ {
+			scales = append(scales, t.val.float(k))
+		}
+	}
+	if len(scales) != len(axes) {
+		return res
+	}
+	for i, a := range axes {
+		ax, ok := normAxis(a, len(xs))
+		s := scales[i]
+		if !ok || !(s >= 0) || s > 1<<20 {
+			return res
+		}
+		out[ax] = int64(math.Floor(float64(xs[ax]) * s))
+	}
+	res[0] = known(x.dt, out)
+	return res
+}
+
+func (d *decoder) rangeOp(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	if x == nil {
+		return res
+	}
+	res[0].dt = x.dt
+	var sv [3]*tval
+	for i := range sv {
+		t := d.in(n, i)
+		if t == nil || t.val == nil || t.val.len() != 1 {
+			return res
+		}
+		sv[i] = t.val
+	}
+	start, limit, delta := sv[0].float(0), sv[1].float(0), sv[2].float(0)
+	if delta == 0 || math.IsNaN(start+limit+delta) || math.Abs(start) > 1e15 || math.Abs(limit) > 1e15 {
+		return res
+	}
+	cnt := int64(max(math.Ceil((limit-start)/delta), 0))
+	if !sv[0].isF && !sv[1].isF && !sv[2].isF {
+		cnt = sliceCount(sv[0].i[0], sv[1].i[0], sv[2].i[0])
+	}
+	res[0] = known(x.dt, []int64{cnt})
+	if cnt <= maxVal {
+		v := &tval{isF: sv[0].isF}
+		for k := int64(0); k < cnt; k++ {
+			if v.isF {
+				v.f = append(v.f, start+float64(k)*delta)
+			} else {
+				v.i = append(v.i, sv[0].i[0]+k*sv[2].i[0])
+			}
+		}
+		res[0].val = v
+	}
+	return res
+}
+
+func (d *decoder) rnn(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, ok := d.shape(n, 0)
+	if x == nil {
+		return res
+	}
+	for i := range res {
+		res[i].dt = x.dt
+	}
+	h := n.attrInt("hidden_size", -1)
+	if !ok || len(xs) != 3 || h < 0 {
+		return res
+	}
+	nd := int64(1)
+	if a := n.attr("direction"); a != nil && string(a.s) == "bidirectional" {
+		nd = 2
+	}
+	seq, batch := xs[0], xs[1]
+	layout := n.attrInt("layout", 0)
+	if layout != 0 {
+		seq, batch = batch, seq
+	}
+	for i := range res {
+		var s []int64
+		switch {
+		case i == 0 && layout == 0:
+			s = []int64{seq, nd, batch, h}
+		case i == 0:
+			s = []int64{batch, seq, nd, h}
+		case layout == 0:
+			s = []int64{nd, batch, h}
+		default:
+			s = []int64{batch, nd, h}
+		}
+		res[i] = known(x.dt, s)
+	}
+	return res
+}
+
+// ifOutputs takes an If's output types from its then (or else) branch's
+// declared outputs; value_info, merged later, takes precedence.
+func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
+	for _, name := range []string{"then_branch", "else_branch"} {
+		a := n.attr(name)
+		if a == nil || a.g == nil || len(a.g.outputs) != len(res) {
+			continue
+		}
+		for i := range res {
+			if res[i].ok {
+				continue
+			}
+			vi := &a.g.outputs[i]
+			if res[i].dt == 0 {
+				res[i].dt = vi.elem
+			}
+			if !vi.hasShape {
+				continue
+			}
+			dims, kn := d.viDims(vi)
+			all := true
+			for _, k := range kn {
+				all = all && k
+			}
+			if all {
+				res[i] = known(res[i].dt, dims)
+			}
+		}
+	}
+	return res
+}
+
+func (d *decoder) String() string { return fmt.Sprintf("onnx decoder for %s", d.file) }

@@ -1,0 +1,201 @@
+package onnx
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// ONNX TensorProto.DataType values.
+const (
+	tFloat      = 1
+	tUint8      = 2
+	tInt8       = 3
+	tUint16     = 4
+	tInt16      = 5
+	tInt32      = 6
+	tInt64      = 7
+	tString     = 8
+	tBool       = 9
+	tFloat16    = 10
+	tDouble     = 11
+	tUint32     = 12
+	tUint64     = 13
+	tComplex64  = 14
+	tComplex128 = 15
+	tBFloat16   = 16
+)
+
+var elemNames = map[int64]string{
+	tFloat: "float", tUint8: "uint8", tInt8: "int8", tUint16: "uint16", tInt16: "int16",
+	tInt32: "int32", tInt64: "int64", tString: "string", tBool: "bool", tFloat16: "float16",
+	tDouble: "double", tUint32: "uint32", tUint64: "uint64", tComplex64: "complex64",
+	tComplex128: "complex128", tBFloat16: "bfloat16",
+}
+
+func elemName(et int64) string {
+	if s, ok := elemNames[et]; ok {
+		return s
+	}
+	return fmt.Sprintf("data type %d", et)
+}
+
+func isFloat(et int64) bool {
+	return et == tFloat || et == tFloat16 || et == tBFloat16 || et == tDouble
+}
+
+// maxVal bounds the element count of tensors whose contents are tracked:
+// shape arithmetic is small, weights are not.
+const maxVal = 1 << 12
+
+// tinfo is what is known about one tensor.
+type tinfo struct {
+	dt     int64   // ONNX element type, 0 if unknown
+	shape  []int64 // valid when ok
+	ok     bool
+	val    *tval // contents, for small tensors computed from constants
+	isInit bool
+}
+
+// tval holds a tensor's contents: integers (and bools) exactly in i,
+// floating-point values in f.
+type tval struct {
+	isF bool
+	i   []int64
+	f   []float64
+}
+
+func (v *tval) len() int {
+	if v.isF {
+		return len(v.f)
+	}
+	return len(v.i)
+}
+
+func (v *tval) float(k int) float64 {
+	if v.isF {
+		return v.f[k]
+	}
+	return float64(v.i[k])
+}
+
+func (v *tval) int(k int) (int64, bool) {
+	if !v.isF {
+		return v.i[k], true
+	}
+	x := v.f[k]
+	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return 0, false
+	}
+	return int64(x), true
+}
+
+// numel is the element count, or -1 when it overflows or a dim is negative.
+func numel(shape []int64) int64 {
+	n := int64(1)
+	for _, d := range shape {
+		if d < 0 {
+			return -1
+		}
+		if d != 0 && n > math.MaxInt64/d {
+			return -1
+		}
+		n *= d
+	}
+	return n
+}
+
+// tensorValue decodes a small TensorProto's contents, or returns nil.
+func tensorValue(t *tensor) *tval {
+	n := numel(t.dims)
+	if n < 0 || n > maxVal || t.external {
+		return nil
+	}
+	v := &tval{isF: isFloat(t.dtype)}
+	if t.hasRaw {
+		size := map[int64]int{tFloat: 4, tUint8: 1, tInt8: 1, tUint16: 2, tInt16: 2, tInt32: 4, tInt64: 8,
+			tBool: 1, tFloat16: 2, tDouble: 8, tUint32: 4, tUint64: 8, tBFloat16: 2}[t.dtype]
+		if size == 0 || int64(len(t.raw)) != n*int64(size) {
+			return nil
+		}
+		r := t.raw
+		for k := 0; k < int(n); k++ {
+			b := r[k*size:]
+			switch t.dtype {
+			case tFloat:
+				v.f = append(v.f, float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+			case tDouble:
+				v.f = append(v.f, math.Float64frombits(binary.LittleEndian.Uint64(b)))
+			case tFloat16:
+				v.f = append(v.f, half(binary.LittleEndian.Uint16(b)))
+			case tBFloat16:
+				v.f = append(v.f, float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b))<<16)))
+			case tUint8, tBool:
+				v.i = append(v.i, int64(b[0]))
+			case tInt8:
+				v.i = append(v.i, int64(int8(b[0])))
+			case tUint16:
+				v.i = append(v.i, int64(binary.LittleEndian.Uint16(b)))
+			case tInt16:
+				v.i = append(v.i, int64(int16(binary.LittleEndian.Uint16(b))))
+			case tInt32:
+				v.i = append(v.i, int64(int32(binary.LittleEndian.Uint32(b))))
+			case tUint32:
+				v.i = append(v.i, int64(binary.LittleEndian.Uint32(b)))
+			case tInt64, tUint64:
+				v.i = append(v.i, int64(binary.LittleEndian.Uint64(b)))
+			}
+		}
+		return v
+	}
+	switch t.dtype {
+	case tFloat:
+		for _, x := range t.floats {
+			v.f = append(v.f, float64(x))
+		}
+	case tDouble:
+		v.f = t.doubles
+	case tFloat16:
+		for _, x := range t.int32s {
+			v.f = append(v.f, half(uint16(x)))
+		}
+	case tBFloat16:
+		for _, x := range t.int32s {
+			v.f = append(v.f, float64(math.Float32frombits(uint32(x)<<16)))
+		}
+	case tInt32, tInt16, tInt8, tUint16, tUint8, tBool:
+		v.i = t.int32s
+	case tInt64:
+		v.i = t.int64s
+	case tUint32, tUint64:
+		for _, x := range t.uint64s {
+			v.i = append(v.i, int64(x))
+		}
+	default:
+		return nil
+	}
+	if int64(v.len()) != n {
+		return nil
+	}
+	return v
+}
+
+// half converts an IEEE 754 binary16 value.
+func half(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp := int(h>>10) & 0x1f
+	frac := float64(h & 0x3ff)
+	switch exp {
+	case 0:
+		return sign * math.Ldexp(frac, -24)
+	case 0x1f:
+		if frac != 0 {
+			return math.NaN()
+		}
+		return sign * math.Inf(1)
+	}
+	return sign * math.Ldexp(1+frac/1024, exp-15)
+}
