@@ -102,12 +102,12 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}
-		if got := strings.Count(raw, ",") + 1; got != len(cols) {
-			return nil, errorf(line, 0, "%d fields, want %d as in the header", got, len(cols))
-		}
 		row := BufferRow{Line: line}
 		pos := 0
 		for k, kind := range cols {
+			if pos > len(raw) {
+				return nil, errorf(line, 0, "%d fields, want %d as in the header", k, len(cols))
+			}
 			end := strings.IndexByte(raw[pos:], ',')
 			if end < 0 {
 				end = len(raw)
@@ -115,7 +115,7 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 				end += pos
 			}
 			starts[k] = pos + 1
-			field := strings.TrimSpace(raw[pos:end])
+			field := trimSpace(raw[pos:end])
 			pos = end + 1
 			switch kind {
 			case colID:
@@ -125,7 +125,7 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 				}
 			case colIgnored:
 			default:
-				v, err := strconv.ParseInt(field, 10, 64)
+				v, err := parseInt(field)
 				if err != nil {
 					what := "is not an integer"
 					if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -146,6 +146,9 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 					row.Offset, row.HasOffset = v, true
 				}
 			}
+		}
+		if pos <= len(raw) {
+			return nil, errorf(line, 0, "%d fields, want %d as in the header", strings.Count(raw, ",")+1, len(cols))
 		}
 		if c, msg := checkRow(&row, inclusive, hasAlign); msg != "" {
 			return nil, errorf(line, starts[have[c]-1], "column %q: %s", nameOf(c), msg)
@@ -187,6 +190,38 @@ func checkRow(r *BufferRow, inclusive, hasAlign bool) (int, string) {
 		return colOffset, fmt.Sprintf("%d is negative", r.Offset)
 	}
 	return 0, ""
+}
+
+// parseInt is strconv.ParseInt with a fast path for the short decimal
+// numbers that make up these files.
+func parseInt(s string) (int64, error) {
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 {
+		return strconv.ParseInt(s, 10, 64)
+	}
+	var v int64
+	for i := 0; i < len(d); i++ {
+		c := d[i] - '0'
+		if c > 9 {
+			return strconv.ParseInt(s, 10, 64)
+		}
+		v = v*10 + int64(c)
+	}
+	if len(d) < len(s) {
+		v = -v
+	}
+	return v, nil
+}
+
+// trimSpace is strings.TrimSpace without its cost when there is no space.
+func trimSpace(s string) string {
+	if s == "" || s[0] > ' ' && s[len(s)-1] > ' ' {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
 // nextLine splits off the first line, without its "\n" or "\r\n".
