@@ -1,0 +1,85 @@
+package viz
+
+// Keyboard and pointer actions on a View, shared by the game's own input
+// and the commands a host page sends (which has the keyboard focus more
+// often than the canvas does).
+
+// zoomStep is the zoom factor of one key press.
+const zoomStep = 1.25
+
+// panStep is the fraction of the plot one key press pans.
+const panStep = 0.1
+
+// Key applies a key by its DOM name ("w", "ArrowLeft", "Escape", …) and
+// reports whether it meant anything. With shift, zoom keys zoom x only.
+func (v *View) Key(key string, shift bool) bool {
+	if v.Layout == nil {
+		return false
+	}
+	p := v.PlotRect()
+	cx, cy := (p.X0+p.X1)/2, (p.Y0+p.Y1)/2
+	w, h := p.X1-p.X0, p.Y1-p.Y0
+	zoom := func(f float64) {
+		if shift {
+			v.Cam.ZoomAt(cx, cy, f, 1)
+		} else {
+			v.Cam.ZoomAt(cx, cy, f, f)
+		}
+	}
+	switch key {
+	case "w", "W", "+", "=":
+		zoom(zoomStep)
+	case "s", "S", "-", "_":
+		zoom(1 / zoomStep)
+	case "a", "A", "ArrowLeft":
+		v.Cam.Pan(w*panStep, 0)
+	case "d", "D", "ArrowRight":
+		v.Cam.Pan(-w*panStep, 0)
+	case "ArrowUp":
+		v.Cam.Pan(0, h*panStep)
+	case "ArrowDown":
+		v.Cam.Pan(0, -h*panStep)
+	case "f", "F", "0":
+		v.Cam.Fit()
+	case "Escape":
+		v.Select(-1)
+	default:
+		return false
+	}
+	v.Dirty = true
+	return true
+}
+
+// Wheel zooms at a screen point by a wheel delta (positive zooms in). xOnly
+// and yOnly restrict the zoom to one axis.
+func (v *View) Wheel(sx, sy, delta float64, xOnly, yOnly bool) {
+	if v.Layout == nil || delta == 0 {
+		return
+	}
+	// Browsers report 100 or 120 per notch, trackpads a few per event.
+	f := 1.0
+	switch {
+	case delta > 0:
+		f = 1 + min(delta, 240)/240
+	case delta < 0:
+		f = 1 / (1 + min(-delta, 240)/240)
+	}
+	fx, fy := f, f
+	if xOnly {
+		fy = 1
+	}
+	if yOnly {
+		fx = 1
+	}
+	v.Cam.ZoomAt(sx, sy, fx, fy)
+	v.Dirty = true
+}
+
+// Drag pans by a pointer movement in pixels.
+func (v *View) Drag(dx, dy float64) {
+	if v.Layout == nil || (dx == 0 && dy == 0) {
+		return
+	}
+	v.Cam.Pan(dx, dy)
+	v.Dirty = true
+}

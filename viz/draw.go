@@ -1,0 +1,67 @@
+package viz
+
+import (
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+)
+
+// Renderer draws a View's quads in one DrawTriangles32 call and its labels
+// with the bitmap debug font.
+type Renderer struct {
+	// src is an 8×8 stripe pattern whose texel (0, 0) is white: solid
+	// quads sample only that texel, hatched quads sample the pattern in
+	// screen space with repeat addressing, so both share one call.
+	src    *ebiten.Image
+	verts  []ebiten.Vertex
+	idx    []uint32
+	quads  []Quad
+	labels []Label
+}
+
+const hatchSize = 8
+
+// NewRenderer makes the shared source pattern.
+func NewRenderer() *Renderer {
+	img := ebiten.NewImage(hatchSize, hatchSize)
+	pix := make([]byte, 4*hatchSize*hatchSize)
+	for y := 0; y < hatchSize; y++ {
+		for x := 0; x < hatchSize; x++ {
+			if (x+y)%hatchSize < 2 {
+				copy(pix[4*(y*hatchSize+x):], []byte{255, 255, 255, 255})
+			}
+		}
+	}
+	img.WritePixels(pix)
+	return &Renderer{src: img}
+}
+
+// Draw draws the whole view onto dst and clears the view's dirty flag.
+func (r *Renderer) Draw(dst *ebiten.Image, v *View) {
+	r.quads = v.Quads(r.quads[:0])
+	r.verts, r.idx = appendVertices(r.verts[:0], r.idx[:0], r.quads)
+	op := &ebiten.DrawTrianglesOptions{Address: ebiten.AddressRepeat}
+	dst.DrawTriangles32(r.verts, r.idx, r.src, op)
+	r.labels = v.Labels(r.labels[:0])
+	for _, l := range r.labels {
+		ebitenutil.DebugPrintAt(dst, l.Text, int(l.X), int(l.Y))
+	}
+	v.Dirty = false
+}
+
+// appendVertices turns quads into two triangles each.
+func appendVertices(vs []ebiten.Vertex, is []uint32, qs []Quad) ([]ebiten.Vertex, []uint32) {
+	for _, q := range qs {
+		n := uint32(len(vs))
+		cr, cg, cb := float32(q.C.R)/255, float32(q.C.G)/255, float32(q.C.B)/255
+		corner := func(x, y float32) ebiten.Vertex {
+			sx, sy := float32(0.5), float32(0.5)
+			if q.Hatch {
+				sx, sy = x, y
+			}
+			return ebiten.Vertex{DstX: x, DstY: y, SrcX: sx, SrcY: sy, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: q.A}
+		}
+		vs = append(vs, corner(q.X0, q.Y0), corner(q.X1, q.Y0), corner(q.X0, q.Y1), corner(q.X1, q.Y1))
+		is = append(is, n, n+1, n+2, n+1, n+3, n+2)
+	}
+	return vs, is
+}

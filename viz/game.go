@@ -1,0 +1,137 @@
+package viz
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+)
+
+// Game runs a View as an ebiten game: it reads input in Update, draws in
+// Draw only when something changed, and tells its host what the pointer
+// is over.
+type Game struct {
+	V *View
+	R *Renderer
+
+	// BeforeUpdate, if set, runs first in every Update: the wasm host
+	// applies queued commands and finished plans there.
+	BeforeUpdate func()
+	// OnHover is called when the pointer moves over the plot, with what
+	// is under it and the pointer's screen position.
+	OnHover func(h Hit, sx, sy float64)
+	// OnSelect is called when a click changes the selection.
+	OnSelect func(tensor int)
+
+	pressX, pressY float64 // where the left button went down
+	lastX, lastY   float64
+	dragging       bool
+	lastClick      int // tick of the last click, for double clicks
+	tick           int
+	lastCursorX    float64
+	lastCursorY    float64
+}
+
+// NewGame is a game showing v.
+func NewGame(v *View) *Game {
+	return &Game{V: v, R: NewRenderer(), lastClick: -100}
+}
+
+// Keys the game maps to View.Key names.
+var gameKeys = []struct {
+	k    ebiten.Key
+	name string
+}{
+	{ebiten.KeyW, "w"}, {ebiten.KeyS, "s"}, {ebiten.KeyA, "a"}, {ebiten.KeyD, "d"},
+	{ebiten.KeyArrowLeft, "ArrowLeft"}, {ebiten.KeyArrowRight, "ArrowRight"},
+	{ebiten.KeyArrowUp, "ArrowUp"}, {ebiten.KeyArrowDown, "ArrowDown"},
+	{ebiten.KeyEqual, "+"}, {ebiten.KeyNumpadAdd, "+"}, {ebiten.KeyMinus, "-"}, {ebiten.KeyNumpadSubtract, "-"},
+	{ebiten.KeyF, "f"}, {ebiten.KeyEscape, "Escape"},
+}
+
+// Update reads input and applies it to the view.
+func (g *Game) Update() error {
+	g.tick++
+	if g.BeforeUpdate != nil {
+		g.BeforeUpdate()
+	}
+	v := g.V
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	for _, k := range gameKeys {
+		// Held keys repeat after a short delay, as text fields do.
+		if d := inpututil.KeyPressDuration(k.k); d == 1 || (d > 15 && d%3 == 0) {
+			v.Key(k.name, shift)
+		}
+	}
+
+	cx, cy := ebiten.CursorPosition()
+	sx, sy := float64(cx), float64(cy)
+	if _, wy := ebiten.Wheel(); wy != 0 && v.PlotRect().Contains(sx, sy) {
+		v.Wheel(sx, sy, wy, shift, ebiten.IsKeyPressed(ebiten.KeyAlt))
+	}
+
+	switch {
+	case inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft):
+		g.pressX, g.pressY, g.lastX, g.lastY = sx, sy, sx, sy
+		g.dragging = false
+	case ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft):
+		if math.Hypot(sx-g.pressX, sy-g.pressY) > 3 {
+			g.dragging = true
+		}
+		if g.dragging {
+			v.Drag(sx-g.lastX, sy-g.lastY)
+		}
+		g.lastX, g.lastY = sx, sy
+	case inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft):
+		if !g.dragging {
+			g.click(sx, sy)
+		}
+		g.dragging = false
+	}
+
+	if sx != g.lastCursorX || sy != g.lastCursorY || v.Dirty {
+		g.lastCursorX, g.lastCursorY = sx, sy
+		h := v.HitAt(sx, sy)
+		changed := v.SetHover(h)
+		if g.OnHover != nil && (changed || h.Tensor >= 0) {
+			g.OnHover(h, sx, sy)
+		}
+	}
+	return nil
+}
+
+// click selects what is under the pointer; a second click in the same
+// place soon after fits the view instead.
+func (g *Game) click(sx, sy float64) {
+	v := g.V
+	if g.tick-g.lastClick < 20 {
+		g.lastClick = -100
+		v.Cam.Fit()
+		v.Dirty = true
+		return
+	}
+	g.lastClick = g.tick
+	h := v.HitAt(sx, sy)
+	if int(h.Tensor) == v.Selected {
+		return
+	}
+	v.Select(int(h.Tensor))
+	if g.OnSelect != nil {
+		g.OnSelect(v.Selected)
+	}
+}
+
+// Draw redraws only when the view changed: the screen is not cleared
+// between frames.
+func (g *Game) Draw(screen *ebiten.Image) {
+	if !g.V.Dirty {
+		return
+	}
+	g.R.Draw(screen, g.V)
+}
+
+// Layout uses the outside size as is: one screen pixel per CSS pixel.
+func (g *Game) Layout(w, h int) (int, int) {
+	g.V.Resize(w, h)
+	return w, h
+}

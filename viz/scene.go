@@ -1,0 +1,439 @@
+package viz
+
+import (
+	"math"
+)
+
+// Quad is one screen-space rectangle to draw, in pixels. Hatched quads
+// take a diagonal stripe pattern (guard bands); the others are solid.
+type Quad struct {
+	X0, Y0, X1, Y1 float32
+	C              RGB
+	A              float32 // opacity in [0, 1]
+	Hatch          bool
+}
+
+// Label is a line of text at a pixel position (its top-left corner).
+type Label struct {
+	X, Y float64
+	Text string
+}
+
+// Char sizes of the bitmap font labels are drawn with.
+const (
+	CharW = 6
+	CharH = 16
+)
+
+// Plot margins in pixels: room for byte labels on the left, step labels
+// and the live-bytes strip below.
+const (
+	marginLeft   = 76
+	marginRight  = 10
+	marginTop    = 10
+	stripHeight  = 44
+	marginBottom = CharH + 6 + stripHeight + 8
+)
+
+// View is the interactive state of the picture: the layout, the camera,
+// what is hovered and selected. It is plain Go; game.go feeds it input
+// and draws what Quads and Labels return.
+type View struct {
+	Layout *Layout
+	Cam    Camera
+	W, H   int // screen size in pixels
+
+	Hover    Hit
+	Selected int           // tensor index, -1 for none
+	related  map[int32]bool // selected, its partners and its views
+	Partners []int
+
+	// Dirty is set by every change that alters the picture; the game
+	// draws only when it is set.
+	Dirty bool
+
+	merged []uint64 // one bit a screen pixel, for sub-pixel merging
+}
+
+// NewView is an empty view of the given screen size.
+func NewView(w, h int) *View {
+	v := &View{Hover: None, Selected: -1, Dirty: true}
+	v.Resize(w, h)
+	return v
+}
+
+// PlotRect is the screen rectangle buffers are drawn in.
+func (v *View) PlotRect() Rect {
+	return Rect{marginLeft, marginTop, float64(max(v.W-marginRight, marginLeft+1)), float64(max(v.H-marginBottom, marginTop+1))}
+}
+
+// StripRect is the screen rectangle of the live-bytes strip.
+func (v *View) StripRect() Rect {
+	p := v.PlotRect()
+	y0 := p.Y1 + CharH + 6
+	return Rect{p.X0, y0, p.X1, y0 + stripHeight}
+}
+
+// Resize sets the screen size, keeping what is at the centre.
+func (v *View) Resize(w, h int) {
+	if w == v.W && h == v.H {
+		return
+	}
+	v.W, v.H = w, h
+	v.Cam.Resize(v.PlotRect())
+	v.merged = make([]uint64, (w*h+63)/64)
+	v.Dirty = true
+}
+
+// SetLayout shows a new plan. keepCamera keeps the zoom and position when
+// the world is the same size (a re-plan with other options); otherwise
+// the view fits the new plan. The selection survives when the tensor of
+// that name still exists.
+func (v *View) SetLayout(l *Layout, keepCamera bool) {
+	var selName string
+	if v.Layout != nil && v.Selected >= 0 {
+		selName = v.Layout.Plan.Tensors[v.Selected].Name
+	}
+	same := v.Layout != nil && v.Layout.Bounds == l.Bounds
+	v.Layout = l
+	v.Cam.World = l.Bounds
+	v.Cam.View = v.PlotRect()
+	if !keepCamera || !same {
+		v.Cam.Fit()
+	}
+	v.Hover = None
+	v.Select(l.Index(selName))
+	v.Dirty = true
+}
+
+// Index returns the index of the tensor named name, or -1.
+func (l *Layout) Index(name string) int {
+	if name == "" {
+		return -1
+	}
+	return l.tensorByName(name)
+}
+
+// Select makes tensor i the selection (-1 clears it) and highlights every
+// tensor that shared its bytes.
+func (v *View) Select(i int) {
+	v.Selected = i
+	v.Partners = nil
+	v.related = nil
+	if v.Layout != nil && i >= 0 && i < len(v.Layout.Plan.Tensors) {
+		v.Partners = v.Layout.Partners(i)
+		v.related = map[int32]bool{int32(i): true}
+		for _, j := range v.Partners {
+			v.related[int32(j)] = true
+		}
+	} else {
+		v.Selected = -1
+	}
+	v.Dirty = true
+}
+
+// FocusTensor zooms to tensor i with some context around it.
+func (v *View) FocusTensor(i int) bool {
+	if v.Layout == nil || i < 0 || i >= len(v.Layout.ItemOf) || v.Layout.ItemOf[i] < 0 {
+		return false
+	}
+	r := v.Layout.Items[v.Layout.ItemOf[i]].Rect
+	// Never zoom in so far that the tensor fills the screen: its
+	// neighbours are what the picture is about.
+	minW := (v.Cam.World.X1 - v.Cam.World.X0) / 50
+	minH := (v.Cam.World.Y1 - v.Cam.World.Y0) / 50
+	if w := r.X1 - r.X0; w < minW {
+		r.X0, r.X1 = r.X0-(minW-w)/2, r.X1+(minW-w)/2
+	}
+	if h := r.Y1 - r.Y0; h < minH {
+		r.Y0, r.Y1 = r.Y0-(minH-h)/2, r.Y1+(minH-h)/2
+	}
+	v.Cam.FitRect(r, 1)
+	v.Dirty = true
+	return true
+}
+
+// HitAt is what lies under screen point (sx, sy).
+func (v *View) HitAt(sx, sy float64) Hit {
+	if v.Layout == nil || !v.PlotRect().Contains(sx, sy) {
+		return None
+	}
+	x, y := v.Cam.ToWorld(sx, sy)
+	return v.Layout.HitTest(x, y)
+}
+
+// SetHover records what is under the pointer; it reports whether that
+// changed.
+func (v *View) SetHover(h Hit) bool {
+	if h == v.Hover {
+		return false
+	}
+	v.Hover = h
+	v.Dirty = true
+	return true
+}
+
+// ScreenRect is where tensor i is on screen now, unclipped, and whether it
+// is drawn at all.
+func (v *View) ScreenRect(i int) (Rect, bool) {
+	if v.Layout == nil || i < 0 || i >= len(v.Layout.ItemOf) || v.Layout.ItemOf[i] < 0 {
+		return Rect{}, false
+	}
+	r := v.Layout.Items[v.Layout.ItemOf[i]].Rect
+	x0, y1 := v.Cam.ToScreen(r.X0, r.Y0)
+	x1, y0 := v.Cam.ToScreen(r.X1, r.Y1)
+	return Rect{x0, y0, x1, y1}, true
+}
+
+// Quads appends everything to draw, back to front, to dst.
+func (v *View) Quads(dst []Quad) []Quad {
+	dst = append(dst, Quad{0, 0, float32(v.W), float32(v.H), Background, 1, false})
+	if v.Layout == nil {
+		return dst
+	}
+	plot := v.PlotRect()
+	vis := v.Cam.Visible()
+	l := v.Layout
+
+	// Grid lines at the byte ticks, under everything.
+	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
+		_, sy := v.Cam.ToScreen(0, t.V)
+		sy = math.Round(sy)
+		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), GridColor, 1, false})
+	}
+
+	clear(v.merged)
+	// The camera's affine map, unpacked once: this loop runs over every
+	// item each frame.
+	m := v.Cam.Matrix()
+	ax, bx, ay, by := m.At(0, 0), m.At(0, 2), m.At(1, 1), m.At(1, 2)
+	for i := range l.Items {
+		it := &l.Items[i]
+		if !it.Overlaps(vis) {
+			continue
+		}
+		dim := v.related != nil && !v.related[it.Tensor]
+		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
+		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
+		switch it.Kind {
+		case ItemBuffer:
+			c := l.colors[it.Tensor]
+			if dim {
+				c = c.mix(Background, 0.75)
+			}
+			// A one-pixel gap on the left and top keeps touching
+			// neighbours apart once they are big enough to spare it.
+			if x1-x0 >= 4 {
+				x0++
+			}
+			if y1-y0 >= 4 {
+				y0++
+			}
+			dst = v.appendRect(dst, plot, x0, y0, x1, y1, c, 1, false)
+		case ItemGuard:
+			a := float32(1)
+			if dim {
+				a = 0.3
+			}
+			base := GuardColor.mix(Background, 0.7)
+			n := len(dst)
+			dst = v.appendRect(dst, plot, x0, y0, x1, y1, base, a, false)
+			if len(dst) > n && y1-y0 >= 3 {
+				q := dst[n]
+				q.C, q.Hatch = GuardColor, true
+				dst = append(dst, q)
+			}
+		case ItemView:
+			c := ViewColor
+			if dim {
+				c = c.mix(Background, 0.75)
+			}
+			dst = v.appendOutline(dst, plot, x0, y0, x1, y1, c, 1)
+		}
+	}
+
+	// The hovered and selected tensors get a white ring.
+	for _, t := range []int32{v.Hover.Tensor, int32(v.Selected)} {
+		if t < 0 || int(t) >= len(l.ItemOf) || l.ItemOf[t] < 0 {
+			continue
+		}
+		it := &l.Items[l.ItemOf[t]]
+		x0, y1 := v.Cam.ToScreen(it.X0, it.Y0)
+		x1, y0 := v.Cam.ToScreen(it.X1, it.Y1)
+		dst = v.appendOutline(dst, plot, x0-1, y0-1, x1+1, y1+1, SelectRing, 1)
+	}
+
+	for _, ln := range l.Lines {
+		_, sy := v.Cam.ToScreen(0, ln.Y)
+		if sy < plot.Y0-1 || sy > plot.Y1+1 {
+			continue
+		}
+		sy = math.Round(sy)
+		dst = append(dst, Quad{float32(plot.X0), float32(sy - 1), float32(plot.X1), float32(sy + 1), lineColor(l, ln), 1, false})
+	}
+
+	// Axes.
+	dst = append(dst,
+		Quad{float32(plot.X0 - 1), float32(plot.Y0), float32(plot.X0), float32(plot.Y1 + 1), AxisColor, 1, false},
+		Quad{float32(plot.X0 - 1), float32(plot.Y1), float32(plot.X1), float32(plot.Y1 + 1), AxisColor, 1, false})
+	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64) {
+		sx, _ := v.Cam.ToScreen(t.V, 0)
+		sx = math.Round(sx)
+		dst = append(dst, Quad{float32(sx), float32(plot.Y1), float32(sx + 1), float32(plot.Y1 + 4), AxisColor, 1, false})
+	}
+	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
+		_, sy := v.Cam.ToScreen(0, t.V)
+		sy = math.Round(sy)
+		dst = append(dst, Quad{float32(plot.X0 - 5), float32(sy), float32(plot.X0 - 1), float32(sy + 1), AxisColor, 1, false})
+	}
+	return v.appendStrip(dst)
+}
+
+func lineColor(l *Layout, ln Line) RGB {
+	switch ln.Role {
+	case LineLowerBound:
+		return LowerColor
+	case LineBudget:
+		if l.OverBudget {
+			return BudgetOver
+		}
+		return BudgetOK
+	}
+	return ArenaColor
+}
+
+// appendStrip draws live bytes per pixel column under the plot: the
+// maximum over the steps the column covers, so short peaks stay visible.
+func (v *View) appendStrip(dst []Quad) []Quad {
+	l := v.Layout
+	s := v.StripRect()
+	dst = append(dst, Quad{float32(s.X0), float32(s.Y0), float32(s.X1), float32(s.Y1), GridColor, 1, false})
+	top := float64(max(l.MaxLive, l.Plan.ArenaSize, 1))
+	pts := l.Live
+	k := 0
+	runX, runH := s.X0, -1.0
+	flush := func(x float64) {
+		if runH > 0 {
+			dst = append(dst, Quad{float32(runX), float32(s.Y1 - runH), float32(x), float32(s.Y1), LiveColor, 1, false})
+		}
+	}
+	for px := s.X0; px < s.X1; px++ {
+		wx0, _ := v.Cam.ToWorld(px, 0)
+		wx1, _ := v.Cam.ToWorld(px+1, 0)
+		for k+1 < len(pts) && pts[k+1].X <= wx0 {
+			k++
+		}
+		// Piece j covers [pts[j].X, pts[j+1].X); after the advance above,
+		// piece k ends after wx0, so every piece from k starting before
+		// wx1 meets the column.
+		var m int64
+		for j := k; j < len(pts) && pts[j].X < wx1; j++ {
+			m = max(m, pts[j].Bytes)
+		}
+		h := math.Round(float64(m) / top * (s.Y1 - s.Y0))
+		if h != runH {
+			flush(px)
+			runX, runH = px, h
+		}
+	}
+	flush(s.X1)
+	// The peak (lower bound) as a line across the strip.
+	y := s.Y1 - float64(l.MaxLive)/top*(s.Y1-s.Y0)
+	dst = append(dst, Quad{float32(s.X0), float32(math.Round(y)), float32(s.X1), float32(math.Round(y) + 1), LowerColor, 1, false})
+	return dst
+}
+
+// appendRect clips a rectangle to the plot and appends it, at least one
+// pixel in each direction. Rectangles smaller than a pixel both ways are
+// merged: only the first one to land on a pixel is drawn.
+func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, a float32, hatch bool) []Quad {
+	x0, x1 = max(x0, plot.X0), min(x1, plot.X1)
+	y0, y1 = max(y0, plot.Y0), min(y1, plot.Y1)
+	thinX, thinY := x1-x0 < 1, y1-y0 < 1
+	if thinX {
+		x0 = math.Floor(x0)
+		x1 = x0 + 1
+	}
+	if thinY {
+		y0 = math.Floor(y0)
+		y1 = y0 + 1
+	}
+	if x1 <= x0 || y1 <= y0 || x1 < plot.X0 || y1 < plot.Y0 || x0 > plot.X1 || y0 > plot.Y1 {
+		return dst
+	}
+	if thinX && thinY {
+		px, py := int(x0), int(y0)
+		if px < 0 || py < 0 || px >= v.W || py >= v.H {
+			return dst
+		}
+		bit := py*v.W + px
+		if v.merged[bit/64]&(1<<(bit%64)) != 0 {
+			return dst
+		}
+		v.merged[bit/64] |= 1 << (bit % 64)
+	}
+	return append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, a, hatch})
+}
+
+// appendOutline appends the four one-pixel sides of a rectangle, clipped
+// to the plot.
+func (v *View) appendOutline(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, a float32) []Quad {
+	x0, y0, x1, y1 = math.Round(x0), math.Round(y0), math.Round(x1), math.Round(y1)
+	if x1-x0 < 3 || y1-y0 < 3 {
+		return v.appendRect(dst, plot, x0, y0, x1, y1, c, a, false)
+	}
+	side := func(ax0, ay0, ax1, ay1 float64) {
+		ax0, ax1 = max(ax0, plot.X0), min(ax1, plot.X1)
+		ay0, ay1 = max(ay0, plot.Y0), min(ay1, plot.Y1)
+		if ax1 > ax0 && ay1 > ay0 {
+			dst = append(dst, Quad{float32(ax0), float32(ay0), float32(ax1), float32(ay1), c, a, false})
+		}
+	}
+	side(x0, y0, x1, y0+1)
+	side(x0, y1-1, x1, y1)
+	side(x0, y0+1, x0+1, y1-1)
+	side(x1-1, y0+1, x1, y1-1)
+	return dst
+}
+
+// Labels appends the text to draw: axis tick labels and the names of the
+// reference lines.
+func (v *View) Labels(dst []Label) []Label {
+	if v.Layout == nil {
+		return append(dst, Label{10, 10, "no plan loaded"})
+	}
+	plot := v.PlotRect()
+	vis := v.Cam.Visible()
+	lastX := math.Inf(-1)
+	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64) {
+		sx, _ := v.Cam.ToScreen(t.V, 0)
+		x := sx - float64(len(t.Label)*CharW)/2
+		if x < lastX+4 || x+float64(len(t.Label)*CharW) > float64(v.W) {
+			continue
+		}
+		lastX = x + float64(len(t.Label)*CharW)
+		dst = append(dst, Label{x, plot.Y1 + 4, t.Label})
+	}
+	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
+		_, sy := v.Cam.ToScreen(0, t.V)
+		if sy < plot.Y0+CharH/2 || sy > plot.Y1 {
+			continue
+		}
+		dst = append(dst, Label{plot.X0 - 7 - float64(len(t.Label)*CharW), sy - CharH/2, t.Label})
+	}
+	for _, ln := range v.Layout.Lines {
+		_, sy := v.Cam.ToScreen(0, ln.Y)
+		if sy < plot.Y0 || sy > plot.Y1 {
+			continue
+		}
+		text := ln.Label
+		if ln.Role == LineBudget && v.Layout.OverBudget {
+			text += " exceeded by " + FormatBytes(v.Layout.Plan.ArenaSize-v.Layout.Budget)
+		}
+		x := plot.X1 - float64(len(text)*CharW) - 4
+		dst = append(dst, Label{x, sy - CharH - 1, text})
+	}
+	s := v.StripRect()
+	dst = append(dst, Label{s.X0 - 7 - 4*CharW, s.Y0 + stripHeight/2 - CharH/2, "live"})
+	return dst
+}
