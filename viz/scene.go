@@ -44,7 +44,7 @@ type View struct {
 	W, H   int // screen size in pixels
 
 	Hover    Hit
-	Selected int           // tensor index, -1 for none
+	Selected int            // tensor index, -1 for none
 	related  map[int32]bool // selected, its partners and its views
 	Partners []int
 
