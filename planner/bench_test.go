@@ -1,0 +1,46 @@
+package planner
+
+import (
+	"context"
+	"testing"
+)
+
+// sharedData is where the published instances live in a checkout of the
+// project; benchmarks that need them skip when it is absent.
+const sharedData = "../../shared/data"
+
+func benchStrategy(b *testing.B, p *Problem, name string) {
+	b.Helper()
+	b.ReportAllocs()
+	var arena int64
+	for b.Loop() {
+		pl, err := Place(context.Background(), p, name, PlaceOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		arena = pl.Arena
+	}
+	if lb := LowerBound(p); lb > 0 {
+		b.ReportMetric(float64(arena)/float64(lb), "arena/LB")
+	}
+}
+
+func BenchmarkBestFitY1(b *testing.B) {
+	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "best-fit")
+}
+
+func BenchmarkBestFitTemporalY1(b *testing.B) {
+	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "best-fit-temporal")
+}
+
+func BenchmarkFirstUseY1(b *testing.B) {
+	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "first-use")
+}
+
+func BenchmarkBreadthY1(b *testing.B) {
+	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "breadth")
+}
+
+func BenchmarkAutoY1(b *testing.B) {
+	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "auto")
+}

@@ -1,0 +1,78 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Auto runs a fixed portfolio of the fast strategies and keeps the
+// smallest arena; ties go to the earlier member, so the answer does not
+// depend on which goroutine finishes first. No single order wins
+// everywhere: best fit by size is best on the MiniMalloc instances,
+// breadth on the idealloc ones, first use on short-lived chains.
+
+// autoMember is one strategy of the portfolio.
+type autoMember struct {
+	name string
+	run  func(ctx context.Context, pr *prepared) ([]int64, error)
+}
+
+func bestFitMember(o fitOrder) autoMember {
+	return autoMember{"best-fit " + o.String(), func(ctx context.Context, pr *prepared) ([]int64, error) {
+		return pr.bestFit(ctx, pr.order(o))
+	}}
+}
+
+var autoMembers = []autoMember{
+	bestFitMember(orderSpatial),
+	bestFitMember(orderTemporal),
+	bestFitMember(orderBreadth),
+	bestFitMember(orderArea),
+	{"first-use", func(ctx context.Context, pr *prepared) ([]int64, error) { return pr.firstUse(ctx) }},
+}
+
+func placeAuto(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
+	pr := prepare(p)
+	offsets, name, err := pr.portfolio(ctx, autoMembers)
+	if err != nil {
+		return Placement{}, err
+	}
+	return Placement{Offsets: offsets, Arena: ArenaOf(p, offsets), Detail: "won by " + name}, nil
+}
+
+// portfolio runs the members on up to GOMAXPROCS goroutines and returns
+// the offsets with the smallest arena and the member that found them.
+func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int64, string, error) {
+	type result struct {
+		offsets []int64
+		err     error
+	}
+	results := make([]result, len(members))
+	next := make(chan int, len(members))
+	for i := range members {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(members)) {
+		wg.Go(func() {
+			for i := range next {
+				offs, err := members[i].run(ctx, pr)
+				results[i] = result{offs, err}
+			}
+		})
+	}
+	wg.Wait()
+	best, bestArena := -1, int64(0)
+	for i, r := range results {
+		if r.err != nil {
+			return nil, "", fmt.Errorf("%s: %w", members[i].name, r.err)
+		}
+		if a := ArenaOf(pr.p, r.offsets); best < 0 || a < bestArena {
+			best, bestArena = i, a
+		}
+	}
+	return results[best].offsets, members[best].name, nil
+}

@@ -1,0 +1,201 @@
+package planner
+
+import (
+	"context"
+	"slices"
+)
+
+// fitOrder is the order in which best-fit visits buffers.
+type fitOrder int
+
+const (
+	// orderSpatial: largest first, then longest lived (XLA's default).
+	orderSpatial fitOrder = iota
+	// orderTemporal: longest lived first, then largest.
+	orderTemporal
+	// orderArea: largest size × lifetime first.
+	orderArea
+	// orderBreadth: buffers of the busiest step first (TFLite's greedy by
+	// breadth), largest first within a step.
+	orderBreadth
+)
+
+var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth"}
+
+func (o fitOrder) String() string { return fitOrderNames[o] }
+
+// prepared is what every strategy derives from a Problem once: the
+// sections each buffer covers and the buffers to place.
+type prepared struct {
+	p       *Problem
+	tl      timeline
+	first   []int32 // first section of each buffer
+	last    []int32 // one past its last section
+	movable []int   // buffers to place: not fixed, span > 0
+	fixed   []int   // fixed buffers with span > 0
+}
+
+func prepare(p *Problem) *prepared {
+	pr := &prepared{p: p, tl: newTimeline(p), first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers))}
+	for i := range p.Buffers {
+		b := &p.Buffers[i]
+		if b.Span() == 0 {
+			continue
+		}
+		f, l := pr.tl.sections(b)
+		pr.first[i], pr.last[i] = int32(f), int32(l)
+		if b.Fixed {
+			pr.fixed = append(pr.fixed, i)
+		} else {
+			pr.movable = append(pr.movable, i)
+		}
+	}
+	return pr
+}
+
+// initialOffsets puts fixed buffers at their offsets and the rest at 0.
+func (pr *prepared) initialOffsets() []int64 {
+	offsets := make([]int64, len(pr.p.Buffers))
+	for i := range pr.p.Buffers {
+		if b := &pr.p.Buffers[i]; b.Fixed {
+			offsets[i] = b.Offset
+		}
+	}
+	return offsets
+}
+
+func lifetime(b *Buffer) int64 { return int64(b.Death-b.Birth) + 1 }
+
+// order returns the movable buffers in the given order; ties fall back to
+// the buffer index, so the result is deterministic.
+func (pr *prepared) order(o fitOrder) []int {
+	bs := pr.p.Buffers
+	ord := slices.Clone(pr.movable)
+	var key func(a, b int) int
+	switch o {
+	case orderSpatial:
+		key = func(a, b int) int {
+			if c := cmpInt64(bs[b].Span(), bs[a].Span()); c != 0 {
+				return c
+			}
+			return cmpInt64(lifetime(&bs[b]), lifetime(&bs[a]))
+		}
+	case orderTemporal:
+		key = func(a, b int) int {
+			if c := cmpInt64(lifetime(&bs[b]), lifetime(&bs[a])); c != 0 {
+				return c
+			}
+			return cmpInt64(bs[b].Span(), bs[a].Span())
+		}
+	case orderArea:
+		// float64: size × lifetime can pass 2^63 for large CSVs.
+		area := func(i int) float64 { return float64(bs[i].Span()) * float64(lifetime(&bs[i])) }
+		key = func(a, b int) int {
+			if x, y := area(a), area(b); x != y {
+				if x > y {
+					return -1
+				}
+				return 1
+			}
+			return cmpInt64(bs[b].Span(), bs[a].Span())
+		}
+	case orderBreadth:
+		return pr.breadthOrder()
+	}
+	slices.SortStableFunc(ord, key)
+	return ord
+}
+
+// bestFit places the buffers in the given order, each in the smallest free
+// gap among the bytes taken while it lives (lowest on ties), else on top
+// of them. Fixed buffers are placed first, where they must be.
+func (pr *prepared) bestFit(ctx context.Context, order []int) ([]int64, error) {
+	p := pr.p
+	offsets := pr.initialOffsets()
+	occ := newOccupancy(pr.tl.len())
+	for _, i := range pr.fixed {
+		b := &p.Buffers[i]
+		occ.insert(int(pr.first[i]), int(pr.last[i]), b.Offset, b.End(b.Offset))
+	}
+	for k, i := range order {
+		if k&1023 == 1023 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		b := &p.Buffers[i]
+		l, r := int(pr.first[i]), int(pr.last[i])
+		off := bestGap(occ.taken(l, r), b.Span(), b.Align)
+		offsets[i] = off
+		occ.insert(l, r, off, b.End(off))
+	}
+	return offsets, nil
+}
+
+// placeBestFitOrder returns the best-fit strategy for one order.
+func placeBestFitOrder(o fitOrder) func(context.Context, *Problem, PlaceOptions) (Placement, error) {
+	return func(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
+		pr := prepare(p)
+		offsets, err := pr.bestFit(ctx, pr.order(o))
+		if err != nil {
+			return Placement{}, err
+		}
+		return Placement{Offsets: offsets, Arena: ArenaOf(p, offsets), Detail: "order " + o.String()}, nil
+	}
+}
+
+// placeBestFit is XLA's global decreasing-size best fit.
+var placeBestFit = placeBestFitOrder(orderSpatial)
+
+// repairFixed moves the buffers that a fixed-blind strategy put on top of
+// a fixed buffer: they are re-placed, largest first, by best fit around
+// everything else. Strategies that walk the schedule with a free list use
+// it rather than teaching the free list about reserved bytes.
+func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) error {
+	if len(pr.fixed) == 0 {
+		return nil
+	}
+	p := pr.p
+	occ := newOccupancy(pr.tl.len())
+	for _, i := range pr.fixed {
+		b := &p.Buffers[i]
+		occ.insert(int(pr.first[i]), int(pr.last[i]), b.Offset, b.End(b.Offset))
+	}
+	var moved, kept []int
+	for _, i := range pr.movable {
+		b := &p.Buffers[i]
+		if spansMeet(occ.taken(int(pr.first[i]), int(pr.last[i])), offsets[i], b.End(offsets[i])) {
+			moved = append(moved, i)
+		} else {
+			kept = append(kept, i)
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	for _, i := range kept {
+		b := &p.Buffers[i]
+		occ.insert(int(pr.first[i]), int(pr.last[i]), offsets[i], b.End(offsets[i]))
+	}
+	bs := p.Buffers
+	slices.SortStableFunc(moved, func(a, b int) int { return cmpInt64(bs[b].Span(), bs[a].Span()) })
+	for _, i := range moved {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		b := &p.Buffers[i]
+		l, r := int(pr.first[i]), int(pr.last[i])
+		offsets[i] = bestGap(occ.taken(l, r), b.Span(), b.Align)
+		occ.insert(l, r, offsets[i], b.End(offsets[i]))
+	}
+	return nil
+}
+
+// spansMeet reports whether [lo, hi) meets any of the sorted spans.
+func spansMeet(s []span, lo, hi int64) bool {
+	k, _ := slices.BinarySearchFunc(s, lo, func(x span, v int64) int {
+		if x.hi <= v {
+			return -1
+		}
+		return 1
+	})
+	return k < len(s) && s[k].lo < hi
+}

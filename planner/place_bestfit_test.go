@@ -1,0 +1,200 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"memplan/ir"
+)
+
+// randomProblem builds a small problem with every feature a strategy must
+// honour: random live ranges, sizes (some zero), per-buffer alignments,
+// guards, and a few fixed buffers stacked so that they never clash.
+func randomProblem(rng *rand.Rand, n, steps int) *Problem {
+	t := &ir.BufferTable{Name: "random"}
+	base := int64(1) << rng.IntN(4)
+	var fixedTop int64
+	for i := range n {
+		lo := rng.IntN(steps)
+		r := ir.BufferRow{ID: fmt.Sprint("b", i), Lower: int64(lo), Upper: int64(lo + 1 + rng.IntN(steps-lo))}
+		switch rng.IntN(8) {
+		case 0:
+			r.Size = 0
+		case 1:
+			r.Size = 1 + rng.Int64N(5000) // a few big ones
+		default:
+			r.Size = 1 + rng.Int64N(300)
+		}
+		if rng.IntN(3) == 0 {
+			r.Alignment = base << rng.IntN(5)
+		}
+		if rng.IntN(12) == 0 {
+			a := max(r.Alignment, base)
+			r.Offset = alignUp(fixedTop+rng.Int64N(200), a)
+			r.HasOffset = true
+			fixedTop = r.Offset + r.Size + 64 // room for a guard
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	p, err := FromTable(t, base)
+	if err != nil {
+		panic(err)
+	}
+	for i := range p.Buffers {
+		if rng.IntN(5) == 0 {
+			g := rng.Int64N(64)
+			p.Buffers[i].Guard = g
+			p.Tensors[p.Buffers[i].Tensor].Guard = g
+		}
+	}
+	return p
+}
+
+// checkOffsets is a problem-level pairwise proof of a placement, kept
+// apart from Verify so a bug in one cannot hide a bug in the other.
+func checkOffsets(p *Problem, offsets []int64) error {
+	if len(offsets) != len(p.Buffers) {
+		return fmt.Errorf("%d offsets for %d buffers", len(offsets), len(p.Buffers))
+	}
+	for i := range p.Buffers {
+		a := &p.Buffers[i]
+		switch {
+		case offsets[i] < 0 || offsets[i]%a.Align != 0:
+			return fmt.Errorf("buffer %s: offset %d not aligned to %d", a.Name, offsets[i], a.Align)
+		case a.Fixed && offsets[i] != a.Offset:
+			return fmt.Errorf("fixed buffer %s moved from %d to %d", a.Name, a.Offset, offsets[i])
+		}
+		for j := range i {
+			b := &p.Buffers[j]
+			if a.Span() > 0 && b.Span() > 0 && a.Overlaps(b) && offsets[i] < b.End(offsets[j]) && offsets[j] < a.End(offsets[i]) {
+				return fmt.Errorf("buffers %s [%d,%d) and %s [%d,%d) clash", a.Name, offsets[i], a.End(offsets[i]), b.Name, offsets[j], b.End(offsets[j]))
+			}
+		}
+	}
+	return nil
+}
+
+// loadCSV reads a buffer CSV as the CLI does (alignment 1: the published
+// instances have none).
+func loadCSV(tb testing.TB, path string) *Problem {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Skipf("no %s: %v", path, err)
+	}
+	t, err := ir.DecodeBufferCSV(filepath.Base(path), data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := FromTable(t, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// heuristics are the strategies that must be valid on any problem and
+// fast enough to run thousands of times.
+var heuristics = []string{"auto", "best-fit", "best-fit-temporal", "first-use", "breadth"}
+
+func TestHeuristicsValidOnRandomProblems(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	count := 2000
+	if testing.Short() {
+		count = 300
+	}
+	for k := range count {
+		p := randomProblem(rng, rng.IntN(40), 2+rng.IntN(30))
+		lb := LowerBound(p)
+		for _, name := range heuristics {
+			pl, err := Place(context.Background(), p, name, PlaceOptions{})
+			if err != nil {
+				t.Fatalf("problem %d, %s: %v", k, name, err)
+			}
+			if err := checkOffsets(p, pl.Offsets); err != nil {
+				t.Fatalf("problem %d, %s: %v", k, name, err)
+			}
+			if err := Verify(NewPlan(p, name, pl)); err != nil {
+				t.Fatalf("problem %d, %s: Verify: %v", k, name, err)
+			}
+			if pl.Arena < lb {
+				t.Fatalf("problem %d, %s: arena %d below the lower bound %d", k, name, pl.Arena, lb)
+			}
+		}
+	}
+}
+
+func TestBestGap(t *testing.T) {
+	tests := []struct {
+		taken       []span
+		size, align int64
+		want        int64
+	}{
+		{nil, 10, 1, 0},
+		{[]span{{0, 10}}, 5, 1, 10},
+		{[]span{{20, 30}}, 5, 1, 0},
+		{[]span{{20, 30}}, 25, 1, 30},                    // does not fit below
+		{[]span{{10, 20}, {50, 60}, {65, 70}}, 5, 1, 60}, // the 5-byte gap beats 10 and 30
+		{[]span{{10, 20}, {50, 60}, {65, 70}}, 6, 1, 0},  // 10 < 30
+		{[]span{{1, 20}, {50, 60}}, 10, 16, 32},          // 0 cannot hold it; 20 aligns to 32
+		{[]span{{3, 20}}, 4, 8, 24},                      // 0..3 is too small
+	}
+	for _, tt := range tests {
+		if got := bestGap(tt.taken, tt.size, tt.align); got != tt.want {
+			t.Errorf("bestGap(%v, %d, %d) = %d, want %d", tt.taken, tt.size, tt.align, got, tt.want)
+		}
+	}
+}
+
+func TestAddSpanMerges(t *testing.T) {
+	var s []span
+	for _, x := range []span{{10, 20}, {30, 40}, {0, 5}, {20, 25}, {5, 10}, {26, 29}, {25, 26}} {
+		s = addSpan(s, x.lo, x.hi)
+	}
+	want := []span{{0, 29}, {30, 40}}
+	if fmt.Sprint(s) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", s, want)
+	}
+	s = addSpan(s, 28, 31)
+	if fmt.Sprint(s) != fmt.Sprint([]span{{0, 40}}) {
+		t.Fatalf("got %v", s)
+	}
+}
+
+// TestOccupancyMatchesScan checks the segment tree against a direct scan
+// of the inserted buffers.
+func TestOccupancyMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		sections := 1 + rng.IntN(40)
+		occ := newOccupancy(sections)
+		type ins struct {
+			l, r   int
+			lo, hi int64
+		}
+		var all []ins
+		for range rng.IntN(60) {
+			l := rng.IntN(sections)
+			r := l + 1 + rng.IntN(sections-l)
+			lo := rng.Int64N(1000)
+			x := ins{l, r, lo, lo + 1 + rng.Int64N(100)}
+			all = append(all, x)
+			occ.insert(x.l, x.r, x.lo, x.hi)
+			ql := rng.IntN(sections)
+			qr := ql + 1 + rng.IntN(sections-ql)
+			var want []span
+			for _, y := range all {
+				if y.l < qr && ql < y.r {
+					want = addSpan(want, y.lo, y.hi)
+				}
+			}
+			if got := occ.taken(ql, qr); fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("taken(%d,%d) = %v, want %v", ql, qr, got, want)
+			}
+		}
+	}
+}

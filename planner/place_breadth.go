@@ -1,0 +1,83 @@
+package planner
+
+import "slices"
+
+// Greedy by breadth (TFLite): steps are visited from the busiest (most
+// live bytes) down; at each, its still unplaced buffers go largest first
+// into the best-fitting gap. A buffer is therefore placed at the busiest
+// section of its life, so the visit reduces to an order of buffers: by the
+// breadth of that section, then its time, then size. That order feeds
+// the shared best-fit placement.
+
+// placeBreadth is the breadth strategy.
+var placeBreadth = placeBestFitOrder(orderBreadth)
+
+// breadthOrder returns the movable buffers in greedy-by-breadth order.
+func (pr *prepared) breadthOrder() []int {
+	p := pr.p
+	n := pr.tl.len()
+	live := make([]int64, n+1)
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; b.Span() > 0 {
+			live[pr.first[i]] += b.Span()
+			live[pr.last[i]] -= b.Span()
+		}
+	}
+	for s := 1; s <= n; s++ {
+		live[s] += live[s-1]
+	}
+	// Range-max tree of (breadth, earliest section).
+	size := 1
+	for size < max(n, 1) {
+		size *= 2
+	}
+	tree := make([]int32, 2*size) // section index of the max; -1 empty
+	better := func(a, b int32) int32 {
+		switch {
+		case a < 0:
+			return b
+		case b < 0:
+			return a
+		case live[b] > live[a] || live[b] == live[a] && b < a:
+			return b
+		}
+		return a
+	}
+	for i := range tree {
+		tree[i] = -1
+	}
+	for s := 0; s < n; s++ {
+		tree[size+s] = int32(s)
+	}
+	for k := size - 1; k >= 1; k-- {
+		tree[k] = better(tree[2*k], tree[2*k+1])
+	}
+	peak := make([]int32, len(p.Buffers))
+	for _, i := range pr.movable {
+		best := int32(-1)
+		for l, r := int(pr.first[i])+size, int(pr.last[i])+size; l < r; l, r = l>>1, r>>1 {
+			if l&1 == 1 {
+				best = better(best, tree[l])
+				l++
+			}
+			if r&1 == 1 {
+				r--
+				best = better(best, tree[r])
+			}
+		}
+		peak[i] = best
+	}
+	ord := slices.Clone(pr.movable)
+	bs := p.Buffers
+	slices.SortStableFunc(ord, func(a, b int) int {
+		sa, sb := peak[a], peak[b]
+		if live[sa] != live[sb] {
+			return cmpInt64(live[sb], live[sa])
+		}
+		if sa != sb {
+			return int(sa - sb)
+		}
+		return cmpInt64(bs[b].Span(), bs[a].Span())
+	})
+	return ord
+}

@@ -1,0 +1,98 @@
+package planner
+
+import (
+	"context"
+	"slices"
+)
+
+// First use walks the schedule like a runtime allocator would: at each
+// step the buffers that died before it give their bytes back to a free
+// list (merged with free neighbours), then each buffer born at the step,
+// largest first, takes the smallest free block that holds it (split, the
+// rest stays free), or extends the arena's top. Unlike OxiCUDA's pool,
+// blocks are split and merged, so nothing is wasted but alignment padding.
+func placeFirstUse(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
+	pr := prepare(p)
+	offsets, err := pr.firstUse(ctx)
+	if err != nil {
+		return Placement{}, err
+	}
+	return Placement{Offsets: offsets, Arena: ArenaOf(p, offsets)}, nil
+}
+
+func (pr *prepared) firstUse(ctx context.Context) ([]int64, error) {
+	p := pr.p
+	bs := p.Buffers
+	offsets := pr.initialOffsets()
+	births := slices.Clone(pr.movable)
+	slices.SortStableFunc(births, func(a, b int) int {
+		if bs[a].Birth != bs[b].Birth {
+			return bs[a].Birth - bs[b].Birth
+		}
+		return cmpInt64(bs[b].Span(), bs[a].Span())
+	})
+	deaths := slices.Clone(pr.movable)
+	slices.SortStableFunc(deaths, func(a, b int) int { return bs[a].Death - bs[b].Death })
+	var free []span // sorted, disjoint, never touching
+	var top int64
+	d := 0
+	for k, i := range births {
+		if k&1023 == 1023 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		b := &bs[i]
+		for ; d < len(deaths) && bs[deaths[d]].Death < b.Birth; d++ {
+			j := deaths[d]
+			free = addSpan(free, offsets[j], bs[j].End(offsets[j]))
+		}
+		size := b.Span()
+		best, bestLen := -1, int64(0)
+		for f, s := range free {
+			if alignUp(s.lo, b.Align)+size <= s.hi && (best < 0 || s.hi-s.lo < bestLen) {
+				best, bestLen = f, s.hi-s.lo
+			}
+		}
+		var off int64
+		switch {
+		case best >= 0:
+			s := free[best]
+			off = alignUp(s.lo, b.Align)
+			free = takeSpan(free, best, off, off+size)
+		case len(free) > 0 && free[len(free)-1].hi == top:
+			// The topmost free block is open upwards: grow it.
+			last := len(free) - 1
+			off = alignUp(free[last].lo, b.Align)
+			top = off + size
+			free[last].hi = top
+			free = takeSpan(free, last, off, top)
+		default:
+			off = alignUp(top, b.Align)
+			if off > top {
+				free = append(free, span{top, off})
+			}
+			top = off + size
+		}
+		offsets[i] = off
+	}
+	if err := pr.repairFixed(ctx, offsets); err != nil {
+		return nil, err
+	}
+	return offsets, nil
+}
+
+// takeSpan removes [lo, hi), which lies inside free[k], from free.
+func takeSpan(free []span, k int, lo, hi int64) []span {
+	s := free[k]
+	switch {
+	case s.lo == lo && s.hi == hi:
+		return slices.Delete(free, k, k+1)
+	case s.lo == lo:
+		free[k].lo = hi
+	case s.hi == hi:
+		free[k].hi = lo
+	default:
+		free[k].hi = lo
+		free = slices.Insert(free, k+1, span{hi, s.hi})
+	}
+	return free
+}
