@@ -90,6 +90,7 @@ type decoder struct {
 	viDiff  []string
 
 	noteUnsigned bool
+	depth        int // subgraph nesting, for inferSubgraph
 }
 
 func (d *decoder) errf(format string, args ...any) *ir.Error {
@@ -433,14 +434,16 @@ func (d *decoder) sortNodes() error {
 		}
 		return d.errf("the graph has a cycle through %d nodes: %s", len(stuck), strings.Join(firstN(stuck, 20), ", "))
 	}
-	moved := 0
-	for i, k := range d.order {
-		if i != k {
-			moved++
+	early := 0 // inputs read before the node producing them, in file order
+	for k, n := range g.nodes {
+		for _, in := range n.inputs {
+			if p, ok := prod[in]; ok && in != "" && p > k {
+				early++
+			}
 		}
 	}
-	if moved > 0 {
-		d.notes = append(d.notes, fmt.Sprintf("nodes were not in topological order; %d of %d were re-sorted (stable: ties keep file order)", moved, len(g.nodes)))
+	if early > 0 {
+		d.notes = append(d.notes, fmt.Sprintf("nodes were not in topological order (%d inputs are read before the node producing them); they were sorted topologically, keeping file order among ready nodes", early))
 	}
 	return nil
 }

@@ -401,3 +401,25 @@ func expandFold(v *tval, xs, out []int64) *tval {
 	}
 	return res
 }
+
+func transposeFold(v *tval, xs, perm, out []int64) *tval {
+	cnt := numel(out)
+	if v == nil || cnt < 0 || cnt > maxVal || int64(v.len()) != numel(xs) {
+		return nil
+	}
+	res := &tval{isF: v.isF}
+	idx := make([]int64, len(out))
+	src := make([]int64, len(xs))
+	for k := int64(0); k < cnt; k++ {
+		unravel(k, out, idx)
+		for i, p := range perm {
+			src[p] = idx[i]
+		}
+		flat := int64(0)
+		for i, d := range xs {
+			flat = flat*d + src[i]
+		}
+		res.push(v, int(flat))
+	}
+	return res
+}

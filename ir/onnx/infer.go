@@ -576,6 +576,7 @@ func (d *decoder) infer(n *node) []tinfo {
 			}
 			if out, ok := permute(xs, perm); ok {
 				res[0] = known(xdt, out)
+				res[0].val = transposeFold(x.val, xs, perm, out)
 			}
 		}
 	case "Squeeze", "Unsqueeze":
@@ -1548,13 +1549,22 @@ func (d *decoder) rnn(n *node, res []tinfo) []tinfo {
 // ifOutputs takes an If's output types from its then (or else) branch's
 // declared outputs; value_info, merged later, takes precedence.
 func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
-	for _, name := range []string{"then_branch", "else_branch"} {
+	branches := []string{"then_branch", "else_branch"}
+	if c, ok := d.ints(n, 0); ok && len(c) == 1 && c[0] == 0 {
+		branches[0], branches[1] = branches[1], branches[0]
+	}
+	for _, name := range branches {
 		a := n.attr(name)
 		if a == nil || a.g == nil || len(a.g.outputs) != len(res) {
 			continue
 		}
+		sub := d.inferSubgraph(a.g)
 		for i := range res {
 			if res[i].ok {
+				continue
+			}
+			if t := sub[i]; t.ok {
+				res[i] = t
 				continue
 			}
 			vi := &a.g.outputs[i]
@@ -1578,3 +1588,38 @@ func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
 }
 
 func (d *decoder) String() string { return fmt.Sprintf("onnx decoder for %s", d.file) }
+
+// inferSubgraph infers a branch graph that reads this scope's tensors and
+// returns what it finds for the branch's outputs.
+func (d *decoder) inferSubgraph(g *graph) []tinfo {
+	res := make([]tinfo, len(g.outputs))
+	if d.depth >= maxDepth {
+		return res
+	}
+	sub := &decoder{file: d.file, m: d.m, g: g, opts: d.opts, opset: d.opset,
+		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1}
+	sub.infos = make(map[string]*tinfo, len(d.infos)+len(g.nodes))
+	for k, v := range d.infos {
+		sub.infos[k] = v
+	}
+	for i := range g.inits {
+		if ti, err := sub.initInfo(&g.inits[i]); err == nil {
+			sub.infos[g.inits[i].name] = ti
+		}
+	}
+	for i := range g.inputs {
+		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i])
+	}
+	sub.extra = make([][]string, len(g.nodes))
+	if sub.sortNodes() != nil {
+		return res
+	}
+	sub.inferAll()
+	for i, o := range g.outputs {
+		if t := sub.infos[o.name]; t != nil {
+			res[i] = *t
+			res[i].isInit = false
+		}
+	}
+	return res
+}
