@@ -105,9 +105,8 @@ func (v *validator) run() error {
 		}
 		for j, in := range n.Inputs {
 			ref, ok := v.tensors[in]
-			path := fmt.Sprintf("%s.inputs[%d]", n.Path, j)
 			if !ok {
-				return nodeErr(n, path, "unknown tensor %q", in)
+				return nodeErr(n, fmt.Sprintf("%s.inputs[%d]", n.Path, j), "unknown tensor %q", in)
 			}
 			if ref.node >= i {
 				return v.orderError(i, j)
@@ -132,43 +131,55 @@ func (v *validator) run() error {
 	return nil
 }
 
-// tensor checks output k of node i and records it.
+// tensor checks output k of node i and records it. Paths are built only
+// for errors, since this runs for every tensor of large graphs.
 func (v *validator) tensor(i, k int) error {
 	n := &v.g.Nodes[i]
 	t := &n.Outputs[k]
-	path := outPath(n, k)
 	if t.Name == "" {
-		return nodeErr(n, path+".name", "tensor name is empty")
+		return nodeErr(n, outPath(n, k)+".name", "tensor name is empty")
 	}
 	if prev, dup := v.tensors[t.Name]; dup {
-		return nodeErr(n, path, "duplicate tensor name %q (also produced by node %q, %s)",
+		return nodeErr(n, outPath(n, k), "duplicate tensor name %q (also produced by node %q, %s)",
 			t.Name, v.g.Nodes[prev.node].Name, v.g.Nodes[prev.node].Path)
 	}
 	v.tensors[t.Name] = tensorRef{i, k}
 	if t.DType == InvalidDType || t.DType.Size() == 0 {
-		return nodeErr(n, path+".dtype", "tensor %q has unknown dtype %s", t.Name, t.DType)
+		return nodeErr(n, outPath(n, k)+".dtype", "tensor %q has unknown dtype %s", t.Name, t.DType)
 	}
+	// The same arithmetic as Bytes (dims left to right, then the element
+	// size), so that what passes here never overflows in the planner.
+	size, overflow := int64(1), false
 	for j, d := range t.Shape {
-		dp := fmt.Sprintf("%s.shape[%d]", path, j)
+		val := d.Value
 		if d.Symbol != "" {
-			if _, ok := v.g.Symbols[d.Symbol]; !ok {
-				return nodeErr(n, dp, "unknown symbol %q: declare it in \"symbols\"", d.Symbol)
+			var ok bool
+			if val, ok = v.g.Symbols[d.Symbol]; !ok {
+				return nodeErr(n, fmt.Sprintf("%s.shape[%d]", outPath(n, k), j), "unknown symbol %q: declare it in \"symbols\"", d.Symbol)
 			}
-		} else if d.Value < 0 {
-			return nodeErr(n, dp, "negative dimension %d", d.Value)
+		} else if val < 0 {
+			return nodeErr(n, fmt.Sprintf("%s.shape[%d]", outPath(n, k), j), "negative dimension %d", val)
+		}
+		// Keep checking later dims for unknown symbols after an
+		// overflow; report the overflow only once the shape is known good.
+		if !overflow {
+			var err error
+			size, err = MulSize(size, val)
+			overflow = err != nil
 		}
 	}
-	dims, err := v.g.Bind(t.Shape, nil)
-	if err != nil {
-		return nodeErr(n, path+".shape", "%v", err)
+	if !overflow {
+		var err error
+		size, err = MulSize(size, t.DType.Size())
+		overflow = err != nil
 	}
-	size, err := Bytes(dims, t.DType.Size())
-	if err != nil {
-		return nodeErr(n, path+".shape", "tensor %q of shape %s and dtype %s: %v", t.Name, shapeString(t.Shape), t.DType, err)
+	if overflow {
+		return nodeErr(n, outPath(n, k)+".shape", "tensor %q of shape %s and dtype %s: %v",
+			t.Name, shapeString(t.Shape), t.DType, ErrOverflow)
 	}
 	v.bytes[t.Name] = size
 	if t.Pin.Until < 0 {
-		return nodeErr(n, path+".pin", "pin step %d is negative", t.Pin.Until)
+		return nodeErr(n, outPath(n, k)+".pin", "pin step %d is negative", t.Pin.Until)
 	}
 	return nil
 }

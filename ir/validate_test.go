@@ -88,6 +88,15 @@ func TestValidateGraphs(t *testing.T) {
 			g.Nodes[1].Alias = AliasWhole
 			g.Nodes[1].Outputs[0].Shape = []Dim{Int(3)}
 		}},
+		{name: "zero dim after a large one", edit: func(g *Graph) {
+			g.Nodes[1].Outputs[0].Shape = []Dim{Int(1 << 62), Int(0)}
+		}},
+		{name: "overflow before a zero dim, as Bytes", edit: func(g *Graph) {
+			g.Nodes[1].Outputs[0].Shape = []Dim{Int(1 << 40), Int(1 << 40), Int(0)}
+		}, path: "nodes[1].shape", node: "y", msg: "overflows int64"},
+		{name: "overflow and unknown symbol", edit: func(g *Graph) {
+			g.Nodes[1].Outputs[0].Shape = []Dim{Int(1 << 40), Int(1 << 40), Sym("m")}
+		}, path: "nodes[1].shape[2]", node: "y", msg: `unknown symbol "m"`},
 		{name: "pin negative", edit: func(g *Graph) { g.Nodes[1].Outputs[0].Pin.Until = -1 },
 			path: "nodes[1].pin", node: "y", msg: "pin step -1 is negative"},
 		{name: "pin end", edit: func(g *Graph) { g.Nodes[1].Outputs[0].Pin = Pin{Until: PinEnd, Producers: true} }},
