@@ -49,7 +49,7 @@ func (r *runner) Update() error {
 	}
 }
 
-func (r *runner) Draw(*ebiten.Image)          {}
+func (r *runner) Draw(*ebiten.Image)         {}
 func (r *runner) Layout(w, h int) (int, int) { return w, h }
 
 // render draws a view of the sample plan and returns the image.
