@@ -90,7 +90,8 @@ type decoder struct {
 	viDiff  []string
 
 	noteUnsigned bool
-	depth        int // subgraph nesting, for inferSubgraph
+	depth        int  // subgraph nesting, for inferSubgraph
+	noVI         bool // tests: ignore value_info to measure inference alone
 }
 
 func (d *decoder) errf(format string, args ...any) *ir.Error {

@@ -206,7 +206,7 @@ func (d *decoder) inferAll() {
 				continue
 			}
 			ti := res[j]
-			if vi := vis[o]; vi != nil {
+			if vi := vis[o]; vi != nil && !d.noVI {
 				ti = d.merge(o, ti, vi)
 			}
 			d.infos[o] = &ti
