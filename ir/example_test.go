@@ -46,7 +46,7 @@ func ExampleDecodeGraph() {
 	// 3 r  reshape [32] f32: view
 	// 4 n  narrow  [16] f32: narrow view
 	// 2 41 nodes[0].shpae
-	// typo.json:2:41: nodes[0].shpae: node "x": unknown field "shpae" (known: name, op, inputs, shape, dtype, pin, pin_producers, outputs, axis, start, len, to, custom)
+	// typo.json:2:41: nodes[0].shpae: node "x": unknown field "shpae"; did you mean "shape"?
 }
 
 func ExampleDecodeBufferCSV() {

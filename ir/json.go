@@ -79,6 +79,9 @@ func (d *graphDecoder) object(v *jvalue, path string, known []string) (map[strin
 	m := make(map[string]*jvalue, len(v.members))
 	for _, mem := range v.members {
 		if !contains(known, mem.key) {
+			if near := nearest(mem.key, known); near != "" {
+				return nil, d.errorf(mem.val, join(path, mem.key), "unknown field %q; did you mean %q?", mem.key, near)
+			}
 			return nil, d.errorf(mem.val, join(path, mem.key), "unknown field %q (known: %s)", mem.key, strings.Join(known, ", "))
 		}
 		m[mem.key] = mem.val
@@ -150,7 +153,8 @@ func (d *graphDecoder) graph(root *jvalue) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{}
+	// Symbols is never nil, so callers can bind more without a check.
+	g := &Graph{Symbols: map[string]int64{}}
 	if v := top["name"]; v != nil {
 		if g.Name, err = d.str(v, "name"); err != nil {
 			return nil, err
@@ -473,6 +477,50 @@ func setCastAliases(g *Graph) {
 			n.Alias = AliasWhole
 		}
 	}
+}
+
+// nearest returns the name in known closest to s, if it is a likely
+// typo: at most two edits (a swap of neighbours counts as one) away.
+func nearest(s string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(s, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if bestD >= len(s) {
+		return "" // too short to guess from
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of adjacent bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64 // not a typo of a field name; avoid big tables
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 func contains(list []string, s string) bool {

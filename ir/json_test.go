@@ -94,7 +94,7 @@ func TestDecodeGraphErrors(t *testing.T) {
 		{name: "not an object", in: `[1]`, line: 1, col: 1, msg: "want a graph object"},
 		{name: "no format", in: `{"nodes":[]}`, line: 1, col: 1, msg: `missing "format"`},
 		{name: "wrong format", in: `{"format":"memplan.plan/v1","nodes":[]}`, at: `"memplan.plan`, path: "format", msg: `format is "memplan.plan/v1", want "memplan.graph/v1"`},
-		{name: "unknown top field", in: graphOf(nX, `,"outptus":["x"]`), at: `["x"]}`, path: "outptus", msg: `unknown field "outptus"`},
+		{name: "unknown top field", in: graphOf(nX, `,"outptus":["x"]`), at: `["x"]}`, path: "outptus", msg: `unknown field "outptus"; did you mean "outputs"?`},
 		{name: "no nodes", in: `{"format":"memplan.graph/v1"}`, line: 1, col: 1, msg: `missing "nodes"`},
 		{name: "nodes not array", in: `{"format":"memplan.graph/v1","nodes":{}}`, at: `{}`, path: "nodes", msg: "want an array"},
 		{name: "name not string", in: `{"format":"memplan.graph/v1","name":3,"nodes":[]}`, at: "3", path: "name", msg: "want a string"},
@@ -106,7 +106,7 @@ func TestDecodeGraphErrors(t *testing.T) {
 
 		// Node fields.
 		{name: "node not object", in: graphOf(`7`, ""), at: "7", path: "nodes[0]", msg: "want a node object"},
-		{name: "typo shpae", in: graphOf(`{"name":"x","op":"input","shpae":[1],"dtype":"f32"}`, ""), at: `[1]`, path: "nodes[0].shpae", node: "x", msg: `unknown field "shpae"`},
+		{name: "typo shpae", in: graphOf(`{"name":"x","op":"input","shpae":[1],"dtype":"f32"}`, ""), at: `[1]`, path: "nodes[0].shpae", node: "x", msg: `unknown field "shpae"; did you mean "shape"?`},
 		{name: "no name", in: graphOf(`{"op":"input","shape":[1],"dtype":"f32"}`, ""), at: `{"op"`, path: "nodes[0]", msg: `missing "name"`},
 		{name: "no op", in: graphOf(`{"name":"x","shape":[1],"dtype":"f32"}`, ""), at: `{"name"`, path: "nodes[0]", node: "x", msg: `missing "op"`},
 		{name: "no shape", in: graphOf(`{"name":"x","op":"input","dtype":"f32"}`, ""), at: `{"name"`, path: "nodes[0]", node: "x", msg: `missing "shape"`},
@@ -114,7 +114,7 @@ func TestDecodeGraphErrors(t *testing.T) {
 		{name: "no outputs at all", in: graphOf(`{"name":"x","op":"input"}`, ""), at: `{"name"`, path: "nodes[0]", node: "x", msg: "node has no outputs"},
 		{name: "empty outputs", in: graphOf(`{"name":"x","op":"input","outputs":[]}`, ""), at: `[]`, path: "nodes[0].outputs", node: "x", msg: "node has no outputs"},
 		{name: "outputs and shape", in: graphOf(`{"name":"x","op":"input","shape":[1],"outputs":[{"name":"a","shape":[1],"dtype":"f32"}]}`, ""), at: `[1],"outputs"`, path: "nodes[0].shape", node: "x", msg: "belongs on each output"},
-		{name: "output unknown field", in: graphOf(`{"name":"x","op":"input","outputs":[{"name":"a","shape":[1],"dtype":"f32","to":"f16"}]}`, ""), at: `"f16"`, path: "nodes[0].outputs[0].to", node: "x", msg: `unknown field "to"`},
+		{name: "output unknown field", in: graphOf(`{"name":"x","op":"input","outputs":[{"name":"a","shape":[1],"dtype":"f32","axis":0}]}`, ""), at: `0}]`, path: "nodes[0].outputs[0].axis", node: "x", msg: `unknown field "axis" (known: name, shape, dtype, pin, pin_producers)`},
 		{name: "output no name", in: graphOf(`{"name":"x","op":"input","outputs":[{"shape":[1],"dtype":"f32"}]}`, ""), at: `{"shape"`, path: "nodes[0].outputs[0]", node: "x", msg: `missing "name"`},
 		{name: "unknown dtype", in: graphOf(`{"name":"x","op":"input","shape":[1],"dtype":"f8"}`, ""), at: `"f8"`, path: "nodes[0].dtype", node: "x", msg: `unknown dtype "f8"`},
 		{name: "dim float", in: graphOf(`{"name":"x","op":"input","shape":[1,2.5],"dtype":"f32"}`, ""), at: `2.5`, path: "nodes[0].shape[1]", node: "x", msg: "want an integer"},
@@ -337,6 +337,25 @@ func TestDecodeGraphCases(t *testing.T) {
 				tc.check(t, g)
 			}
 		})
+	}
+}
+
+func TestNearest(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"shpae", "shape"},   // swap
+		{"dtpye", "dtype"},   // swap
+		{"inputz", "inputs"}, // substitution
+		{"pin_producer", "pin_producers"},
+		{"outptus", "outputs"},
+		{"colour", ""}, // nothing close
+		{"ln", "len"},
+		{"zz", ""}, // too short to guess from
+		{"x", ""},
+		{strings.Repeat("a", 100), ""},
+	} {
+		if got := nearest(tc.in, nodeFields); got != tc.want {
+			t.Errorf("nearest(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 
