@@ -1,0 +1,132 @@
+package onnx
+
+import (
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// A tiny ModelProto writer for hand-made test graphs.
+
+type pb []byte
+
+func (b pb) str(num protowire.Number, s string) pb {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
+}
+
+func (b pb) i64(num protowire.Number, v int64) pb {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, uint64(v))
+}
+
+func (b pb) msg(num protowire.Number, m pb) pb {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, m)
+}
+
+// vinfo is a ValueInfoProto; dims are int (dim_value), string
+// (dim_param) or nil (neither).
+func vinfo(name string, elem int64, dims ...any) pb {
+	var shape pb
+	for _, d := range dims {
+		var dim pb
+		switch d := d.(type) {
+		case int:
+			dim = dim.i64(1, int64(d))
+		case string:
+			dim = dim.str(2, d)
+		}
+		shape = shape.msg(1, dim)
+	}
+	tt := pb{}.i64(1, elem)
+	if len(dims) > 0 { // no dims: no shape at all (unknown rank)
+		tt = tt.msg(2, shape)
+	}
+	return pb{}.str(1, name).msg(2, pb{}.msg(1, tt))
+}
+
+// scalar is a ValueInfoProto with a rank-0 shape.
+func scalar(name string, elem int64) pb {
+	tt := pb{}.i64(1, elem).msg(2, pb{})
+	return pb{}.str(1, name).msg(2, pb{}.msg(1, tt))
+}
+
+// tproto is a TensorProto with int64_data (unpacked) or no data.
+func tproto(name string, elem int64, dims []int64, vals ...int64) pb {
+	var t pb
+	for _, d := range dims {
+		t = t.i64(1, d)
+	}
+	t = t.i64(2, elem)
+	for _, v := range vals {
+		t = t.i64(7, v)
+	}
+	return t.str(8, name)
+}
+
+type attrFn func(pb) pb
+
+func aInt(name string, v int64) attrFn {
+	return func(b pb) pb { return b.msg(5, pb{}.str(1, name).i64(20, 2).i64(3, v)) }
+}
+
+func aInts(name string, vs ...int64) attrFn {
+	return func(b pb) pb {
+		a := pb{}.str(1, name).i64(20, 7)
+		for _, v := range vs {
+			a = a.i64(8, v)
+		}
+		return b.msg(5, a)
+	}
+}
+
+func aTensor(name string, t pb) attrFn {
+	return func(b pb) pb { return b.msg(5, pb{}.str(1, name).i64(20, 4).msg(5, t)) }
+}
+
+func aGraph(name string, g pb) attrFn {
+	return func(b pb) pb { return b.msg(5, pb{}.str(1, name).i64(20, 5).msg(6, g)) }
+}
+
+func nodeP(op string, ins, outs []string, attrs ...attrFn) pb {
+	var n pb
+	for _, in := range ins {
+		n = n.str(1, in)
+	}
+	for _, o := range outs {
+		n = n.str(2, o)
+	}
+	n = n.str(4, op)
+	for _, a := range attrs {
+		n = a(n)
+	}
+	return n
+}
+
+// graphP assembles a GraphProto from parts tagged by field: nodes (1),
+// initializers (5), inputs (11), outputs (12), value_info (13).
+type part struct {
+	field protowire.Number
+	body  pb
+}
+
+func op(op string, ins, outs []string, attrs ...attrFn) part {
+	return part{1, nodeP(op, ins, outs, attrs...)}
+}
+func initz(t pb) part  { return part{5, t} }
+func input(v pb) part  { return part{11, v} }
+func output(v pb) part { return part{12, v} }
+func vi(v pb) part     { return part{13, v} }
+
+func graphP(parts ...part) pb {
+	g := pb{}.str(2, "test")
+	for _, p := range parts {
+		g = g.msg(p.field, p.body)
+	}
+	return g
+}
+
+func modelP(opset int64, parts ...part) []byte {
+	m := pb{}.i64(1, 8).str(2, "memplan-test")
+	m = m.msg(7, graphP(parts...))
+	return m.msg(8, pb{}.str(1, "").i64(2, opset))
+}

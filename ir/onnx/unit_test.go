@@ -1,0 +1,410 @@
+package onnx
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"memplan/ir"
+)
+
+func ints64(vs ...int64) []int64 { return vs }
+
+func shapeOf(t *testing.T, g *ir.Graph, name string) []int64 {
+	t.Helper()
+	tt, _ := g.Tensor(name)
+	if tt == nil {
+		t.Fatalf("no tensor %q", name)
+	}
+	dims, err := g.Bind(tt.Shape, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dims
+}
+
+func TestViews(t *testing.T) {
+	x := input(vinfo("x", tFloat, 4, 6))
+	for _, tc := range []struct {
+		name        string
+		opset       int64
+		parts       []part
+		alias       ir.Alias
+		start, len_ int64
+		shape       []int64
+	}{
+		{"reshape", 13, []part{
+			initz(tproto("s", tInt64, ints64(2), 3, 8)),
+			op("Reshape", []string{"x", "s"}, []string{"y"})}, ir.AliasWhole, 0, 0, ints64(3, 8)},
+		{"reshape -1 and 0", 13, []part{
+			initz(tproto("s", tInt64, ints64(3), 0, -1, 2)),
+			op("Reshape", []string{"x", "s"}, []string{"y"})}, ir.AliasWhole, 0, 0, ints64(4, 3, 2)},
+		{"flatten", 13, []part{op("Flatten", []string{"x"}, []string{"y"}, aInt("axis", 0))}, ir.AliasWhole, 0, 0, ints64(1, 24)},
+		{"unsqueeze attr", 11, []part{op("Unsqueeze", []string{"x"}, []string{"y"}, aInts("axes", 0, -1))}, ir.AliasWhole, 0, 0, ints64(1, 4, 6, 1)},
+		{"unsqueeze input", 13, []part{
+			initz(tproto("a", tInt64, ints64(1), 1)),
+			op("Unsqueeze", []string{"x", "a"}, []string{"y"})}, ir.AliasWhole, 0, 0, ints64(4, 1, 6)},
+		{"identity", 13, []part{op("Identity", []string{"x"}, []string{"y"})}, ir.AliasWhole, 0, 0, ints64(4, 6)},
+		{"slice axis 0", 13, []part{
+			initz(tproto("b", tInt64, ints64(1), 1)), initz(tproto("e", tInt64, ints64(1), -1)),
+			op("Slice", []string{"x", "b", "e"}, []string{"y"})}, ir.AliasNarrow, 1, 2, ints64(2, 6)},
+		{"slice axis 0 end clamped", 13, []part{
+			initz(tproto("b", tInt64, ints64(1), -3)), initz(tproto("e", tInt64, ints64(1), math.MaxInt64)),
+			initz(tproto("a", tInt64, ints64(1), -2)),
+			op("Slice", []string{"x", "b", "e", "a"}, []string{"y"})}, ir.AliasNarrow, 1, 3, ints64(3, 6)},
+		{"slice whole axis 1 too", 13, []part{
+			initz(tproto("b", tInt64, ints64(2), 2, 0)), initz(tproto("e", tInt64, ints64(2), 3, 100)),
+			op("Slice", []string{"x", "b", "e"}, []string{"y"})}, ir.AliasNarrow, 2, 1, ints64(1, 6)},
+		{"slice empty", 13, []part{
+			initz(tproto("b", tInt64, ints64(1), 3)), initz(tproto("e", tInt64, ints64(1), 1)),
+			op("Slice", []string{"x", "b", "e"}, []string{"y"})}, ir.AliasNarrow, 3, 0, ints64(0, 6)},
+		{"slice attrs opset 9", 9, []part{
+			op("Slice", []string{"x"}, []string{"y"}, aInts("starts", 1), aInts("ends", 3))}, ir.AliasNarrow, 1, 2, ints64(2, 6)},
+		{"slice axis 1 is a copy", 13, []part{
+			initz(tproto("b", tInt64, ints64(1), 1)), initz(tproto("e", tInt64, ints64(1), 3)),
+			initz(tproto("a", tInt64, ints64(1), 1)),
+			op("Slice", []string{"x", "b", "e", "a"}, []string{"y"})}, ir.NoAlias, 0, 0, ints64(4, 2)},
+		{"slice step 2 is a copy", 13, []part{
+			initz(tproto("b", tInt64, ints64(1), 0)), initz(tproto("e", tInt64, ints64(1), 4)),
+			initz(tproto("a", tInt64, ints64(1), 0)), initz(tproto("st", tInt64, ints64(1), 2)),
+			op("Slice", []string{"x", "b", "e", "a", "st"}, []string{"y"})}, ir.NoAlias, 0, 0, ints64(2, 6)},
+		{"slice reversed is a copy", 13, []part{
+			initz(tproto("b", tInt64, ints64(1), -1)), initz(tproto("e", tInt64, ints64(1), math.MinInt64)),
+			initz(tproto("a", tInt64, ints64(1), 0)), initz(tproto("st", tInt64, ints64(1), -1)),
+			op("Slice", []string{"x", "b", "e", "a", "st"}, []string{"y"})}, ir.NoAlias, 0, 0, ints64(4, 6)},
+		{"transpose is a copy", 13, []part{op("Transpose", []string{"x"}, []string{"y"})}, ir.NoAlias, 0, 0, ints64(6, 4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parts := append([]part{x}, tc.parts...)
+			parts = append(parts, output(vinfo("y", tFloat)))
+			g, err := Decode("t.onnx", modelP(tc.opset, parts...), ir.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, n := g.Tensor("y")
+			if n.Alias != tc.alias || n.Inputs[0] != "x" {
+				t.Errorf("alias %d inputs %v, want %d with x first", n.Alias, n.Inputs, tc.alias)
+			}
+			if tc.alias == ir.AliasNarrow && (n.Axis != 0 || n.Start != tc.start || n.Len != tc.len_) {
+				t.Errorf("narrow axis %d start %d len %d, want 0 %d %d", n.Axis, n.Start, n.Len, tc.start, tc.len_)
+			}
+			if got := shapeOf(t, g, "y"); !slices.Equal(got, tc.shape) {
+				t.Errorf("shape %v, want %v", got, tc.shape)
+			}
+		})
+	}
+}
+
+func TestShapeRules(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		opset int64
+		parts []part
+		shape []int64
+		dtype ir.DType
+	}{
+		{"conv pads strides", 13, []part{
+			input(vinfo("x", tFloat, 1, 3, 10, 9)), initz(tproto("w", tFloat, ints64(8, 3, 3, 3))),
+			op("Conv", []string{"x", "w"}, []string{"y"}, aInts("pads", 1, 0, 1, 0), aInts("strides", 2, 2))}, ints64(1, 8, 5, 4), ir.F32},
+		{"maxpool ceil", 13, []part{
+			input(vinfo("x", tFloat, 1, 2, 10, 10)),
+			op("MaxPool", []string{"x"}, []string{"y"}, aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInt("ceil_mode", 1))}, ints64(1, 2, 5, 5), ir.F32},
+		{"convtranspose", 13, []part{
+			input(vinfo("x", tFloat, 1, 4, 5, 5)), initz(tproto("w", tFloat, ints64(4, 2, 2, 2))),
+			op("ConvTranspose", []string{"x", "w"}, []string{"y"}, aInts("strides", 2, 2), aInt("group", 2))}, ints64(1, 4, 10, 10), ir.F32},
+		{"matmul broadcast", 13, []part{
+			input(vinfo("a", tFloat, 2, 1, 3, 4)), input(vinfo("b", tFloat, 5, 4, 6)),
+			op("MatMul", []string{"a", "b"}, []string{"y"})}, ints64(2, 5, 3, 6), ir.F32},
+		{"matmul vector", 13, []part{
+			input(vinfo("a", tFloat, 4)), input(vinfo("b", tFloat, 2, 4, 6)),
+			op("MatMul", []string{"a", "b"}, []string{"y"})}, ints64(2, 6), ir.F32},
+		{"gemm trans", 13, []part{
+			input(vinfo("a", tFloat, 4, 3)), input(vinfo("b", tFloat, 5, 4)),
+			op("Gemm", []string{"a", "b"}, []string{"y"}, aInt("transA", 1), aInt("transB", 1))}, ints64(3, 5), ir.F32},
+		{"broadcast compare", 13, []part{
+			input(vinfo("a", tFloat, 3, 1)), input(vinfo("b", tFloat, 4)),
+			op("Less", []string{"a", "b"}, []string{"y"})}, ints64(3, 4), ir.Bool},
+		{"split opset 13 input", 13, []part{
+			input(vinfo("x", tFloat, 2, 10)), initz(tproto("s", tInt64, ints64(2), 3, 7)),
+			op("Split", []string{"x", "s"}, []string{"a", "y"}, aInt("axis", 1))}, ints64(2, 7), ir.F32},
+		{"split opset 11 attr", 11, []part{
+			input(vinfo("x", tFloat, 2, 10)),
+			op("Split", []string{"x"}, []string{"a", "y"}, aInt("axis", -1), aInts("split", 4, 6))}, ints64(2, 6), ir.F32},
+		{"split opset 18 uneven", 18, []part{
+			input(vinfo("x", tFloat, 10)),
+			op("Split", []string{"x"}, []string{"a", "b", "y"}, aInt("num_outputs", 3))}, ints64(2), ir.F32},
+		{"reduce keepdims 0 opset 18 input", 18, []part{
+			input(vinfo("x", tFloat, 2, 3, 4)), initz(tproto("ax", tInt64, ints64(1), -1)),
+			op("ReduceMean", []string{"x", "ax"}, []string{"y"}, aInt("keepdims", 0))}, ints64(2, 3), ir.F32},
+		{"reduce attr", 13, []part{
+			input(vinfo("x", tFloat, 2, 3, 4)),
+			op("ReduceMax", []string{"x"}, []string{"y"}, aInts("axes", 0, 2))}, ints64(1, 3, 1), ir.F32},
+		{"shape start end", 15, []part{
+			input(vinfo("x", tFloat, 2, 3, 4)),
+			op("Shape", []string{"x"}, []string{"y"}, aInt("start", -2))}, ints64(2), ir.I64},
+		{"gather", 13, []part{
+			input(vinfo("x", tFloat, 5, 6)), input(vinfo("i", tInt64, 2, 3)),
+			op("Gather", []string{"x", "i"}, []string{"y"}, aInt("axis", 1))}, ints64(5, 2, 3), ir.F32},
+		{"pad", 13, []part{
+			input(vinfo("x", tFloat, 1, 5)), initz(tproto("p", tInt64, ints64(4), 0, 2, 0, 3)),
+			op("Pad", []string{"x", "p"}, []string{"y"})}, ints64(1, 10), ir.F32},
+		{"resize sizes", 13, []part{
+			input(vinfo("x", tFloat, 1, 2, 4, 4)), initz(tproto("sz", tInt64, ints64(4), 1, 2, 8, 12)),
+			op("Resize", []string{"x", "", "", "sz"}, []string{"y"})}, ints64(1, 2, 8, 12), ir.F32},
+		{"cast", 13, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat16))}, ints64(3), ir.F16},
+		{"uint32 maps to i32", 13, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint32))}, ints64(3), ir.I32},
+		{"range folds", 13, []part{
+			initz(tproto("s", tInt64, nil, 2)), initz(tproto("l", tInt64, nil, 11)), initz(tproto("d", tInt64, nil, 3)),
+			op("Range", []string{"s", "l", "d"}, []string{"y"})}, ints64(3), ir.I64},
+		{"shape arithmetic folds into reshape", 13, []part{
+			input(vinfo("x", tFloat, 2, 3, 4)),
+			op("Shape", []string{"x"}, []string{"sh"}),
+			initz(tproto("i", tInt64, ints64(1), 0)),
+			op("Gather", []string{"sh", "i"}, []string{"n"}),
+			initz(tproto("m1", tInt64, ints64(1), -1)),
+			op("Concat", []string{"n", "m1"}, []string{"s"}, aInt("axis", 0)),
+			op("Reshape", []string{"x", "s"}, []string{"y"})}, ints64(2, 12), ir.F32},
+		{"expand", 13, []part{
+			input(vinfo("x", tFloat, 3, 1)), initz(tproto("s", tInt64, ints64(3), 2, 1, 4)),
+			op("Expand", []string{"x", "s"}, []string{"y"})}, ints64(2, 3, 4), ir.F32},
+		{"constant of shape zero size", 13, []part{
+			initz(tproto("s", tInt64, ints64(2), 0, 4)),
+			op("ConstantOfShape", []string{"s"}, []string{"y"})}, ints64(0, 4), ir.F32},
+		{"layernorm mean output", 17, []part{
+			input(vinfo("x", tFloat16, 2, 3, 4)), input(vinfo("sc", tFloat16, 4)),
+			op("LayerNormalization", []string{"x", "sc"}, []string{"o", "y"})}, ints64(2, 3, 1), ir.F32},
+		{"topk", 13, []part{
+			input(vinfo("x", tFloat, 2, 9)), initz(tproto("k", tInt64, ints64(1), 4)),
+			op("TopK", []string{"x", "k"}, []string{"v", "y"})}, ints64(2, 4), ir.I64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parts := append(tc.parts, output(vinfo("y", 0)))
+			g, err := Decode("t.onnx", modelP(tc.opset, parts...), ir.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt, _ := g.Tensor("y")
+			if got := shapeOf(t, g, "y"); !slices.Equal(got, tc.shape) || tt.DType != tc.dtype {
+				t.Errorf("got %v %s, want %v %s", got, tt.DType, tc.shape, tc.dtype)
+			}
+		})
+	}
+}
+
+func TestMapping(t *testing.T) {
+	data := modelP(13,
+		input(vinfo("x", tFloat, "N", 4)),
+		input(vinfo("w", tFloat, 4, 4)), // also an initializer: a param
+		initz(tproto("w", tFloat, ints64(4, 4))),
+		initz(tproto("shp", tInt64, ints64(2), 4, 4)),
+		op("ConstantOfShape", []string{"shp"}, []string{"c"}),
+		op("Constant", nil, []string{"k"}, aTensor("value", tproto("", tInt64, ints64(1), 7))),
+		op("MatMul", []string{"x", "w"}, []string{"h"}),
+		op("Dropout", []string{"h"}, []string{"d", ""}),
+		op("Shape", []string{"x"}, []string{"s"}),
+		op("ConstantOfShape", []string{"s"}, []string{"z"}),
+		op("Add", []string{"d", "c"}, []string{"y"}),
+		output(vinfo("y", tFloat, "N", 4)),
+	)
+	g, err := Decode("m.onnx", data, ir.DecodeOptions{Symbols: map[string]int64{"N": 5, "unused": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]string{}
+	for _, n := range g.Nodes {
+		for _, o := range n.Outputs {
+			ops[o.Name] = n.Op
+		}
+	}
+	want := map[string]string{"x": "input", "w": "param", "shp": "param", "c": "constant", "k": "constant",
+		"h": "MatMul", "d": "Dropout", "s": "Shape", "z": "ConstantOfShape", "y": "Add"}
+	for name, op := range want {
+		if ops[name] != op {
+			t.Errorf("%s: op %q, want %q", name, ops[name], op)
+		}
+	}
+	if len(ops) != len(want) {
+		t.Errorf("tensors %v, want %v", ops, want)
+	}
+	if got := shapeOf(t, g, "y"); !slices.Equal(got, ints64(5, 4)) {
+		t.Errorf("y shape %v", got)
+	}
+	if g.Symbols["N"] != 5 || len(g.Symbols) != 1 {
+		t.Errorf("symbols %v, want N=5 only", g.Symbols)
+	}
+	_, n := g.Tensor("c")
+	if len(n.Inputs) != 0 || n.Path != "graph.node[0]" {
+		t.Errorf("constant inputs %v path %q", n.Inputs, n.Path)
+	}
+	_, n = g.Tensor("shp")
+	if n.Path != "graph.initializer[1]" {
+		t.Errorf("initializer path %q", n.Path)
+	}
+	if !slices.Equal(g.Outputs, []string{"y"}) {
+		t.Errorf("outputs %v", g.Outputs)
+	}
+}
+
+func TestDecodeErrorMessages(t *testing.T) {
+	x := input(vinfo("x", tFloat, 2, 3))
+	for _, tc := range []struct {
+		name  string
+		data  []byte
+		syms  map[string]int64
+		wants []string
+	}{
+		{"unbound symbol", modelP(13, input(vinfo("x", tFloat, "batch", 3)),
+			op("Relu", []string{"x"}, []string{"y"}), output(vinfo("y", tFloat))),
+			nil, []string{`"x" (graph input)`, `"y" (Relu)`, "--set", "batch"}},
+		{"unknown dim", modelP(13, input(vinfo("x", tFloat, nil, 3)),
+			op("Relu", []string{"x"}, []string{"y"})), nil, []string{`"y" (Relu)`, "cannot determine the shape of 2 tensors"}},
+		{"missing input", modelP(13, x, op("Add", []string{"x", "ghost"}, []string{"y"}),
+			op("Add", []string{"y", "ghost2"}, []string{"z"})), nil, []string{`"ghost", "ghost2"`}},
+		{"duplicate output", modelP(13, x, op("Relu", []string{"x"}, []string{"y"}),
+			op("Relu", []string{"x"}, []string{"y"}), op("Relu", []string{"x"}, []string{"x"})), nil,
+			[]string{"2 tensors are produced more than once", `"y"`, `"x"`}},
+		{"cycle", modelP(13, x, op("Add", []string{"x", "b"}, []string{"a"}),
+			op("Relu", []string{"a"}, []string{"b"})), nil, []string{"cycle", "graph.node[0]", "graph.node[1]"}},
+		{"string tensor", modelP(13, input(vinfo("x", tString, 2)), op("Identity", []string{"x"}, []string{"y"})),
+			nil, []string{`"x"`, "string"}},
+		{"data-dependent shape", modelP(13, x, op("NonZero", []string{"x"}, []string{"y"})),
+			nil, []string{`"y" (NonZero)`}},
+		{"bad reshape", modelP(13, x, initz(tproto("s", tInt64, ints64(1), 7)),
+			op("Reshape", []string{"x", "s"}, []string{"y"})), nil, []string{`"y" (Reshape)`}},
+		{"no graph", pb{}.i64(1, 7), nil, []string{"no graph"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode("e.onnx", tc.data, ir.DecodeOptions{Symbols: tc.syms})
+			var e *ir.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %v, want *ir.Error", err)
+			}
+			if e.File != "e.onnx" {
+				t.Errorf("file %q", e.File)
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestValueInfoDisagreementIsNoted(t *testing.T) {
+	data := modelP(13, input(vinfo("x", tFloat, 2, 3)),
+		op("Relu", []string{"x"}, []string{"r"}),
+		op("Relu", []string{"r"}, []string{"y"}),
+		vi(vinfo("r", tFloat, 2, 4)), // wrong: inference says [2,3]
+		output(vinfo("y", tFloat, 2, 4)))
+	m, err := parseModel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decoder{file: "v.onnx", m: m, g: m.graph, opset: 13}
+	if err := d.analyze(); err != nil {
+		t.Fatal(err)
+	}
+	if d.viMism != 1 || !slices.Equal(d.infos["r"].shape, ints64(2, 4)) {
+		t.Errorf("mismatches %d (%v), r = %v; want 1 and value_info's [2 4]", d.viMism, d.viDiff, d.infos["r"].shape)
+	}
+	g, err := d.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(g.Notes, "\n"), `value_info disagrees with shape inference on 1 tensors (value_info kept): "r"`) {
+		t.Errorf("notes %q", g.Notes)
+	}
+}
+
+func TestSubgraphs(t *testing.T) {
+	then := graphP(op("Add", []string{"x", "outer"}, []string{"t"}), output(vinfo("t", tFloat)))
+	els := graphP(op("Sub", []string{"x", "outer"}, []string{"e"}), output(vinfo("e", tFloat)))
+	data := modelP(13,
+		input(vinfo("x", tFloat, 3)), input(scalar("c", tBool)),
+		op("Neg", []string{"x"}, []string{"outer"}),
+		op("If", []string{"c"}, []string{"y"}, aGraph("then_branch", then), aGraph("else_branch", els)),
+		output(vinfo("y", tFloat)))
+	g, err := Decode("s.onnx", data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, n := g.Tensor("y")
+	if !slices.Equal(n.Inputs, []string{"c", "outer", "x"}) {
+		t.Errorf("If inputs %v, want the condition then outer-scope reads", n.Inputs)
+	}
+	if got := shapeOf(t, g, "y"); !slices.Equal(got, ints64(3)) {
+		t.Errorf("If output shape %v", got)
+	}
+	if !strings.Contains(strings.Join(g.Notes, "\n"), "not planned") {
+		t.Errorf("notes %q", g.Notes)
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"a.ONNX", nil, true},
+		{"model.bin", modelP(13), true},
+		{"graph.json", []byte(`{"format":"memplan.graph/v1"}`), false},
+		{"x.bin", []byte{0x08}, false},
+		{"x.bin", []byte{0x08, 0x07, 0x99}, false},
+	} {
+		if got := match(tc.name, tc.data); got != tc.want {
+			t.Errorf("match(%q, % x) = %v", tc.name, tc.data, got)
+		}
+	}
+	src, err := ir.Decode("model.bin", modelP(13, input(vinfo("x", tFloat, 2))), ir.DecodeOptions{})
+	if err != nil || src.Graph == nil || len(src.Graph.Nodes) != 1 {
+		t.Fatalf("ir.Decode through the registry: %v", err)
+	}
+}
+
+func TestEvalDim(t *testing.T) {
+	d := &decoder{opts: ir.DecodeOptions{Symbols: map[string]int64{"batch": 3, "seq": 7, "a.b": 2}}, symUsed: map[string]int64{}}
+	for _, tc := range []struct {
+		expr string
+		want int64
+		ok   bool
+	}{
+		{"batch", 3, true}, {"a.b", 2, true}, {"7*batch", 21, true}, {"batch*seq", 21, true},
+		{"seq - 1", 6, true}, {"seq+1", 8, true}, {"(seq+1)*2", 16, true}, {"seq/2", 3, true},
+		{"unknown", 0, false}, {"batch*", 0, false}, {"1-batch", 0, false}, {"seq/0", 0, false},
+		{"((((", 0, false}, {"", 0, false},
+	} {
+		got, ok := d.evalDim(tc.expr)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("evalDim(%q) = %d, %v; want %d, %v", tc.expr, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestClampSlice(t *testing.T) {
+	for _, tc := range []struct {
+		start, end, step, dim int64
+		b, e, n               int64
+	}{
+		{1, -1, 1, 4, 1, 3, 2},
+		{-10, 100, 1, 4, 0, 4, 4},
+		{0, math.MaxInt64, 1, 4, 0, 4, 4},
+		{math.MinInt64, 2, 1, 4, 0, 2, 2},
+		{-1, math.MinInt64, -1, 4, 3, -1, 4},
+		{10, -10, -2, 5, 4, -1, 3},
+		{3, 1, 1, 4, 3, 1, 0},
+		{0, 0, 1, 0, 0, 0, 0},
+	} {
+		b, e := clampSlice(tc.start, tc.end, tc.step, tc.dim)
+		n := sliceCount(b, e, tc.step)
+		if b != tc.b || e != tc.e || n != tc.n {
+			t.Errorf("clampSlice(%d, %d, %d, %d) = %d, %d (%d); want %d, %d (%d)",
+				tc.start, tc.end, tc.step, tc.dim, b, e, n, tc.b, tc.e, tc.n)
+		}
+	}
+}
