@@ -59,7 +59,10 @@ func Decode(fileName string, data []byte, opts ir.DecodeOptions) (*ir.Graph, err
 		return nil, &ir.Error{File: fileName, Msg: err.Error()}
 	}
 	if m.graph == nil {
-		return nil, &ir.Error{File: fileName, Msg: "not an ONNX model: no graph"}
+		// Where a graph was still expected: a file cut at a field boundary
+		// looks like this.
+		return nil, &ir.Error{File: fileName, Offset: int64(len(data)), HasOffset: true,
+			Msg: "not an ONNX model, or truncated: the data ends without a graph"}
 	}
 	d := &decoder{file: fileName, m: m, g: m.graph, opts: opts}
 	d.opset = m.opsets[""]
@@ -82,6 +85,7 @@ type decoder struct {
 	infos   map[string]*tinfo // every main-graph tensor
 	inputs  []int             // graph.input indices that are not initializers
 	order   []int             // node indices in schedule order
+	prod    map[string]int    // tensor name -> index of the node producing it
 	extra   [][]string        // implicit (outer-scope) inputs of subgraph nodes
 	notes   []string
 	symUsed map[string]int64 // bound symbols that appear in the file
@@ -390,6 +394,7 @@ func (h *intHeap) Pop() any {
 func (d *decoder) sortNodes() error {
 	g := d.g
 	prod := map[string]int{}
+	d.prod = prod
 	for k, n := range g.nodes {
 		for _, o := range n.outputs {
 			if o != "" {
@@ -473,12 +478,8 @@ func (d *decoder) isConstant(n *node) bool {
 		if t := d.infos[in]; t != nil && t.isInit {
 			return true
 		}
-		for _, k := range d.order {
-			for _, o := range d.g.nodes[k].outputs {
-				if o == in {
-					return d.g.nodes[k].op == "Constant" && d.g.nodes[k].domain == ""
-				}
-			}
+		if k, ok := d.prod[in]; ok {
+			return d.g.nodes[k].op == "Constant" && d.g.nodes[k].domain == ""
 		}
 	}
 	return false

@@ -972,10 +972,7 @@ func (d *decoder) split(n *node, res []tinfo) []tinfo {
 	}
 	if len(sizes) == 0 {
 		parts := int64(len(res))
-		if a := n.attr("num_outputs"); a != nil {
-			parts = a.i
-		}
-		if parts <= 0 {
+		if a := n.attr("num_outputs"); a != nil && a.i != parts {
 			return res
 		}
 		each := (xs[ax] + parts - 1) / parts
@@ -1392,7 +1389,11 @@ func (d *decoder) pad(n *node, res []tinfo) []tinfo {
 		if !ok {
 			return res
 		}
-		out[ax] += pads[i] + pads[i+len(axes)]
+		pb, pe := pads[i], pads[i+len(axes)]
+		if abs(pb) > 1<<40 || abs(pe) > 1<<40 {
+			return res
+		}
+		out[ax] += pb + pe
 		if out[ax] < 0 {
 			return res
 		}
@@ -1464,7 +1465,11 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		if !ok || !(s >= 0) || s > 1<<20 {
 			return res
 		}
-		out[ax] = int64(math.Floor(float64(xs[ax]) * s))
+		o := math.Floor(float64(xs[ax]) * s)
+		if o > 1<<50 {
+			return res
+		}
+		out[ax] = int64(o)
 	}
 	res[0] = known(x.dt, out)
 	return res
@@ -1488,7 +1493,11 @@ func (d *decoder) rangeOp(n *node, res []tinfo) []tinfo {
 	if delta == 0 || math.IsNaN(start+limit+delta) || math.Abs(start) > 1e15 || math.Abs(limit) > 1e15 {
 		return res
 	}
-	cnt := int64(max(math.Ceil((limit-start)/delta), 0))
+	fcnt := max(math.Ceil((limit-start)/delta), 0)
+	if fcnt > 1<<50 {
+		return res
+	}
+	cnt := int64(fcnt)
 	if !sv[0].isF && !sv[1].isF && !sv[2].isF {
 		cnt = sliceCount(sv[0].i[0], sv[1].i[0], sv[2].i[0])
 	}
@@ -1557,6 +1566,13 @@ func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
 		a := n.attr(name)
 		if a == nil || a.g == nil || len(a.g.outputs) != len(res) {
 			continue
+		}
+		done := true
+		for i := range res {
+			done = done && res[i].ok
+		}
+		if done {
+			break
 		}
 		sub := d.inferSubgraph(a.g)
 		for i := range res {

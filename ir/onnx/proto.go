@@ -125,7 +125,11 @@ func walk(b []byte, base int64, fn func(num protowire.Number, typ protowire.Type
 			n = protowire.ConsumeFieldValue(num, typ, b[pos:])
 		}
 		if n < 0 {
-			return &wireErr{base + int64(start), fmt.Sprintf("field %d: %v", num, protowire.ParseError(n))}
+			msg := fmt.Sprintf("field %d: %v", num, protowire.ParseError(n))
+			if l, m := protowire.ConsumeVarint(b[pos:]); typ == protowire.BytesType && m > 0 {
+				msg = fmt.Sprintf("field %d claims %d bytes but its message has %d left (truncated file?)", num, l, len(b)-pos-m)
+			}
+			return &wireErr{base + int64(start), msg}
 		}
 		pos += n
 		if err := fn(num, typ, x, v, voff); err != nil {

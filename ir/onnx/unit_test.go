@@ -275,7 +275,7 @@ func TestDecodeErrorMessages(t *testing.T) {
 			nil, []string{`"y" (NonZero)`}},
 		{"bad reshape", modelP(13, x, initz(tproto("s", tInt64, ints64(1), 7)),
 			op("Reshape", []string{"x", "s"}, []string{"y"})), nil, []string{`"y" (Reshape)`}},
-		{"no graph", pb{}.i64(1, 7), nil, []string{"no graph"}},
+		{"no graph", pb{}.i64(1, 7), nil, []string{"byte 2", "ends without a graph"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Decode("e.onnx", tc.data, ir.DecodeOptions{Symbols: tc.syms})
