@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,14 +56,70 @@ var opFields = map[string]string{
 	"custom": OpCustom,
 }
 
+// opFieldOrder is opFields' keys in a fixed order, for a deterministic
+// first error.
+var opFieldOrder = []string{"axis", "start", "len", "to", "custom"}
+
+// A jpath is a JSON path such as `nodes[3].shape[1]`, kept in parts so
+// that the string is built only for an error.
+type jpath struct {
+	base string
+	key  string // a field of base, or ""
+	i    int    // an index into base.key, or -1
+}
+
+func pathOf(base string) jpath { return jpath{base, "", -1} }
+
+func (p jpath) String() string {
+	s := p.base
+	if p.key != "" {
+		s = join(s, p.key)
+	}
+	if p.i >= 0 {
+		s = index(s, p.i)
+	}
+	return s
+}
+
+func (p jpath) field(key string) jpath {
+	if p.key != "" || p.i >= 0 {
+		return jpath{p.String(), key, -1}
+	}
+	return jpath{p.base, key, -1}
+}
+
+func (p jpath) elem(i int) jpath {
+	if p.i >= 0 {
+		return jpath{p.String(), "", i}
+	}
+	p.i = i
+	return p
+}
+
+// fields holds an object's members by their index in a list of known
+// names; the lists are short, so a scan beats a map.
+type fields struct {
+	known []string
+	vals  [16]*jvalue
+}
+
+func (f *fields) get(key string) *jvalue {
+	for i, k := range f.known {
+		if k == key {
+			return f.vals[i]
+		}
+	}
+	return nil
+}
+
 type graphDecoder struct {
 	file     string
 	data     []byte
 	nodeName string // name of the node being decoded, for errors
 }
 
-func (d *graphDecoder) errorf(v *jvalue, path, format string, args ...any) *Error {
-	e := &Error{File: d.file, Path: path, Node: d.nodeName, Msg: fmt.Sprintf(format, args...)}
+func (d *graphDecoder) errorf(v *jvalue, path jpath, format string, args ...any) *Error {
+	e := &Error{File: d.file, Path: path.String(), Node: d.nodeName, Msg: fmt.Sprintf(format, args...)}
 	if v != nil {
 		e.Line, e.Column = lineCol(d.data, v.off)
 	}
@@ -71,32 +127,35 @@ func (d *graphDecoder) errorf(v *jvalue, path, format string, args ...any) *Erro
 }
 
 // object checks that v is an object whose keys are all in known, and
-// returns its members by key.
-func (d *graphDecoder) object(v *jvalue, path string, known []string) (map[string]*jvalue, error) {
+// fills f with its members.
+func (d *graphDecoder) object(v *jvalue, path jpath, known []string, f *fields) error {
 	if v.kind != '{' {
-		return nil, d.errorf(v, path, "got %s, want an object", v.describe())
+		return d.errorf(v, path, "got %s, want an object", v.describe())
 	}
-	m := make(map[string]*jvalue, len(v.members))
+	f.known = known
+	clear(f.vals[:])
 	for _, mem := range v.members {
-		if !contains(known, mem.key) {
+		i := slices.Index(known, mem.key)
+		if i < 0 {
+			p := path.field(mem.key)
 			if near := nearest(mem.key, known); near != "" {
-				return nil, d.errorf(mem.val, join(path, mem.key), "unknown field %q; did you mean %q?", mem.key, near)
+				return d.errorf(mem.val, p, "unknown field %q; did you mean %q?", mem.key, near)
 			}
-			return nil, d.errorf(mem.val, join(path, mem.key), "unknown field %q (known: %s)", mem.key, strings.Join(known, ", "))
+			return d.errorf(mem.val, p, "unknown field %q (known: %s)", mem.key, strings.Join(known, ", "))
 		}
-		m[mem.key] = mem.val
+		f.vals[i] = mem.val
 	}
-	return m, nil
+	return nil
 }
 
-func (d *graphDecoder) str(v *jvalue, path string) (string, error) {
+func (d *graphDecoder) str(v *jvalue, path jpath) (string, error) {
 	if v.kind != '"' {
 		return "", d.errorf(v, path, "got %s, want a string", v.describe())
 	}
 	return v.text, nil
 }
 
-func (d *graphDecoder) int(v *jvalue, path string) (int64, error) {
+func (d *graphDecoder) int(v *jvalue, path jpath) (int64, error) {
 	if v.kind != '0' {
 		return 0, d.errorf(v, path, "got %s, want an integer", v.describe())
 	}
@@ -110,21 +169,21 @@ func (d *graphDecoder) int(v *jvalue, path string) (int64, error) {
 	return n, nil
 }
 
-func (d *graphDecoder) array(v *jvalue, path string) ([]*jvalue, error) {
+func (d *graphDecoder) array(v *jvalue, path jpath) ([]*jvalue, error) {
 	if v.kind != '[' {
 		return nil, d.errorf(v, path, "got %s, want an array", v.describe())
 	}
 	return v.elems, nil
 }
 
-func (d *graphDecoder) strings(v *jvalue, path string) ([]string, error) {
+func (d *graphDecoder) strings(v *jvalue, path jpath) ([]string, error) {
 	elems, err := d.array(v, path)
-	if err != nil {
+	if err != nil || len(elems) == 0 {
 		return nil, err
 	}
 	out := make([]string, len(elems))
 	for i, e := range elems {
-		if out[i], err = d.str(e, index(path, i)); err != nil {
+		if out[i], err = d.str(e, path.elem(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -132,52 +191,48 @@ func (d *graphDecoder) strings(v *jvalue, path string) ([]string, error) {
 }
 
 func (d *graphDecoder) graph(root *jvalue) (*Graph, error) {
+	top := pathOf("")
 	if root.kind != '{' {
-		return nil, d.errorf(root, "", "got %s, want a graph object with \"format\": %q", root.describe(), Format)
+		return nil, d.errorf(root, top, "got %s, want a graph object with \"format\": %q", root.describe(), Format)
 	}
 	// The format is checked before unknown fields so that a file of
 	// another kind is reported as such, not as a pile of unknown fields.
-	var format *jvalue
-	for _, m := range root.members {
-		if m.key == "format" {
-			format = m.val
-		}
-	}
+	format := root.member("format")
 	if format == nil {
-		return nil, d.errorf(root, "", "missing \"format\": want %q", Format)
+		return nil, d.errorf(root, top, "missing \"format\": want %q", Format)
 	}
 	if format.kind != '"' || format.text != Format {
-		return nil, d.errorf(format, "format", "format is %s, want %q", format.describe(), Format)
+		return nil, d.errorf(format, top.field("format"), "format is %s, want %q", format.describe(), Format)
 	}
-	top, err := d.object(root, "", graphFields)
-	if err != nil {
+	var f fields
+	if err := d.object(root, top, graphFields, &f); err != nil {
 		return nil, err
 	}
+	var err error
 	// Symbols is never nil, so callers can bind more without a check.
 	g := &Graph{Symbols: map[string]int64{}}
-	if v := top["name"]; v != nil {
-		if g.Name, err = d.str(v, "name"); err != nil {
+	if v := f.get("name"); v != nil {
+		if g.Name, err = d.str(v, top.field("name")); err != nil {
 			return nil, err
 		}
 	}
-	if v := top["symbols"]; v != nil {
+	if v := f.get("symbols"); v != nil {
 		if v.kind != '{' {
-			return nil, d.errorf(v, "symbols", "got %s, want an object of symbol name to integer", v.describe())
+			return nil, d.errorf(v, top.field("symbols"), "got %s, want an object of symbol name to integer", v.describe())
 		}
-		g.Symbols = make(map[string]int64, len(v.members))
 		for _, m := range v.members {
-			n, err := d.int(m.val, join("symbols", m.key))
+			n, err := d.int(m.val, pathOf("symbols").field(m.key))
 			if err != nil {
 				return nil, err
 			}
 			g.Symbols[m.key] = n
 		}
 	}
-	nv := top["nodes"]
+	nv := f.get("nodes")
 	if nv == nil {
-		return nil, d.errorf(root, "", "missing \"nodes\"")
+		return nil, d.errorf(root, top, "missing \"nodes\"")
 	}
-	elems, err := d.array(nv, "nodes")
+	elems, err := d.array(nv, top.field("nodes"))
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +243,12 @@ func (d *graphDecoder) graph(root *jvalue) (*Graph, error) {
 		}
 	}
 	d.nodeName = ""
-	if v := top["outputs"]; v != nil {
-		if g.Outputs, err = d.strings(v, "outputs"); err != nil {
+	if v := f.get("outputs"); v != nil {
+		if g.Outputs, err = d.strings(v, top.field("outputs")); err != nil {
 			return nil, err
 		}
 	}
-	if v := top["schedule"]; v != nil {
+	if v := f.get("schedule"); v != nil {
 		if err := d.schedule(v, g); err != nil {
 			return nil, err
 		}
@@ -202,81 +257,81 @@ func (d *graphDecoder) graph(root *jvalue) (*Graph, error) {
 	return g, nil
 }
 
-func (d *graphDecoder) node(v *jvalue, path string, n *Node) error {
+func (d *graphDecoder) node(v *jvalue, base string, n *Node) error {
 	d.nodeName = ""
+	path := pathOf(base)
 	if v.kind != '{' {
 		return d.errorf(v, path, "got %s, want a node object", v.describe())
 	}
 	// Read the name first so that every later error can name the node.
-	for _, m := range v.members {
-		if m.key == "name" && m.val.kind == '"' {
-			d.nodeName = m.val.text
-		}
+	if name := v.member("name"); name != nil && name.kind == '"' {
+		d.nodeName = name.text
 	}
-	f, err := d.object(v, path, nodeFields)
-	if err != nil {
+	var f fields
+	if err := d.object(v, path, nodeFields, &f); err != nil {
 		return err
 	}
-	n.Path = path
-	if f["name"] == nil {
+	n.Path = base
+	var err error
+	if f.get("name") == nil {
 		return d.errorf(v, path, "missing \"name\"")
 	}
-	if n.Name, err = d.str(f["name"], path+".name"); err != nil {
+	if n.Name, err = d.str(f.get("name"), path.field("name")); err != nil {
 		return err
 	}
-	if f["op"] == nil {
+	if f.get("op") == nil {
 		return d.errorf(v, path, "missing \"op\"")
 	}
-	if n.Op, err = d.str(f["op"], path+".op"); err != nil {
+	if n.Op, err = d.str(f.get("op"), path.field("op")); err != nil {
 		return err
 	}
-	for _, key := range sortedKeys(f) {
-		if op, ok := opFields[key]; ok && op != n.Op {
-			return d.errorf(f[key], join(path, key), "field %q applies only to op %q, not %q", key, op, n.Op)
+	for _, key := range opFieldOrder {
+		if fv := f.get(key); fv != nil && opFields[key] != n.Op {
+			return d.errorf(fv, path.field(key), "field %q applies only to op %q, not %q", key, opFields[key], n.Op)
 		}
 	}
-	if iv := f["inputs"]; iv != nil {
-		if n.Inputs, err = d.strings(iv, path+".inputs"); err != nil {
+	if iv := f.get("inputs"); iv != nil {
+		if n.Inputs, err = d.strings(iv, path.field("inputs")); err != nil {
 			return err
 		}
 	}
 
-	if ov := f["outputs"]; ov != nil {
+	if ov := f.get("outputs"); ov != nil {
 		for _, key := range []string{"shape", "dtype", "pin", "pin_producers"} {
-			if f[key] != nil {
-				return d.errorf(f[key], join(path, key), "node has \"outputs\", so %q belongs on each output", key)
+			if fv := f.get(key); fv != nil {
+				return d.errorf(fv, path.field(key), "node has \"outputs\", so %q belongs on each output", key)
 			}
 		}
-		outs, err := d.array(ov, path+".outputs")
+		outs, err := d.array(ov, path.field("outputs"))
 		if err != nil {
 			return err
 		}
 		if len(outs) == 0 {
-			return d.errorf(ov, path+".outputs", "node has no outputs")
+			return d.errorf(ov, path.field("outputs"), "node has no outputs")
 		}
 		n.Outputs = make([]Tensor, len(outs))
+		var of fields
 		for k, o := range outs {
-			op := index(path+".outputs", k)
-			of, err := d.object(o, op, outputFields)
-			if err != nil {
+			op := pathOf(index(base+".outputs", k))
+			if err := d.object(o, op, outputFields, &of); err != nil {
 				return err
 			}
-			if of["name"] == nil {
+			if of.get("name") == nil {
 				return d.errorf(o, op, "missing \"name\"")
 			}
-			if n.Outputs[k].Name, err = d.str(of["name"], op+".name"); err != nil {
+			if n.Outputs[k].Name, err = d.str(of.get("name"), op.field("name")); err != nil {
 				return err
 			}
-			if err := d.tensor(o, of, op, &n.Outputs[k]); err != nil {
+			if err := d.tensor(o, &of, op, &n.Outputs[k]); err != nil {
 				return err
 			}
 		}
 	} else {
-		if f["shape"] == nil && f["dtype"] == nil {
+		if f.get("shape") == nil && f.get("dtype") == nil {
 			return d.errorf(v, path, "node has no outputs: give \"shape\" and \"dtype\", or \"outputs\"")
 		}
 		n.Outputs = []Tensor{{Name: n.Name}}
-		if err := d.tensor(v, f, path, &n.Outputs[0]); err != nil {
+		if err := d.tensor(v, &f, path, &n.Outputs[0]); err != nil {
 			return err
 		}
 	}
@@ -284,40 +339,41 @@ func (d *graphDecoder) node(v *jvalue, path string, n *Node) error {
 	switch n.Op {
 	case OpNarrow:
 		for _, key := range []string{"axis", "start", "len"} {
-			if f[key] == nil {
+			if f.get(key) == nil {
 				return d.errorf(v, path, "op narrow needs %q", key)
 			}
 		}
-		if n.Axis, err = d.int(f["axis"], path+".axis"); err != nil {
+		if n.Axis, err = d.int(f.get("axis"), path.field("axis")); err != nil {
 			return err
 		}
-		if n.Start, err = d.int(f["start"], path+".start"); err != nil {
+		if n.Start, err = d.int(f.get("start"), path.field("start")); err != nil {
 			return err
 		}
-		if n.Len, err = d.int(f["len"], path+".len"); err != nil {
+		if n.Len, err = d.int(f.get("len"), path.field("len")); err != nil {
 			return err
 		}
 		if n.Axis == 0 {
 			n.Alias = AliasNarrow
 		}
 	case OpCast:
-		if f["to"] == nil {
+		if f.get("to") == nil {
 			return d.errorf(v, path, "op cast needs \"to\"")
 		}
-		if n.To, err = d.dtype(f["to"], path+".to"); err != nil {
+		if n.To, err = d.dtype(f.get("to"), path.field("to")); err != nil {
 			return err
 		}
 		// Whether it aliases depends on the input's dtype, known only
 		// once every node is read: see setCastAliases.
 	case OpCustom:
-		if f["custom"] == nil {
+		cv := f.get("custom")
+		if cv == nil {
 			return d.errorf(v, path, "op custom needs \"custom\", the op's own name")
 		}
-		if n.Custom, err = d.str(f["custom"], path+".custom"); err != nil {
+		if n.Custom, err = d.str(cv, path.field("custom")); err != nil {
 			return err
 		}
 		if n.Custom == "" {
-			return d.errorf(f["custom"], path+".custom", "custom op name is empty")
+			return d.errorf(cv, path.field("custom"), "custom op name is empty")
 		}
 	case OpReshape:
 		n.Alias = AliasWhole
@@ -327,76 +383,78 @@ func (d *graphDecoder) node(v *jvalue, path string, n *Node) error {
 
 // tensor reads shape, dtype, pin and pin_producers of one output from
 // fields f of object v at path.
-func (d *graphDecoder) tensor(v *jvalue, f map[string]*jvalue, path string, t *Tensor) error {
-	sv, dv := f["shape"], f["dtype"]
+func (d *graphDecoder) tensor(v *jvalue, f *fields, path jpath, t *Tensor) error {
+	sv, dv := f.get("shape"), f.get("dtype")
 	if sv == nil {
 		return d.errorf(v, path, "missing \"shape\"")
 	}
 	if dv == nil {
 		return d.errorf(v, path, "missing \"dtype\"")
 	}
-	dims, err := d.array(sv, path+".shape")
+	sp := path.field("shape")
+	dims, err := d.array(sv, sp)
 	if err != nil {
 		return err
 	}
 	t.Shape = make([]Dim, len(dims))
 	for j, dim := range dims {
-		dp := index(path+".shape", j)
 		switch dim.kind {
 		case '"':
 			if dim.text == "" {
-				return d.errorf(dim, dp, "empty symbol name")
+				return d.errorf(dim, sp.elem(j), "empty symbol name")
 			}
 			t.Shape[j] = Sym(dim.text)
 		case '0':
-			n, err := d.int(dim, dp)
+			n, err := d.int(dim, sp.elem(j))
 			if err != nil {
 				return err
 			}
 			t.Shape[j] = Int(n)
 		default:
-			return d.errorf(dim, dp, "got %s, want an integer or a symbol name", dim.describe())
+			return d.errorf(dim, sp.elem(j), "got %s, want an integer or a symbol name", dim.describe())
 		}
 	}
-	if t.DType, err = d.dtype(dv, path+".dtype"); err != nil {
+	if t.DType, err = d.dtype(dv, path.field("dtype")); err != nil {
 		return err
 	}
-	if pv := f["pin"]; pv != nil {
+	if pv := f.get("pin"); pv != nil {
+		pp := path.field("pin")
 		switch pv.kind {
 		case '"':
 			if pv.text != "end" {
-				return d.errorf(pv, path+".pin", "pin is %q, want \"end\" or a step number", pv.text)
+				return d.errorf(pv, pp, "pin is %q, want \"end\" or a step number", pv.text)
 			}
 			t.Pin.Until = PinEnd
 		case '0':
-			n, err := d.int(pv, path+".pin")
+			n, err := d.int(pv, pp)
 			if err != nil {
 				return err
 			}
 			if n >= PinEnd {
-				return d.errorf(pv, path+".pin", "pin step %d is too large; use \"end\"", n)
+				return d.errorf(pv, pp, "pin step %d is too large; use \"end\"", n)
 			}
 			// Negative steps are left for Validate to report, as for
 			// graphs built in code. Clamp so that int conversion keeps
 			// the sign on any platform.
 			t.Pin.Until = int(max(n, math.MinInt32))
 		default:
-			return d.errorf(pv, path+".pin", "got %s, want \"end\" or a step number", pv.describe())
+			return d.errorf(pv, pp, "got %s, want \"end\" or a step number", pv.describe())
 		}
 	}
-	if pv := f["pin_producers"]; pv != nil {
+	if pv := f.get("pin_producers"); pv != nil {
+		pp := path.field("pin_producers")
 		if pv.kind != 't' && pv.kind != 'f' {
-			return d.errorf(pv, path+".pin_producers", "got %s, want true or false", pv.describe())
+			return d.errorf(pv, pp, "got %s, want true or false", pv.describe())
 		}
 		t.Pin.Producers = pv.kind == 't'
-		if t.Pin.Producers && f["pin"] == nil {
-			return d.errorf(pv, path+".pin_producers", "pin_producers needs \"pin\"")
+		if t.Pin.Producers && f.get("pin") == nil {
+			return d.errorf(pv, pp, "pin_producers needs \"pin\"")
 		}
 	}
 	return nil
 }
 
-func (d *graphDecoder) dtype(v *jvalue, path string) (DType, error) {
+func (d *graphDecoder) dtype(v *jvalue, path jpath) (DType, error) {
 	s, err := d.str(v, path)
 	if err != nil {
 		return InvalidDType, err
@@ -411,7 +469,8 @@ func (d *graphDecoder) dtype(v *jvalue, path string) (DType, error) {
 // schedule reorders g.Nodes as the file's schedule says, after checking
 // it is a permutation of the nodes.
 func (d *graphDecoder) schedule(v *jvalue, g *Graph) error {
-	elems, err := d.array(v, "schedule")
+	sp := pathOf("schedule")
+	elems, err := d.array(v, sp)
 	if err != nil {
 		return err
 	}
@@ -426,17 +485,17 @@ func (d *graphDecoder) schedule(v *jvalue, g *Graph) error {
 	seen := make(map[string]int, len(elems))
 	order := make([]Node, 0, len(g.Nodes))
 	for k, e := range elems {
-		p := index("schedule", k)
-		name, err := d.str(e, p)
+		name, err := d.str(e, sp.elem(k))
 		if err != nil {
 			return err
 		}
 		i, ok := byName[name]
 		if !ok {
-			return d.errorf(e, p, "schedule names unknown node %q", name)
+			return d.errorf(e, sp.elem(k), "schedule names unknown node %q", name)
 		}
 		if prev, dup := seen[name]; dup {
-			return d.errorf(e, p, "schedule lists node %q twice (also at schedule[%d])", name, prev)
+			d.nodeName = name
+			return d.errorf(e, sp.elem(k), "schedule lists node %q twice (also at schedule[%d])", name, prev)
 		}
 		seen[name] = k
 		order = append(order, g.Nodes[i])
@@ -444,7 +503,8 @@ func (d *graphDecoder) schedule(v *jvalue, g *Graph) error {
 	if len(order) < len(g.Nodes) {
 		for i := range g.Nodes {
 			if _, ok := seen[g.Nodes[i].Name]; !ok {
-				return d.errorf(v, "schedule", "schedule omits node %q (%s): it must list every node once", g.Nodes[i].Name, g.Nodes[i].Path)
+				d.nodeName = g.Nodes[i].Name
+				return d.errorf(v, sp, "schedule omits node %q (%s): it must list every node once", g.Nodes[i].Name, g.Nodes[i].Path)
 			}
 		}
 	}
@@ -521,24 +581,6 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys(m map[string]*jvalue) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // join appends a field to a JSON path. Keys that are not plain
@@ -673,17 +715,34 @@ type parseError struct {
 	msg string
 }
 
+// jparser allocates in bulk, since a graph has many small values:
+// strings are substrings of one copy of the file, values come from a
+// slab, and members and elements collect on shared stacks until their
+// object or array ends.
 type jparser struct {
-	data  []byte
-	pos   int
-	depth int
+	data   []byte
+	text   string // data, copied once
+	pos    int
+	depth  int
+	slab   []jvalue
+	mstack []jmember
+	estack []*jvalue
+}
+
+func (p *jparser) alloc() *jvalue {
+	if len(p.slab) == 0 {
+		p.slab = make([]jvalue, 256)
+	}
+	v := &p.slab[0]
+	p.slab = p.slab[1:]
+	return v
 }
 
 // parseJSON parses one JSON value followed only by white space. It is
 // stricter than encoding/json in one way: duplicate object keys are an
 // error, since the later one would silently win.
 func parseJSON(data []byte) (*jvalue, *parseError) {
-	p := &jparser{data: data}
+	p := &jparser{data: data, text: string(data)}
 	p.space()
 	if p.pos == len(data) {
 		return nil, &parseError{0, "empty file: want a JSON graph object"}
@@ -726,7 +785,8 @@ func (p *jparser) value() (*jvalue, *parseError) {
 	if p.pos >= len(p.data) {
 		return nil, p.errorf("unexpected end of file: the JSON is truncated")
 	}
-	v := &jvalue{off: p.pos}
+	v := p.alloc()
+	v.off = p.pos
 	switch c := p.data[p.pos]; {
 	case c == '{':
 		return v, p.object(v)
@@ -752,7 +812,7 @@ func (p *jparser) value() (*jvalue, *parseError) {
 }
 
 func (p *jparser) literal(word string) bool {
-	if strings.HasPrefix(string(p.data[p.pos:min(len(p.data), p.pos+len(word))]), word) {
+	if strings.HasPrefix(p.text[p.pos:], word) {
 		p.pos += len(word)
 		return true
 	}
@@ -774,6 +834,8 @@ func (p *jparser) object(v *jvalue) *parseError {
 	defer func() { p.depth-- }()
 	v.kind = '{'
 	var seen map[string]bool
+	mark := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:mark] }()
 	p.pos++
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -781,6 +843,7 @@ func (p *jparser) object(v *jvalue) *parseError {
 		return nil
 	}
 	for {
+		members := p.mstack[mark:]
 		p.space()
 		if p.pos >= len(p.data) {
 			return p.errorf("unexpected end of file: the JSON is truncated")
@@ -793,16 +856,16 @@ func (p *jparser) object(v *jvalue) *parseError {
 		if err != nil {
 			return err
 		}
-		if seen == nil && len(v.members) >= 8 {
+		if seen == nil && len(members) >= 8 {
 			// Long objects (many symbols) get a map to stay linear.
-			seen = make(map[string]bool, 2*len(v.members))
-			for _, m := range v.members {
+			seen = make(map[string]bool, 2*len(members))
+			for _, m := range members {
 				seen[m.key] = true
 			}
 		}
 		dup := seen[key]
 		if seen == nil {
-			for _, m := range v.members {
+			for _, m := range members {
 				dup = dup || m.key == key
 			}
 		} else {
@@ -820,10 +883,11 @@ func (p *jparser) object(v *jvalue) *parseError {
 		if err != nil {
 			return err
 		}
-		v.members = append(v.members, jmember{key, val})
+		p.mstack = append(p.mstack, jmember{key, val})
 		p.space()
 		if p.pos < len(p.data) && p.data[p.pos] == '}' {
 			p.pos++
+			v.members = slices.Clone(p.mstack[mark:])
 			return nil
 		}
 		if err := p.expect(',', "or '}' after a field"); err != nil {
@@ -838,6 +902,8 @@ func (p *jparser) array(v *jvalue) *parseError {
 	}
 	defer func() { p.depth-- }()
 	v.kind = '['
+	mark := len(p.estack)
+	defer func() { p.estack = p.estack[:mark] }()
 	p.pos++
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
@@ -850,10 +916,11 @@ func (p *jparser) array(v *jvalue) *parseError {
 		if err != nil {
 			return err
 		}
-		v.elems = append(v.elems, e)
+		p.estack = append(p.estack, e)
 		p.space()
 		if p.pos < len(p.data) && p.data[p.pos] == ']' {
 			p.pos++
+			v.elems = slices.Clone(p.estack[mark:])
 			return nil
 		}
 		if err := p.expect(',', "or ']' after an array element"); err != nil {
@@ -884,15 +951,15 @@ func (p *jparser) string() (string, *parseError) {
 		switch {
 		case c == '"':
 			p.pos++
-			raw := p.data[start:p.pos]
+			raw := p.text[start:p.pos]
 			if !escaped {
-				if !utf8.Valid(raw) {
+				if !utf8.ValidString(raw) {
 					return "", &parseError{start, "string is not valid UTF-8"}
 				}
-				return string(raw[1 : len(raw)-1]), nil
+				return raw[1 : len(raw)-1], nil
 			}
 			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
+			if err := json.Unmarshal([]byte(raw), &s); err != nil {
 				return "", &parseError{start, "invalid escape in string"}
 			}
 			return s, nil
@@ -945,6 +1012,6 @@ func (p *jparser) number(v *jvalue) *parseError {
 			return p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
 		}
 	}
-	v.text = string(d[start:p.pos])
+	v.text = p.text[start:p.pos]
 	return nil
 }

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -138,8 +139,8 @@ func TestDecodeGraphErrors(t *testing.T) {
 
 		// Schedule.
 		{name: "schedule unknown node", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","w","m"]`), at: `"m"]`, path: "schedule[2]", msg: `unknown node "m"`},
-		{name: "schedule duplicate", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","w","x","mm"]`), at: `"x","mm"`, path: "schedule[2]", msg: `node "x" twice (also at schedule[0])`},
-		{name: "schedule omits", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","mm"]`), at: `["x","mm"]`, path: "schedule", msg: `omits node "w" (nodes[1])`},
+		{name: "schedule duplicate", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","w","x","mm"]`), at: `"x","mm"`, path: "schedule[2]", node: "x", msg: `node "x" twice (also at schedule[0])`},
+		{name: "schedule omits", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","mm"]`), at: `["x","mm"]`, path: "schedule", node: "w", msg: `omits node "w" (nodes[1])`},
 		{name: "schedule not strings", in: graphOf(join3(nX, nW, nMM), `,"schedule":[0,1,2]`), at: `0,1,2`, path: "schedule[0]", msg: "want a string"},
 		{name: "schedule not topological", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","mm","w"]`), at: `"w"]`, path: "nodes[2].inputs[1]", node: "mm", msg: `tensor "w" is used before node "w" (nodes[1]) defines it`},
 
@@ -378,6 +379,62 @@ func TestLookupPath(t *testing.T) {
 		v := root.lookup(tc.path)
 		if want := strings.Index(in, tc.at); v == nil || v.off != want {
 			t.Errorf("lookup(%q) = %v, want offset %d", tc.path, v, want)
+		}
+	}
+}
+
+func TestDecodeDispatch(t *testing.T) {
+	in := []byte(`{"format":"memplan.graph/v1","nodes":[{"name":"x","op":"input","shape":[2],"dtype":"u8"}]}`)
+	for _, name := range []string{"g.json", "G.JSON", "noext"} {
+		src, err := Decode(name, in, DecodeOptions{})
+		if err != nil || src.Graph == nil || src.Buffers != nil {
+			t.Fatalf("%s: %+v %v", name, src, err)
+		}
+		// Symbols is never nil, so callers may add bindings.
+		if src.Graph.Symbols == nil {
+			t.Errorf("%s: nil Symbols", name)
+		}
+	}
+	_, err := Decode("g.json", in[:20], DecodeOptions{})
+	var e *Error
+	if !errors.As(err, &e) || e.File != "g.json" || e.Line != 1 || e.Column != 21 {
+		t.Errorf("truncated through Decode: %#v", err)
+	}
+}
+
+// bigGraph is a graph file of n chained nodes with views and symbols.
+func bigGraph(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"format":"memplan.graph/v1","symbols":{"batch":8},"nodes":[` + "\n")
+	b.WriteString(`{"name":"t0","op":"input","shape":["batch",64],"dtype":"f32"}`)
+	for i := 1; i < n; i++ {
+		if i%3 == 0 {
+			fmt.Fprintf(&b, ",\n{\"name\":\"t%d\",\"op\":\"reshape\",\"inputs\":[\"t%d\"],\"shape\":[64,\"batch\"],\"dtype\":\"f32\"}", i, i-1)
+		} else {
+			fmt.Fprintf(&b, ",\n{\"name\":\"t%d\",\"op\":\"relu\",\"inputs\":[\"t%d\"],\"shape\":[\"batch\",64],\"dtype\":\"f32\"}", i, i-1)
+		}
+	}
+	fmt.Fprintf(&b, "\n],\"outputs\":[\"t%d\"]}\n", n-1)
+	return []byte(b.String())
+}
+
+func TestDecodeGraphLarge(t *testing.T) {
+	g, err := DecodeGraph("big.json", bigGraph(20000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 20000 || g.Nodes[3].Alias != AliasWhole || g.Nodes[19999].Path != "nodes[19999]" {
+		t.Errorf("%d nodes, node 3 alias %d", len(g.Nodes), g.Nodes[3].Alias)
+	}
+}
+
+func BenchmarkDecodeGraph(b *testing.B) {
+	data := bigGraph(10000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeGraph("big.json", data); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
