@@ -105,7 +105,7 @@ func (d *decoder) errf(format string, args ...any) *ir.Error {
 // analyze checks names, sorts the nodes and infers every tensor.
 func (d *decoder) analyze() error {
 	g := d.g
-	d.infos = map[string]*tinfo{}
+	d.infos = make(map[string]*tinfo, len(g.inits)+len(g.inputs)+2*len(g.nodes))
 	d.symUsed = map[string]int64{}
 	d.unbound = map[string]bool{}
 
@@ -120,7 +120,7 @@ func (d *decoder) analyze() error {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: fmt.Sprintf("initializer %q appears twice", t.name)}
 		}
 		initIdx[t.name] = i
-		ti, err := d.initInfo(&t)
+		ti, err := d.initInfo(&g.inits[i])
 		if err != nil {
 			err.Path = fmt.Sprintf("graph.initializer[%d]", i)
 			return err
@@ -157,6 +157,7 @@ func (d *decoder) build() (*ir.Graph, error) {
 		return nil, err
 	}
 	out := &ir.Graph{Name: g.name, Symbols: map[string]int64{}}
+	out.Nodes = make([]ir.Node, 0, len(d.inputs)+len(g.inits)+len(g.nodes))
 	for _, i := range d.inputs {
 		in := g.inputs[i]
 		t, err := d.tensor(in.name)

@@ -19,7 +19,7 @@ func (d *decoder) initInfo(t *tensor) (*tinfo, *ir.Error) {
 			return nil, d.errf("initializer %q has negative dimension %d", t.name, v)
 		}
 	}
-	return &tinfo{dt: t.dtype, shape: t.dims, ok: true, val: tensorValue(t), isInit: true}, nil
+	return &tinfo{dt: t.dtype, shape: t.dims, ok: true, src: t, isInit: true}, nil
 }
 
 func (d *decoder) inputInfo(vi *valueInfo) *tinfo {
@@ -289,7 +289,11 @@ func (d *decoder) in(n *node, i int) *tinfo {
 	if i >= len(n.inputs) || n.inputs[i] == "" {
 		return nil
 	}
-	return d.infos[n.inputs[i]]
+	t := d.infos[n.inputs[i]]
+	if t != nil && t.src != nil { // decode initializer contents on first use
+		t.val, t.src = tensorValue(t.src), nil
+	}
+	return t
 }
 
 func (d *decoder) shape(n *node, i int) ([]int64, bool) {
@@ -775,7 +779,9 @@ func (d *decoder) constantOfShape(n *node, res []tinfo) []tinfo {
 		return res
 	}
 	res[0] = known(dt, sv)
-	if c := numel(sv); res[0].ok && c <= maxVal {
+	// Weights are often ConstantOfShape outputs: only fill tensors small
+	// enough to be shape arithmetic.
+	if c := numel(sv); res[0].ok && c <= 256 {
 		v := &tval{isF: fill.isF}
 		for k := int64(0); k < c; k++ {
 			if fill.isF {

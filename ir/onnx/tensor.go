@@ -53,7 +53,8 @@ type tinfo struct {
 	dt     int64   // ONNX element type, 0 if unknown
 	shape  []int64 // valid when ok
 	ok     bool
-	val    *tval // contents, for small tensors computed from constants
+	val    *tval   // contents, for small tensors computed from constants
+	src    *tensor // an initializer whose contents are not decoded yet
 	isInit bool
 }
 
