@@ -743,9 +743,12 @@ func (p *jparser) alloc() *jvalue {
 // error, since the later one would silently win.
 func parseJSON(data []byte) (*jvalue, *parseError) {
 	p := &jparser{data: data, text: string(data)}
+	if strings.HasPrefix(p.text, "\ufeff") {
+		p.pos = 3 // a byte order mark, as some editors write
+	}
 	p.space()
 	if p.pos == len(data) {
-		return nil, &parseError{0, "empty file: want a JSON graph object"}
+		return nil, &parseError{p.pos, "empty file: want a JSON graph object"}
 	}
 	v, err := p.value()
 	if err != nil {

@@ -78,7 +78,8 @@ func TestDecodeGraphErrors(t *testing.T) {
 
 	cases := []errCase{
 		// JSON syntax.
-		{name: "empty", in: "  \n", line: 1, col: 1, msg: "empty file"},
+		{name: "empty", in: "", line: 1, col: 1, msg: "empty file"},
+		{name: "blank", in: "  \n ", line: 2, col: 2, msg: "empty file"},
 		{name: "truncated", in: truncated, line: 7, col: 46, msg: "unexpected end of file"},
 		{name: "truncated in string", in: `{"format":"memp`, line: 1, col: 16, msg: "truncated"},
 		{name: "missing comma", in: "{\"format\":\"memplan.graph/v1\"\n  \"nodes\":[]}", line: 2, col: 3, msg: `want ','`},
@@ -304,6 +305,11 @@ func TestDecodeGraphCases(t *testing.T) {
 					t.Errorf("symbols %v", g.Symbols)
 				}
 			},
+		},
+		{
+			name:  "byte order mark",
+			in:    "\ufeff" + graphOf(nX, ""),
+			nodes: []nodeWant{{"x", NoAlias, "nodes[0]"}},
 		},
 		{
 			name:  "empty graph",
