@@ -166,11 +166,10 @@ func (d *decoder) foldElementwise(n *node, out []int64, dt int64) *tval {
 		if len(vals) > 1 {
 			bi, bf = get(1)
 		}
-		cmp := func(lt, eq bool) int64 {
-			if lt {
+		b2i := func(b bool) int64 {
+			if b {
 				return 1
 			}
-			_ = eq
 			return 0
 		}
 		switch n.op {
@@ -216,38 +215,38 @@ func (d *decoder) foldElementwise(n *node, out []int64, dt int64) *tval {
 			}
 		case "Equal":
 			if anyF {
-				ri = cmp(af == bf, false)
+				ri = b2i(af == bf)
 			} else {
-				ri = cmp(ai == bi, false)
+				ri = b2i(ai == bi)
 			}
 		case "Less":
-			ri = cmp(af < bf, false)
+			ri = b2i(af < bf)
 			if !anyF {
-				ri = cmp(ai < bi, false)
+				ri = b2i(ai < bi)
 			}
 		case "Greater":
-			ri = cmp(af > bf, false)
+			ri = b2i(af > bf)
 			if !anyF {
-				ri = cmp(ai > bi, false)
+				ri = b2i(ai > bi)
 			}
 		case "LessOrEqual":
-			ri = cmp(af <= bf, false)
+			ri = b2i(af <= bf)
 			if !anyF {
-				ri = cmp(ai <= bi, false)
+				ri = b2i(ai <= bi)
 			}
 		case "GreaterOrEqual":
-			ri = cmp(af >= bf, false)
+			ri = b2i(af >= bf)
 			if !anyF {
-				ri = cmp(ai >= bi, false)
+				ri = b2i(ai >= bi)
 			}
 		case "And":
-			ri = cmp(ai != 0 && bi != 0, false)
+			ri = b2i(ai != 0 && bi != 0)
 		case "Or":
-			ri = cmp(ai != 0 || bi != 0, false)
+			ri = b2i(ai != 0 || bi != 0)
 		case "Xor":
-			ri = cmp((ai != 0) != (bi != 0), false)
+			ri = b2i((ai != 0) != (bi != 0))
 		case "Not":
-			ri = cmp(ai == 0, false)
+			ri = b2i(ai == 0)
 		case "Where":
 			if len(vals) != 3 {
 				return nil

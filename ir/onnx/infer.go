@@ -3,6 +3,7 @@ package onnx
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -658,6 +659,25 @@ func (d *decoder) infer(n *node) []tinfo {
 		return d.rnn(n, res)
 	case "If":
 		return d.ifOutputs(n, res)
+	case "Loop":
+		// A loop-carried value keeps its initial shape when the body declares
+		// that same shape for it; scan outputs need value_info.
+		body := n.attr("body")
+		for i := range res {
+			t := d.in(n, 2+i)
+			if t == nil || !t.ok || body == nil || body.g == nil || len(body.g.outputs) <= 1+i {
+				break
+			}
+			vi := &body.g.outputs[1+i]
+			if !vi.hasShape {
+				break // the body may change the shape: do not guess
+			}
+			dims, kn := d.viDims(vi)
+			if slices.Contains(kn, false) || !slices.Equal(dims, t.shape) {
+				break
+			}
+			res[i] = known(t.dt, t.shape)
+		}
 	case "EyeLike":
 		if xok {
 			dt := n.attrInt("dtype", xdt)

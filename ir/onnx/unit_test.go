@@ -408,3 +408,32 @@ func TestClampSlice(t *testing.T) {
 		}
 	}
 }
+
+func TestLoopCarriedShape(t *testing.T) {
+	body := func(outDims ...any) pb {
+		return graphP(input(scalar("i", tInt64)), input(scalar("cin", tBool)), input(vinfo("v", tFloat, 3)),
+			op("Identity", []string{"cin"}, []string{"cout"}), op("Relu", []string{"v"}, []string{"vo"}),
+			output(scalar("cout", tBool)), output(vinfo("vo", tFloat, outDims...)))
+	}
+	for _, tc := range []struct {
+		name string
+		body pb
+		ok   bool
+	}{
+		{"declared same shape", body(3), true},
+		{"no declared shape", body(), false},
+		{"declared other shape", body(4), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := modelP(13, input(vinfo("x", tFloat, 3)), input(scalar("c", tBool)),
+				op("Loop", []string{"", "c", "x"}, []string{"y"}, aGraph("body", tc.body)))
+			g, err := Decode("l.onnx", data, ir.DecodeOptions{})
+			if (err == nil) != tc.ok {
+				t.Fatalf("err = %v, want ok %v", err, tc.ok)
+			}
+			if tc.ok && !slices.Equal(shapeOf(t, g, "y"), ints64(3)) {
+				t.Errorf("y shape %v", shapeOf(t, g, "y"))
+			}
+		})
+	}
+}
