@@ -176,3 +176,46 @@ func (v *violations) err() error {
 	}
 	return fmt.Errorf("invalid plan: %w", errors.Join(v.errs...))
 }
+
+// VerifyAgainst checks that a plan record describes the given problem (the
+// same tensors with the same sizes, guards, live ranges, views and fixed
+// offsets, each buffer aligned as the problem asks) and then that it is
+// valid, with Verify.
+func VerifyAgainst(p *Problem, plan *Plan) error {
+	v := &violations{}
+	if len(plan.Tensors) != len(p.Tensors) {
+		v.add("plan has %d tensors, the source has %d", len(plan.Tensors), len(p.Tensors))
+		return v.err()
+	}
+	for i := range p.Tensors {
+		want, got := &p.Tensors[i], &plan.Tensors[i]
+		root := ""
+		if want.Root >= 0 {
+			root = p.Tensors[want.Root].Name
+		}
+		switch {
+		case got.Name != want.Name:
+			v.add("tensor %d is %q in the plan, %q in the source", i, got.Name, want.Name)
+		case got.Size != want.Size || got.Guard != want.Guard:
+			v.add("tensor %q: size %d guard %d, the source needs size %d guard %d", got.Name, got.Size, got.Guard, want.Size, want.Guard)
+		case got.Birth > want.Birth || got.Death < want.Death:
+			v.add("tensor %q: live [%d, %d] does not cover the source's [%d, %d]", got.Name, got.Birth, got.Death, want.Birth, want.Death)
+		case got.Root != root || (root != "" && got.ViewOffset != want.ViewOffset):
+			v.add("tensor %q: view of %q+%d, the source says %q+%d", got.Name, got.Root, got.ViewOffset, root, want.ViewOffset)
+		case got.Skipped != want.Skipped:
+			v.add("tensor %q: skipped is %v, the source's options say %v", got.Name, got.Skipped, want.Skipped)
+		case want.Buffer >= 0:
+			b := &p.Buffers[want.Buffer]
+			if got.Offset%b.Align != 0 {
+				v.add("tensor %q: offset %d is not a multiple of its alignment %d", got.Name, got.Offset, b.Align)
+			}
+			if b.Fixed && got.Offset != b.Offset {
+				v.add("tensor %q: offset %d, but it is fixed at %d", got.Name, got.Offset, b.Offset)
+			}
+		}
+	}
+	if err := v.err(); err != nil {
+		return err
+	}
+	return Verify(plan)
+}

@@ -1,0 +1,66 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+var sizeUnits = []struct {
+	suffix string
+	mult   float64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40},
+	{"B", 1}, {"", 1},
+}
+
+// ParseSize reads a byte count such as "134217728", "128MiB", "1.5GiB" or
+// "512MB" (SI). Results are rounded down to whole bytes.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	for _, u := range sizeUnits {
+		if !strings.HasSuffix(t, u.suffix) {
+			continue
+		}
+		num := strings.TrimSpace(strings.TrimSuffix(t, u.suffix))
+		if num == "" {
+			break
+		}
+		if v, err := strconv.ParseInt(num, 10, 64); err == nil && u.mult == 1 {
+			if v < 0 {
+				break
+			}
+			return v, nil
+		}
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || f < 0 || math.IsNaN(f) {
+			break
+		}
+		if v := f * u.mult; v < math.MaxInt64 {
+			return int64(v), nil
+		}
+		return 0, fmt.Errorf("size %q overflows int64", s)
+	}
+	return 0, fmt.Errorf("bad size %q (want bytes or a number with KiB, MiB, GiB, TiB, KB, MB, GB or TB)", s)
+}
+
+// FormatMiB writes bytes as mebibytes with one decimal, as the budget
+// messages do.
+func FormatMiB(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// FormatBytes writes a byte count with a binary unit chosen to keep it short.
+func FormatBytes(b int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	v, i := float64(b), 0
+	for math.Abs(v) >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d B", b)
+	}
+	return fmt.Sprintf("%.2f %s", v, units[i])
+}

@@ -1,0 +1,480 @@
+// Command memplan plans the memory arena of a compute graph, checks plans,
+// and estimates whether a model fits a memory budget.
+//
+//	memplan plan [flags] FILE          print the report (or --json the plan record)
+//	memplan verify [flags] FILE PLAN   check a plan record against its source
+//	memplan estimate [flags] FILE      activation + weights + inputs vs a budget
+//	memplan moe [flags]                mixture-of-experts offload estimate
+//	memplan strategies                 list the placement strategies
+//
+// FILE is graph JSON (memplan.graph/v1), a buffer CSV (id,lower,upper,size)
+// or an ONNX model. Exit status: 0 ok, 1 bad input or usage, 2 an invalid
+// plan (verify), 3 over budget.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"memplan/ir"
+	"memplan/planner"
+)
+
+const (
+	exitOK         = 0
+	exitBadInput   = 1
+	exitBadPlan    = 2
+	exitOverBudget = 3
+)
+
+const usage = `memplan plans the memory arena of ML compute graphs.
+
+Usage:
+  memplan plan [flags] FILE          plan FILE and print the report (--json: the plan record)
+  memplan verify [flags] FILE PLAN   check that the plan record PLAN is valid for FILE
+  memplan estimate [flags] FILE      estimate activation + weights + inputs; --budget checks it
+  memplan moe [flags]                mixture-of-experts offload: experts resident per layer
+  memplan strategies                 list the placement strategies
+
+FILE is graph JSON (memplan.graph/v1), a buffer CSV (id,lower,upper,size, as
+MiniMalloc publishes) or an ONNX model (.onnx). Flags may come before or after
+FILE. "memplan COMMAND -h" lists a command's flags.
+
+Exit status: 0 ok; 1 bad input or usage; 2 the plan is invalid (verify);
+3 over budget (the message says by how much).
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: testable, returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitBadInput
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "plan":
+		err = cmdPlan(ctx, rest, stdout, stderr)
+	case "verify":
+		err = cmdVerify(ctx, rest, stdout, stderr)
+	case "estimate":
+		err = cmdEstimate(ctx, rest, stdout, stderr)
+	case "moe":
+		err = cmdMoE(rest, stdout, stderr)
+	case "strategies":
+		for _, s := range planner.Strategies() {
+			fmt.Fprintf(stdout, "%-12s %s\n", s.Name, s.Doc)
+		}
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+	return report(err, stderr)
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+type badPlanError struct{ err error }
+
+func (e badPlanError) Error() string { return e.err.Error() }
+
+func report(err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "memplan:", err)
+	var budget *planner.BudgetError
+	var bad badPlanError
+	switch {
+	case errors.As(err, &budget):
+		return exitOverBudget
+	case errors.As(err, &bad):
+		return exitBadPlan
+	case errors.As(err, new(usageError)):
+		fmt.Fprintln(stderr, `run "memplan -h" for usage`)
+	}
+	return exitBadInput
+}
+
+// planFlags are the flags shared by the commands that plan.
+type planFlags struct {
+	strategy  string
+	align     int64
+	f32       bool
+	noReuse   bool
+	guard     int64
+	skip      string
+	symbols   symbolFlag
+	forward   string
+	timeLimit time.Duration
+}
+
+func (f *planFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.strategy, "strategy", planner.DefaultStrategy, "placement strategy: "+strings.Join(planner.StrategyNames(), ", "))
+	fs.Int64Var(&f.align, "align", 0, "offset alignment in bytes, a power of two (default 64 for graphs, 1 for buffer CSVs)")
+	fs.BoolVar(&f.f32, "f32-uniform", false, "store every tensor as f32, 4 bytes an element (WebGPU layout)")
+	fs.BoolVar(&f.noReuse, "no-reuse", false, "give every buffer its own bytes (the baseline)")
+	fs.Int64Var(&f.guard, "guard", -1, "tail guard bytes after input, param and constant buffers (default max(align, 128))")
+	fs.StringVar(&f.skip, "skip", "", "leave these out of the arena: a comma list of params, inputs, constants")
+	fs.Var(&f.symbols, "set", "bind a symbolic dimension, sym=value (repeatable)")
+	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s)")
+}
+
+func (f *planFlags) options() (planner.Options, error) {
+	o := planner.DefaultOptions()
+	o.Alignment, o.F32Uniform, o.NoReuse, o.Guard = f.align, f.f32, f.noReuse, f.guard
+	if f.align < 0 || f.align > 0 && f.align&(f.align-1) != 0 {
+		return o, usageError{fmt.Sprintf("--align %d is not a power of two", f.align)}
+	}
+	for _, s := range strings.Split(f.skip, ",") {
+		switch strings.TrimSpace(s) {
+		case "":
+		case "params":
+			o.SkipParams = true
+		case "inputs":
+			o.SkipInputs = true
+		case "constants":
+			o.SkipConstants = true
+		default:
+			return o, usageError{fmt.Sprintf("--skip: unknown kind %q (want params, inputs, constants)", s)}
+		}
+	}
+	if len(f.symbols) > 0 {
+		o.Symbols = f.symbols
+	}
+	return o, nil
+}
+
+func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+}
+
+type symbolFlag map[string]int64
+
+func (s *symbolFlag) String() string { return fmt.Sprint(map[string]int64(*s)) }
+
+func (s *symbolFlag) Set(v string) error {
+	name, val, ok := strings.Cut(v, "=")
+	n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+	if !ok || name == "" || err != nil || n < 0 {
+		return fmt.Errorf("want sym=value with a non-negative integer value, got %q", v)
+	}
+	if *s == nil {
+		*s = symbolFlag{}
+	}
+	(*s)[strings.TrimSpace(name)] = n
+	return nil
+}
+
+// parse parses flags that may appear before and after the positional
+// arguments, as in "memplan plan model.onnx --json".
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([]string, error) {
+	fs.SetOutput(stderr)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if len(pos) != positional {
+		return nil, usageError{fmt.Sprintf("%s wants %d file argument(s), got %d", fs.Name(), positional, len(pos))}
+	}
+	return pos, nil
+}
+
+// load decodes a file in any format memplan reads.
+func load(name string, symbols map[string]int64) (*ir.Source, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols})
+}
+
+// lower decodes FILE and lowers it to a Problem, with the forward graph's
+// weight layout when --forward is given.
+func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*planner.Problem, error) {
+	opts, err := f.options()
+	if err != nil {
+		return nil, err
+	}
+	if f.forward != "" {
+		fwd, err := load(f.forward, opts.Symbols)
+		if err != nil {
+			return nil, fmt.Errorf("--forward: %w", err)
+		}
+		fopts := opts
+		fopts.SkipParams = false
+		fplan, err := planner.PlanSource(ctx, fwd, fopts, f.strategy, f.placeOptions(stderr))
+		if err != nil {
+			return nil, fmt.Errorf("--forward: %w", err)
+		}
+		opts.SharedWeights = planner.WeightLayoutOf(fplan)
+	}
+	src, err := load(file, opts.Symbols)
+	if err != nil {
+		return nil, err
+	}
+	return planner.Lower(src, opts)
+}
+
+func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	asJSON := fs.Bool("json", false, "print the plan record (memplan.plan/v1) instead of the report")
+	budgetFlag := fs.String("budget", "", "fail with exit status 3 if the arena exceeds this size (bytes, 128MiB, 1GiB)")
+	out := fs.String("o", "", "write to this file instead of standard output")
+	pos, err := parse(fs, args, stderr, 1)
+	if err != nil {
+		return err
+	}
+	var budget int64 = -1
+	if *budgetFlag != "" {
+		if budget, err = planner.ParseSize(*budgetFlag); err != nil {
+			return usageError{"--budget: " + err.Error()}
+		}
+	}
+	p, err := lower(ctx, &f, pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	pl, err := planner.Place(ctx, p, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return err
+	}
+	plan := planner.NewPlan(p, pl.Strategy, pl)
+	w := stdout
+	if *out != "" {
+		file, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		w = file
+	}
+	if *asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(plan)
+	} else {
+		err = writeSummary(w, plan, pl)
+	}
+	if err != nil {
+		return err
+	}
+	if budget >= 0 {
+		return plan.ArenaFitsIn(budget)
+	}
+	return nil
+}
+
+// writeSummary writes the report with a few human lines before it.
+func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
+	optimal := ""
+	if plan.Optimal {
+		optimal = " (optimal)"
+	}
+	fmt.Fprintf(w, "# %s: %d tensors, %d steps, strategy %s%s\n", plan.Name, len(plan.Tensors), plan.Steps, plan.Strategy, optimal)
+	fmt.Fprintf(w, "# arena %s, lower bound %s, fragmentation %.4f, saved %s of %s\n",
+		planner.FormatBytes(plan.ArenaSize), planner.FormatBytes(plan.LowerBound), plan.Fragmentation,
+		planner.FormatBytes(plan.Saved), planner.FormatBytes(plan.TotalUnshared))
+	if plan.Options.F32Uniform {
+		if plan.ArenaSize <= planner.WebGPUBindingLimit {
+			fmt.Fprintf(w, "# fits WebGPU's 128 MiB storage-binding limit\n")
+		} else {
+			fmt.Fprintf(w, "# exceeds WebGPU's 128 MiB storage-binding limit by %s\n", planner.FormatMiB(plan.ArenaSize-planner.WebGPUBindingLimit))
+		}
+	}
+	if pl.Detail != "" {
+		fmt.Fprintf(w, "# %s\n", pl.Detail)
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(w, "# note: %s\n", n)
+	}
+	return plan.WriteReport(w)
+}
+
+func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	pos, err := parse(fs, args, stderr, 2)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(pos[1])
+	if err != nil {
+		return err
+	}
+	var plan planner.Plan
+	if err := json.Unmarshal(data, &plan); err != nil {
+		return fmt.Errorf("%s: not a plan record: %w", pos[1], err)
+	}
+	// Lower the source with the options the plan records, so the check is
+	// against what the plan claims to be.
+	f.align, f.f32, f.noReuse, f.guard = plan.Options.Alignment, plan.Options.F32Uniform, plan.Options.NoReuse, plan.Options.Guard
+	var skips []string
+	for kind, on := range map[string]bool{"params": plan.Options.SkipParams, "inputs": plan.Options.SkipInputs, "constants": plan.Options.SkipConstants} {
+		if on {
+			skips = append(skips, kind)
+		}
+	}
+	f.skip = strings.Join(skips, ",")
+	if len(plan.Options.Symbols) > 0 {
+		f.symbols = plan.Options.Symbols
+	}
+	p, err := lower(ctx, &f, pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	if err := planner.VerifyAgainst(p, &plan); err != nil {
+		return badPlanError{fmt.Errorf("%s: %w", pos[1], err)}
+	}
+	if fp := plan.ComputeFingerprint(); fp != plan.Fingerprint {
+		return badPlanError{fmt.Errorf("%s: fingerprint %s does not match its content (%s)", pos[1], plan.Fingerprint, fp)}
+	}
+	fmt.Fprintf(stdout, "ok: %s is a valid plan for %s (%d tensors, arena %d bytes, %.4f × lower bound)\n",
+		pos[1], pos[0], len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
+	return nil
+}
+
+func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("estimate", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	budgetFlag := fs.String("budget", "", "memory budget (bytes, 512MiB, 16GiB); default: --soft of physical memory")
+	soft := fs.Float64("soft", 0.80, "share of physical memory used as the default budget")
+	asJSON := fs.Bool("json", false, "print the estimate as JSON")
+	pos, err := parse(fs, args, stderr, 1)
+	if err != nil {
+		return err
+	}
+	budget, err := budgetOrSoft(*budgetFlag, *soft)
+	if err != nil {
+		return err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	src, err := load(pos[0], opts.Symbols)
+	if err != nil {
+		return err
+	}
+	if src.Graph == nil {
+		return usageError{"estimate needs a graph (JSON or ONNX), not a buffer list"}
+	}
+	e, _, err := planner.EstimateGraph(ctx, src.Graph, opts, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			planner.Estimate
+			Budget int64 `json:"budget"`
+		}{e, budget}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "activation %s\nweights    %s\ninputs     %s\npeak       %s\nbudget     %s\n",
+			planner.FormatMiB(e.Activation), planner.FormatMiB(e.Weights), planner.FormatMiB(e.Inputs),
+			planner.FormatMiB(e.Peak), planner.FormatMiB(budget))
+	}
+	return e.FitsIn(budget)
+}
+
+func cmdMoE(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("moe", flag.ContinueOnError)
+	var m planner.MoE
+	expert := fs.String("expert-bytes", "", "bytes of one expert's weights (e.g. 64MiB)")
+	base := fs.String("base", "0", "bytes of everything else: activations, dense weights, inputs")
+	budgetFlag := fs.String("budget", "", "memory budget; default: --soft of physical memory")
+	soft := fs.Float64("soft", 0.80, "share of physical memory used as the default budget")
+	fs.IntVar(&m.Layers, "layers", 0, "number of MoE layers")
+	fs.IntVar(&m.ExpertsPerLayer, "experts", 0, "experts per layer")
+	fs.IntVar(&m.MaxResident, "max-resident", 0, "cap on resident experts per layer (0: no cap)")
+	fs.Float64Var(&m.Reserve, "reserve", 0.1, "fraction of the budget kept free")
+	if _, err := parse(fs, args, stderr, 0); err != nil {
+		return err
+	}
+	var err error
+	if m.ExpertBytes, err = planner.ParseSize(*expert); err != nil {
+		return usageError{"--expert-bytes: " + err.Error()}
+	}
+	if m.BaseBytes, err = planner.ParseSize(*base); err != nil {
+		return usageError{"--base: " + err.Error()}
+	}
+	if m.Budget, err = budgetOrSoft(*budgetFlag, *soft); err != nil {
+		return err
+	}
+	r, err := planner.PlanMoE(m)
+	var budget *planner.BudgetError
+	if err != nil && !errors.As(err, &budget) {
+		return usageError{err.Error()}
+	}
+	fmt.Fprintf(stdout, "resident experts per layer %d of %d (%d offloaded)\npeak   %s\nusable %s (budget %s less %.0f%% reserve)\n",
+		r.ResidentPerLayer, m.ExpertsPerLayer, r.Offloaded, planner.FormatMiB(r.Peak), planner.FormatMiB(r.Usable),
+		planner.FormatMiB(m.Budget), m.Reserve*100)
+	return err
+}
+
+func budgetOrSoft(flagValue string, soft float64) (int64, error) {
+	if flagValue != "" {
+		b, err := planner.ParseSize(flagValue)
+		if err != nil {
+			return 0, usageError{"--budget: " + err.Error()}
+		}
+		return b, nil
+	}
+	phys, err := physicalMemory()
+	if err != nil {
+		return 0, usageError{"no --budget given and physical memory unknown: " + err.Error()}
+	}
+	return planner.SoftBudget(phys, soft), nil
+}
+
+// physicalMemory reads MemTotal from /proc/meminfo.
+func physicalMemory() (int64, error) {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0, err
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("no MemTotal in /proc/meminfo")
+}
