@@ -1,7 +1,6 @@
 package onnx
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -1628,8 +1627,6 @@ func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
 	}
 	return res
 }
-
-func (d *decoder) String() string { return fmt.Sprintf("onnx decoder for %s", d.file) }
 
 // inferSubgraph infers a branch graph that reads this scope's tensors and
 // returns what it finds for the branch's outputs.

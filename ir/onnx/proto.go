@@ -16,7 +16,6 @@ type model struct {
 	irVersion int64
 	opsets    map[string]int64 // domain ("" = ai.onnx) -> version
 	graph     *graph
-	graphOff  int64
 }
 
 type graph struct {
@@ -61,7 +60,6 @@ type tensor struct {
 	int64s   []int64
 	doubles  []float64
 	uint64s  []uint64
-	strings  int
 	external bool
 	off      int64
 }
@@ -211,7 +209,7 @@ func parseModel(b []byte) (*model, error) {
 			if err != nil {
 				return err
 			}
-			m.graph, m.graphOff = g, voff
+			m.graph = g
 		case 8:
 			if err := needBytes(typ, voff, "ModelProto.opset_import"); err != nil {
 				return err
@@ -378,8 +376,6 @@ func parseTensor(b []byte, base int64) (tensor, error) {
 			t.floats, err = floats32(t.floats, typ, x, v, voff)
 		case 5:
 			t.int32s, err = ints(t.int32s, typ, x, v, voff)
-		case 6:
-			t.strings++
 		case 7:
 			t.int64s, err = ints(t.int64s, typ, x, v, voff)
 		case 8:

@@ -30,7 +30,8 @@ var elemNames = map[int64]string{
 	tFloat: "float", tUint8: "uint8", tInt8: "int8", tUint16: "uint16", tInt16: "int16",
 	tInt32: "int32", tInt64: "int64", tString: "string", tBool: "bool", tFloat16: "float16",
 	tDouble: "double", tUint32: "uint32", tUint64: "uint64", tComplex64: "complex64",
-	tComplex128: "complex128", tBFloat16: "bfloat16",
+	tComplex128: "complex128", tBFloat16: "bfloat16", 17: "float8e4m3fn", 18: "float8e4m3fnuz",
+	19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4", 22: "int4", 23: "float4e2m1",
 }
 
 func elemName(et int64) string {
