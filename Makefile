@@ -1,0 +1,49 @@
+# memplan: make serve (build the web app and serve it), make test (everything CI runs).
+GO      ?= go
+ADDR    ?= 127.0.0.1:8080
+BUILD   ?= build
+GOROOT  := $(shell $(GO) env GOROOT)
+WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
+# Packages free of ebiten, whose tests also run compiled to wasm under Node.
+WASM_TEST_PKGS ?= ./ir/... ./planner/...
+
+.PHONY: all build wasm serve test test-host test-wasm bench fmt vet clean
+
+all: build
+
+build: wasm
+	$(GO) build -o $(BUILD)/memplan ./tools/memplan
+	$(GO) build -o $(BUILD)/bench ./tools/bench
+
+# The web app: the viewer wasm and Go's wasm_exec.js beside web/.
+wasm:
+	@mkdir -p $(BUILD)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(BUILD)/memplan.wasm ./wasm
+	cp $(GOROOT)/lib/wasm/wasm_exec.js $(BUILD)/wasm_exec.js
+
+serve: wasm
+	$(GO) run ./tools/serve -addr $(ADDR) -web web -build $(BUILD)
+
+test: vet test-host test-wasm
+
+# Host tests; the drawing and browser tests need a display, given by xvfb-run.
+test-host:
+	xvfb-run -a $(GO) test -count=1 ./...
+
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" $(WASM_TEST_PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./ir/... ./planner/...
+	$(GO) run ./tools/bench
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"memplan/planner"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitCodesAndMessages(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(broken, []byte(`{"format": "memplan.graph/v1", "nodes": [`), 0o644)
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		wantOut string
+		wantErr string
+	}{
+		{"report", []string{"plan", "../../examples/r1-chain.json"}, exitOK, "# arena_size=", ""},
+		{"flags after the file", []string{"plan", "../../examples/mlp.json", "--set", "batch=2", "--json"}, exitOK, `"format": "memplan.plan/v1"`, ""},
+		{"fits the budget", []string{"plan", "--budget", "2MiB", "../../examples/r1-chain.json"}, exitOK, "arena_size=1640832", ""},
+		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.6 MiB exceeds budget 1.0 MiB by 0.6 MiB"},
+		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.0 MiB by"},
+		{"broken file says where", []string{"plan", broken}, exitBadInput, "", "broken.json:1:"},
+		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},
+		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
+		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "not a power of two"},
+		{"bad skip", []string{"plan", "--skip", "weights", "../../examples/mlp.json"}, exitBadInput, "", `unknown kind "weights"`},
+		{"bad budget", []string{"plan", "--budget", "lots", "../../examples/mlp.json"}, exitBadInput, "", `bad size "lots"`},
+		{"no command", nil, exitBadInput, "", "Usage:"},
+		{"unknown command", []string{"frobnicate"}, exitBadInput, "", `unknown command "frobnicate"`},
+		{"moe fits", []string{"moe", "--expert-bytes", "64MiB", "--layers", "4", "--experts", "8", "--budget", "1GiB", "--reserve", "0.25"}, exitOK, "resident experts per layer 3 of 8 (5 offloaded)", ""},
+		{"moe does not fit", []string{"moe", "--expert-bytes", "1GiB", "--layers", "4", "--experts", "8", "--budget", "1GiB"}, exitOverBudget, "", "exceeds budget"},
+		{"help", []string{"-h"}, exitOK, "Exit status", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.wantOut) || !strings.Contains(errs, tc.wantErr) {
+				t.Errorf("exit %d, want %d\nstdout: %.300s\nstderr: %.300s\nwant stdout containing %q, stderr containing %q",
+					code, tc.code, out, errs, tc.wantOut, tc.wantErr)
+			}
+		})
+	}
+}
+
+// Plans written with --json pass verify; a tampered plan fails with exit 2.
+func TestPlanThenVerify(t *testing.T) {
+	inputs, _ := filepath.Glob("../../examples/*.json")
+	csvs, _ := filepath.Glob("../../planner/testdata/*.csv")
+	inputs = append(inputs, csvs...)
+	if len(inputs) < 8 {
+		t.Fatalf("found only %d inputs", len(inputs))
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "plan.json")
+			args := []string{"plan", "--json", "-o", out, "--skip", "constants", in}
+			if code, _, errs := runCLI(t, args...); code != exitOK {
+				t.Fatalf("plan: exit %d: %s", code, errs)
+			}
+			if code, stdout, errs := runCLI(t, "verify", in, out); code != exitOK || !strings.HasPrefix(stdout, "ok:") {
+				t.Fatalf("verify: exit %d: %s%s", code, stdout, errs)
+			}
+			data, _ := os.ReadFile(out)
+			var plan planner.Plan
+			if err := json.Unmarshal(data, &plan); err != nil {
+				t.Fatal(err)
+			}
+			// Move the largest placed tensor onto its neighbour's bytes.
+			var big, other *planner.PlanTensor
+			for i := range plan.Tensors {
+				tt := &plan.Tensors[i]
+				if !tt.Placed() || tt.Size == 0 {
+					continue
+				}
+				if big == nil || tt.Size > big.Size {
+					big = tt
+				}
+			}
+			for i := range plan.Tensors {
+				tt := &plan.Tensors[i]
+				if tt.Placed() && tt != big && tt.Size > 0 && tt.Birth <= big.Death && big.Birth <= tt.Death {
+					other = tt
+					break
+				}
+			}
+			if other == nil {
+				t.Skip("no two tensors live together")
+			}
+			big.Offset = other.Offset
+			data, _ = json.Marshal(plan)
+			os.WriteFile(out, data, 0o644)
+			if code, _, errs := runCLI(t, "verify", in, out); code != exitBadPlan || !strings.Contains(errs, "overlap") {
+				t.Fatalf("tampered plan: exit %d, stderr %s", code, errs)
+			}
+		})
+	}
+}
+
+func TestForwardBackward(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bwd.json")
+	code, _, errs := runCLI(t, "plan", "--json", "-o", out, "--forward", "../../examples/train-forward.json", "../../examples/train-backward.json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	fwdOut := filepath.Join(t.TempDir(), "fwd.json")
+	if code, _, errs := runCLI(t, "plan", "--json", "-o", fwdOut, "../../examples/train-forward.json"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	offsets := func(path string) map[string]int64 {
+		data, _ := os.ReadFile(path)
+		var p planner.Plan
+		json.Unmarshal(data, &p)
+		m := map[string]int64{}
+		for _, tt := range p.Tensors {
+			m[tt.Name] = tt.Offset
+		}
+		return m
+	}
+	f, b := offsets(fwdOut), offsets(out)
+	for _, w := range []string{"w1", "w2"} {
+		if f[w] != b[w] {
+			t.Errorf("%s: backward offset %d, forward %d", w, b[w], f[w])
+		}
+	}
+	if code, _, errs := runCLI(t, "verify", "--forward", "../../examples/train-forward.json", "../../examples/train-backward.json", out); code != exitOK {
+		t.Errorf("verify backward: exit %d: %s", code, errs)
+	}
+}
