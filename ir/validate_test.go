@@ -147,7 +147,7 @@ func TestTensorLookup(t *testing.T) {
 // TestValidateLinear guards against quadratic work: a long chain and a
 // wide fan-in must validate quickly.
 func TestValidateLinear(t *testing.T) {
-	const n = 200000
+	const n = 100000
 	g := &Graph{Nodes: make([]Node, 0, n)}
 	g.Nodes = append(g.Nodes, node(0, "t0", OpInput, nil, F32, Int(4)))
 	all := []string{"t0"}
