@@ -2,20 +2,18 @@ package viz
 
 import (
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 )
 
-// Renderer draws a View's quads in one DrawTriangles32 call and its labels
-// with the bitmap debug font.
+// Renderer draws a View's quads, labels included, in one DrawTriangles32
+// call.
 type Renderer struct {
 	// src is an 8×8 stripe pattern whose texel (0, 0) is white: solid
 	// quads sample only that texel, hatched quads sample the pattern in
 	// screen space with repeat addressing, so both share one call.
-	src    *ebiten.Image
-	verts  []ebiten.Vertex
-	idx    []uint32
-	quads  []Quad
-	labels []Label
+	src   *ebiten.Image
+	verts []ebiten.Vertex
+	idx   []uint32
+	quads []Quad
 }
 
 const hatchSize = 8
@@ -41,10 +39,6 @@ func (r *Renderer) Draw(dst *ebiten.Image, v *View) {
 	r.verts, r.idx = appendVertices(r.verts[:0], r.idx[:0], r.quads)
 	op := &ebiten.DrawTrianglesOptions{Address: ebiten.AddressRepeat}
 	dst.DrawTriangles32(r.verts, r.idx, r.src, op)
-	r.labels = v.Labels(r.labels[:0])
-	for _, l := range r.labels {
-		ebitenutil.DebugPrintAt(dst, l.Text, int(l.X), int(l.Y))
-	}
 	v.Dirty = false
 }
 

@@ -17,12 +17,16 @@ type Quad struct {
 type Label struct {
 	X, Y float64
 	Text string
+	C    RGB
 }
 
-// Char sizes of the bitmap font labels are drawn with.
+// TextColor is the colour of axis labels.
+var TextColor = RGB{200, 204, 214}
+
+// Cell size of the label font (font.go): 5×7 glyphs with room around.
 const (
 	CharW = 6
-	CharH = 16
+	CharH = 11
 )
 
 // Plot margins in pixels: room for byte labels on the left, step labels
@@ -53,6 +57,7 @@ type View struct {
 	Dirty bool
 
 	merged []uint64 // one bit a screen pixel, for sub-pixel merging
+	labels []Label
 }
 
 // NewView is an empty view of the given screen size.
@@ -189,7 +194,7 @@ func (v *View) ScreenRect(i int) (Rect, bool) {
 func (v *View) Quads(dst []Quad) []Quad {
 	dst = append(dst, Quad{0, 0, float32(v.W), float32(v.H), Background, 1, false})
 	if v.Layout == nil {
-		return dst
+		return appendText(dst, 10, 10, "no plan loaded", TextColor)
 	}
 	plot := v.PlotRect()
 	vis := v.Cam.Visible()
@@ -286,7 +291,12 @@ func (v *View) Quads(dst []Quad) []Quad {
 		sy = math.Round(sy)
 		dst = append(dst, Quad{float32(plot.X0 - 5), float32(sy), float32(plot.X0 - 1), float32(sy + 1), AxisColor, 1, false})
 	}
-	return v.appendStrip(dst)
+	dst = v.appendStrip(dst)
+	v.labels = v.Labels(v.labels[:0])
+	for _, lb := range v.labels {
+		dst = appendText(dst, lb.X, lb.Y, lb.Text, lb.C)
+	}
+	return dst
 }
 
 func lineColor(l *Layout, ln Line) RGB {
@@ -397,29 +407,30 @@ func (v *View) appendOutline(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RG
 }
 
 // Labels appends the text to draw: axis tick labels and the names of the
-// reference lines.
+// reference lines. Quads draws them; Labels is there for tests and hosts
+// that want the words.
 func (v *View) Labels(dst []Label) []Label {
 	if v.Layout == nil {
-		return append(dst, Label{10, 10, "no plan loaded"})
+		return append(dst, Label{10, 10, "no plan loaded", TextColor})
 	}
 	plot := v.PlotRect()
 	vis := v.Cam.Visible()
 	lastX := math.Inf(-1)
 	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64) {
 		sx, _ := v.Cam.ToScreen(t.V, 0)
-		x := sx - float64(len(t.Label)*CharW)/2
-		if x < lastX+4 || x+float64(len(t.Label)*CharW) > float64(v.W) {
+		x := sx - TextWidth(t.Label)/2
+		if x < lastX+4 || x+TextWidth(t.Label) > float64(v.W) {
 			continue
 		}
-		lastX = x + float64(len(t.Label)*CharW)
-		dst = append(dst, Label{x, plot.Y1 + 4, t.Label})
+		lastX = x + TextWidth(t.Label)
+		dst = append(dst, Label{x, plot.Y1 + 4, t.Label, TextColor})
 	}
 	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
 		_, sy := v.Cam.ToScreen(0, t.V)
 		if sy < plot.Y0+CharH/2 || sy > plot.Y1 {
 			continue
 		}
-		dst = append(dst, Label{plot.X0 - 7 - float64(len(t.Label)*CharW), sy - CharH/2, t.Label})
+		dst = append(dst, Label{plot.X0 - 7 - TextWidth(t.Label), sy - CharH/2, t.Label, TextColor})
 	}
 	for _, ln := range v.Layout.Lines {
 		_, sy := v.Cam.ToScreen(0, ln.Y)
@@ -430,10 +441,10 @@ func (v *View) Labels(dst []Label) []Label {
 		if ln.Role == LineBudget && v.Layout.OverBudget {
 			text += " exceeded by " + FormatBytes(v.Layout.Plan.ArenaSize-v.Layout.Budget)
 		}
-		x := plot.X1 - float64(len(text)*CharW) - 4
-		dst = append(dst, Label{x, sy - CharH - 1, text})
+		x := plot.X1 - TextWidth(text) - 4
+		dst = append(dst, Label{x, sy - CharH, text, lineColor(v.Layout, ln)})
 	}
 	s := v.StripRect()
-	dst = append(dst, Label{s.X0 - 7 - 4*CharW, s.Y0 + stripHeight/2 - CharH/2, "live"})
+	dst = append(dst, Label{s.X0 - 7 - TextWidth("live"), s.Y0 + stripHeight/2 - CharH/2, "live", TextColor})
 	return dst
 }

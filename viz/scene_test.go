@@ -1,0 +1,92 @@
+package viz
+
+import (
+	"testing"
+
+	"memplan/viz/internal/sample"
+)
+
+func countItemQuads(qs []Quad, c RGB) int {
+	n := 0
+	for _, q := range qs {
+		if q.C == c {
+			n++
+		}
+	}
+	return n
+}
+
+func TestQuadsCullOffscreen(t *testing.T) {
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(sample.Plan(), 0), false)
+	p := v.Layout.Plan
+	wcol := TensorColor(p, v.Layout.Index("w"), false)
+	if countItemQuads(v.Quads(nil), wcol) != 1 {
+		t.Fatal("w not drawn once when fitted")
+	}
+	// Zoom onto step 5, past w's death at 4: w is culled.
+	v.Cam.FitRect(Rect{5.2, 0, 5.8, 500}, 0)
+	if n := countItemQuads(v.Quads(nil), wcol); n != 0 {
+		t.Errorf("w drawn %d times while off-screen", n)
+	}
+	for _, q := range v.Quads(nil) {
+		if q.X0 < 0 || q.Y0 < 0 || q.X1 > 640 || q.Y1 > 400 {
+			t.Fatalf("quad %+v outside the screen", q)
+		}
+	}
+}
+
+func TestSubPixelMerging(t *testing.T) {
+	v := NewView(200, 150)
+	v.SetLayout(NewLayout(sample.Many(20000), 0), false)
+	qs := v.Quads(nil)
+	plot := v.PlotRect()
+	if max := int((plot.X1 - plot.X0) * (plot.Y1 - plot.Y0)); len(qs) > max+2000 {
+		t.Errorf("%d quads on a %v-pixel plot: tiny buffers were not merged", len(qs), max)
+	}
+}
+
+func TestSelectAndKeys(t *testing.T) {
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(sample.Plan(), 0), false)
+	v.Select(v.Layout.Index("h"))
+	if len(v.Partners) != 2 {
+		t.Errorf("partners %v", v.Partners)
+	}
+	kx := v.Cam.KX
+	if !v.Key("w", false) || v.Cam.KX <= kx {
+		t.Error("w did not zoom in")
+	}
+	v.Key("f", false)
+	if v.Cam.KX != kx {
+		t.Error("f did not fit")
+	}
+	v.Key("Escape", false)
+	if v.Selected != -1 {
+		t.Error("Escape did not clear the selection")
+	}
+	if v.Key("q", false) {
+		t.Error("q means nothing but was taken")
+	}
+	// A re-plan keeps the selection by name and, same bounds, the camera.
+	v.Select(v.Layout.Index("y"))
+	v.Key("w", false)
+	k := v.Cam.KX
+	v.SetLayout(NewLayout(sample.Plan(), 0), true)
+	if v.Selected != v.Layout.Index("y") || v.Cam.KX != k {
+		t.Errorf("re-plan lost selection (%d) or camera (%v != %v)", v.Selected, v.Cam.KX, k)
+	}
+}
+
+func TestHitAtScreen(t *testing.T) {
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(sample.Plan(), 0), false)
+	r, _ := v.ScreenRect(v.Layout.Index("w"))
+	h := v.HitAt((r.X0+r.X1)/2, (r.Y0+r.Y1)/2)
+	if h.Tensor < 0 || v.Layout.Plan.Tensors[h.Tensor].Name != "w" {
+		t.Errorf("hit %+v at w's centre", h)
+	}
+	if h := v.HitAt(5, 5); h != None {
+		t.Errorf("hit %+v in the margin", h)
+	}
+}

@@ -1,0 +1,454 @@
+//go:build js && wasm
+
+// Command wasm is memplan's viewer for the browser: the planner and the
+// ebiten canvas in one WebAssembly module. The host page sends it files
+// and options with postMessage (or window.memplan.send); it plans, draws
+// and posts back summaries, hovers, selections and errors. The message
+// API is documented in docs/embedding.md.
+package main
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"sync"
+	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"memplan/ir"
+	_ "memplan/ir/onnx"
+	"memplan/planner"
+	"memplan/viz"
+)
+
+// The built-in examples, so the viewer shows something without a fetch.
+//
+//go:embed examples/*.json
+var examples embed.FS
+
+// DefaultExample is loaded on start unless the page sends a file first.
+const DefaultExample = "transformer.json"
+
+// wireOptions are the planning options a page sends, planner.Options with
+// the strategy and an explicit budget beside them.
+type wireOptions struct {
+	planner.Options
+	Strategy string `json:"strategy"`
+	// Budget in bytes; 0 means the mode's default (128 MiB in f32-uniform
+	// mode, none otherwise).
+	Budget int64 `json:"budget"`
+}
+
+// file is the last file that planned without error.
+type file struct {
+	name string
+	data []byte
+}
+
+// app is the viewer's state. JavaScript callbacks only queue commands;
+// Update applies them between frames, so the view is never touched
+// mid-draw.
+type app struct {
+	mu       sync.Mutex
+	commands []func()
+
+	view *viz.View
+	game *viz.Game
+
+	// Planning runs on its own goroutine; a newer request replaces one
+	// still waiting, so typing in an options field plans once.
+	planReq chan struct{}
+	pending *planJob
+	cur     *file
+	opts    wireOptions
+	seq     int // bumps per request; stale results are dropped
+}
+
+type planJob struct {
+	f    file
+	opts wireOptions
+	seq  int
+	keep bool // keep the camera (a re-plan of the same file)
+}
+
+func main() {
+	a := &app{planReq: make(chan struct{}, 1)}
+	a.opts = wireOptions{Options: planner.DefaultOptions()}
+	a.view = viz.NewView(800, 600)
+	a.game = viz.NewGame(a.view)
+	a.game.BeforeUpdate = a.drain
+	a.game.OnHover = a.hovered
+	a.game.OnSelect = func(i int) { a.postSelect(i) }
+
+	a.installJS()
+	go a.planner()
+
+	data, _ := examples.ReadFile("examples/" + DefaultExample)
+	a.request(file{DefaultExample, data}, a.opts, false)
+
+	ebiten.SetWindowTitle("memplan")
+	ebiten.SetScreenClearedEveryFrame(false)
+	// Inside an iframe the document often lacks focus; the viewer must
+	// still draw and react to the pointer.
+	ebiten.SetRunnableOnUnfocused(true)
+	a.post(map[string]any{"type": "ready", "examples": exampleNames(), "strategies": planner.StrategyNames(),
+		"defaults": wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy}})
+	if err := ebiten.RunGame(a.game); err != nil {
+		a.postError(err)
+	}
+}
+
+func exampleNames() []string {
+	ents, _ := examples.ReadDir("examples")
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+// queue runs f in the next Update.
+func (a *app) queue(f func()) {
+	a.mu.Lock()
+	a.commands = append(a.commands, f)
+	a.mu.Unlock()
+}
+
+func (a *app) drain() {
+	a.mu.Lock()
+	cmds := a.commands
+	a.commands = nil
+	a.mu.Unlock()
+	for _, f := range cmds {
+		f()
+	}
+}
+
+// request asks the planner goroutine to plan f with opts.
+func (a *app) request(f file, opts wireOptions, keep bool) {
+	a.mu.Lock()
+	a.seq++
+	a.pending = &planJob{f, opts, a.seq, keep}
+	a.mu.Unlock()
+	select {
+	case a.planReq <- struct{}{}:
+	default: // a wake-up is already queued; it will take the newest job
+	}
+	a.post(map[string]any{"type": "busy", "file": f.name})
+}
+
+func (a *app) planner() {
+	for range a.planReq {
+		a.mu.Lock()
+		job := a.pending
+		a.pending = nil
+		a.mu.Unlock()
+		if job == nil {
+			continue
+		}
+		plan, err := planFile(job.f, job.opts)
+		a.queue(func() { a.planned(job, plan, err) })
+	}
+}
+
+// planFile decodes and plans a file, or reads a plan record as is.
+func planFile(f file, o wireOptions) (*planner.Plan, error) {
+	head := f.data[:min(len(f.data), 512)]
+	if bytes.Contains(head, []byte(`"`+planner.PlanFormat+`"`)) {
+		var p planner.Plan
+		if err := json.Unmarshal(f.data, &p); err != nil {
+			return nil, &ir.Error{File: f.name, Msg: "plan record: " + err.Error()}
+		}
+		return &p, nil
+	}
+	src, err := ir.Decode(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols})
+	if err != nil {
+		return nil, err
+	}
+	return planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{})
+}
+
+// planned shows a finished plan, or reports its error and keeps the last
+// good plan on screen.
+func (a *app) planned(job *planJob, plan *planner.Plan, err error) {
+	if job.seq != a.seq {
+		return // a newer request is on its way
+	}
+	if err != nil {
+		a.postError(err)
+		return
+	}
+	a.cur = &job.f
+	a.opts = job.opts
+	budget := job.opts.Budget
+	if budget == 0 {
+		budget = viz.Budget(plan)
+	}
+	l := viz.NewLayout(plan, budget)
+	a.view.SetLayout(l, job.keep)
+	a.post(map[string]any{"type": "plan", "file": job.f.name, "summary": summary(l), "tensors": plan.Tensors})
+	a.postSelect(a.view.Selected)
+}
+
+func summary(l *viz.Layout) map[string]any {
+	p := l.Plan
+	s := map[string]any{
+		"name": p.Name, "strategy": p.Strategy, "optimal": p.Optimal,
+		"arena_size": p.ArenaSize, "lower_bound": p.LowerBound, "total_unshared": p.TotalUnshared,
+		"saved": p.Saved, "fragmentation": p.Fragmentation, "steps": p.Steps, "tensors": len(p.Tensors),
+		"alignment": p.Alignment, "options": p.Options, "notes": p.Notes,
+		"budget": l.Budget, "over_budget": l.OverBudget,
+	}
+	if l.Budget > 0 {
+		s["budget_deficit"] = max(p.ArenaSize-l.Budget, 0)
+		s["budget_headroom"] = max(l.Budget-p.ArenaSize, 0)
+	}
+	return s
+}
+
+func (a *app) hovered(h viz.Hit, sx, sy float64) {
+	ev := map[string]any{"type": "hover", "x": sx, "y": sy, "tensor": nil}
+	if h.Tensor >= 0 {
+		ev["tensor"] = a.tensorInfo(int(h.Tensor))
+		ev["part"] = h.Kind.String()
+	}
+	a.post(ev)
+}
+
+func (a *app) postSelect(i int) {
+	ev := map[string]any{"type": "select", "tensor": nil, "partners": []any{}}
+	if l := a.view.Layout; l != nil && i >= 0 {
+		ev["tensor"] = a.tensorInfo(i)
+		var ps []any
+		for _, j := range a.view.Partners {
+			ps = append(ps, a.tensorInfo(j))
+		}
+		ev["partners"] = ps
+	}
+	a.post(ev)
+}
+
+// tensorInfo is a tensor as events carry it, with its index and its
+// screen rectangle in the viewer.
+func (a *app) tensorInfo(i int) map[string]any {
+	t := &a.view.Layout.Plan.Tensors[i]
+	info := map[string]any{"index": i, "tensor": t}
+	if r, ok := a.view.ScreenRect(i); ok {
+		info["rect"] = map[string]float64{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0}
+	}
+	return info
+}
+
+func (a *app) postError(err error) {
+	ev := map[string]any{"type": "error", "message": err.Error()}
+	var ie *ir.Error
+	if errors.As(err, &ie) {
+		ev["file"], ev["line"], ev["column"], ev["path"], ev["node"] = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
+	}
+	a.post(ev)
+}
+
+// post sends an event to the parent page and to listeners in this page.
+// Events go through JSON so Go values become plain JS objects in one
+// JSON.parse instead of thousands of syscall/js calls.
+func (a *app) post(ev map[string]any) {
+	ev["source"] = "memplan"
+	b, err := json.Marshal(ev)
+	if err != nil {
+		b, _ = json.Marshal(map[string]any{"source": "memplan", "type": "error", "message": err.Error()})
+	}
+	w := js.Global()
+	obj := w.Get("JSON").Call("parse", string(b))
+	if p := w.Get("parent"); !p.Equal(w) {
+		// The viewer is an embeddable widget: any page may host it.
+		p.Call("postMessage", obj, "*")
+	}
+	ce := w.Get("CustomEvent").New("memplan", map[string]any{"detail": obj})
+	w.Call("dispatchEvent", ce)
+}
+
+// installJS registers window.memplan and the message listener.
+func (a *app) installJS() {
+	w := js.Global()
+	api := js.Global().Get("Object").New()
+	api.Set("send", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			a.handle(args[0])
+		}
+		return nil
+	}))
+	// rectOf(name) is where a tensor is drawn now, in CSS pixels of this
+	// page, with its fill colour; null when it is not drawn.
+	api.Set("rectOf", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || a.view.Layout == nil {
+			return nil
+		}
+		i := a.view.Layout.Index(args[0].String())
+		r, ok := a.view.ScreenRect(i)
+		if !ok {
+			return nil
+		}
+		return map[string]any{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0,
+			"color": viz.TensorColor(a.view.Layout.Plan, i, false).Hex()}
+	}))
+	// state() reports what the viewer shows, for tests and hosts.
+	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
+		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty}
+		if a.cur != nil {
+			s["file"] = a.cur.name
+		}
+		if l := a.view.Layout; l != nil {
+			s["arena_size"] = float64(l.Plan.ArenaSize)
+			s["tensors"] = len(l.Plan.Tensors)
+			if a.view.Selected >= 0 {
+				s["selected"] = l.Plan.Tensors[a.view.Selected].Name
+			}
+			if a.view.Hover.Tensor >= 0 {
+				s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
+			}
+			v := a.view.Cam.Visible()
+			s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
+		}
+		return js.ValueOf(s)
+	}))
+	w.Set("memplan", api)
+	w.Call("addEventListener", "message", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		e := args[0]
+		// Only the host page (or this page) may drive the viewer.
+		if src := e.Get("source"); !src.Equal(w.Get("parent")) && !src.Equal(w) {
+			return nil
+		}
+		a.handle(e.Get("data"))
+		return nil
+	}))
+}
+
+// handle reads one command message. It runs inside a JS callback, so it
+// only copies what it needs and queues the work.
+func (a *app) handle(m js.Value) {
+	if m.Type() != js.TypeObject {
+		return
+	}
+	typ := m.Get("type")
+	if typ.Type() != js.TypeString {
+		return
+	}
+	str := func(k string) string {
+		if v := m.Get(k); v.Type() == js.TypeString {
+			return v.String()
+		}
+		return ""
+	}
+	switch typ.String() {
+	case "load":
+		name := path.Base(str("name"))
+		data, err := bytesOf(m.Get("data"))
+		if err != nil {
+			a.postError(&ir.Error{File: name, Msg: err.Error()})
+			return
+		}
+		opts, err := a.optionsOf(m.Get("options"))
+		if err != nil {
+			a.postError(err)
+			return
+		}
+		a.request(file{name, data}, opts, false)
+	case "example":
+		name := path.Base(str("name"))
+		data, err := examples.ReadFile("examples/" + name)
+		if err != nil {
+			a.postError(fmt.Errorf("no built-in example %q", name))
+			return
+		}
+		opts, err := a.optionsOf(m.Get("options"))
+		if err != nil {
+			a.postError(err)
+			return
+		}
+		a.request(file{name, data}, opts, false)
+	case "options":
+		opts, err := a.optionsOf(m.Get("options"))
+		if err != nil {
+			a.postError(err)
+			return
+		}
+		a.queue(func() {
+			if a.cur != nil {
+				a.request(*a.cur, opts, true)
+			}
+		})
+	case "select", "focus":
+		name, focus := str("name"), typ.String() == "focus"
+		a.queue(func() {
+			l := a.view.Layout
+			if l == nil {
+				return
+			}
+			i := l.Index(name)
+			a.view.Select(i)
+			if focus {
+				a.view.FocusTensor(i)
+			}
+			a.postSelect(a.view.Selected)
+		})
+	case "fit":
+		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
+	case "key":
+		key, shift := str("key"), m.Get("shift").Truthy()
+		a.queue(func() {
+			before := a.view.Selected
+			a.view.Key(key, shift)
+			if a.view.Selected != before {
+				a.postSelect(a.view.Selected)
+			}
+		})
+	case "wheel":
+		// A host forwarding wheel events it caught over the viewer.
+		x, y, d := m.Get("x").Float(), m.Get("y").Float(), m.Get("delta").Float()
+		a.queue(func() { a.view.Wheel(x, y, d, false, false) })
+	}
+}
+
+// optionsOf reads options sent by the page over the current ones; a
+// missing object keeps them.
+func (a *app) optionsOf(v js.Value) (wireOptions, error) {
+	a.mu.Lock()
+	o := a.opts
+	a.mu.Unlock()
+	if v.Type() != js.TypeObject {
+		return o, nil
+	}
+	s := js.Global().Get("JSON").Call("stringify", v).String()
+	// Fields the page leaves out keep their defaults, not the last
+	// request's: the form sends everything it shows.
+	o = wireOptions{Options: planner.DefaultOptions()}
+	if err := json.Unmarshal([]byte(s), &o); err != nil {
+		return o, fmt.Errorf("options: %v", err)
+	}
+	return o, nil
+}
+
+// bytesOf copies file contents from a string, ArrayBuffer or typed array.
+func bytesOf(v js.Value) ([]byte, error) {
+	switch {
+	case v.Type() == js.TypeString:
+		return []byte(v.String()), nil
+	case v.InstanceOf(js.Global().Get("ArrayBuffer")):
+		v = js.Global().Get("Uint8Array").New(v)
+	case v.InstanceOf(js.Global().Get("Uint8Array")):
+	case v.Type() == js.TypeObject && v.Get("buffer").Truthy():
+		v = js.Global().Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength"))
+	default:
+		return nil, errors.New("data must be a string, an ArrayBuffer or a typed array")
+	}
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b, nil
+}

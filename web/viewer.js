@@ -1,0 +1,24 @@
+// Starts the memplan viewer wasm. The canvas is ebiten's; this script only
+// loads the module, shows its status and the key help.
+"use strict";
+(function () {
+  const status = document.getElementById("status");
+  const keys = document.getElementById("keys");
+  window.addEventListener("memplan", (e) => {
+    const m = e.detail;
+    if (m.type === "ready" || m.type === "plan") status.textContent = "";
+    if (m.type === "busy") status.textContent = "planning " + m.file + "…";
+    if (m.type === "error") status.textContent = "";
+  });
+  window.addEventListener("keydown", (e) => {
+    if (e.key === "?") keys.classList.toggle("open");
+    if (e.key === "Escape") keys.classList.remove("open");
+  });
+  window.addEventListener("message", (e) => {
+    if (e.source === window.parent && e.data && e.data.type === "help") keys.classList.toggle("open", !!e.data.open);
+  });
+  const go = new Go();
+  WebAssembly.instantiateStreaming(fetch("memplan.wasm"), go.importObject)
+    .then((r) => go.run(r.instance))
+    .catch((err) => { status.textContent = "could not start the viewer: " + err; });
+})();
