@@ -744,7 +744,7 @@ func permute(s, perm []int64) ([]int64, bool) {
 func (d *decoder) constant(n *node) tinfo {
 	for _, a := range n.attrs {
 		switch a.name {
-		case "value":
+		case "value", "sparse_value":
 			if a.t == nil {
 				return tinfo{}
 			}

@@ -104,7 +104,8 @@ func walk(b []byte, base int64, fn func(num protowire.Number, typ protowire.Type
 		pos += n
 		var x uint64
 		var v []byte
-		var voff int64
+		voff := base + int64(start) // the payload's offset for bytes fields
+
 		switch typ {
 		case protowire.VarintType:
 			x, n = protowire.ConsumeVarint(b[pos:])
@@ -245,7 +246,7 @@ func parseGraph(b []byte, base int64, depth int) (*graph, error) {
 	g := &graph{}
 	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
 		switch num {
-		case 1, 5, 11, 12, 13:
+		case 1, 5, 11, 12, 13, 15:
 			if err := needBytes(typ, voff, "GraphProto field"); err != nil {
 				return err
 			}
@@ -261,6 +262,12 @@ func parseGraph(b []byte, base int64, depth int) (*graph, error) {
 			g.name = string(v)
 		case 5:
 			t, err := parseTensor(v, voff)
+			if err != nil {
+				return err
+			}
+			g.inits = append(g.inits, t)
+		case 15:
+			t, err := parseSparse(v, voff)
 			if err != nil {
 				return err
 			}
@@ -353,6 +360,15 @@ func parseAttr(b []byte, base int64, depth int) (attr, error) {
 			} else {
 				a.graphs = append(a.graphs, g)
 			}
+		case 22:
+			if err := needBytes(typ, voff, "AttributeProto.sparse_tensor"); err != nil {
+				return err
+			}
+			t, err := parseSparse(v, voff)
+			if err != nil {
+				return err
+			}
+			a.t = &t
 		case 7:
 			a.floats, err = floats32(a.floats, typ, x, v, voff)
 		case 8:
@@ -445,4 +461,28 @@ func parseValueInfo(b []byte, base int64) (valueInfo, error) {
 		return nil
 	})
 	return vi, err
+}
+
+// parseSparse reads a SparseTensorProto as a tensor of its dense shape,
+// without contents: planning needs only its size.
+func parseSparse(b []byte, base int64) (tensor, error) {
+	t := tensor{off: base, external: true}
+	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+		var err error
+		switch num {
+		case 1:
+			if err := needBytes(typ, voff, "SparseTensorProto.values"); err != nil {
+				return err
+			}
+			vals, err := parseTensor(v, voff)
+			if err != nil {
+				return err
+			}
+			t.name, t.dtype = vals.name, vals.dtype
+		case 3:
+			t.dims, err = ints(t.dims, typ, x, v, voff)
+		}
+		return err
+	})
+	return t, err
 }

@@ -437,3 +437,32 @@ func TestLoopCarriedShape(t *testing.T) {
 		})
 	}
 }
+
+func TestSparseTensors(t *testing.T) {
+	sparse := func(name string, dims ...int64) pb {
+		s := pb{}.msg(1, tproto(name, tFloat, ints64(2))).msg(2, tproto("", tInt64, ints64(2), 0, 5))
+		for _, d := range dims {
+			s = s.i64(3, d)
+		}
+		return s
+	}
+	data := modelP(13, input(vinfo("x", tFloat, 3, 4)),
+		part{15, sparse("w", 3, 4)},
+		op("Constant", nil, []string{"k"}, func(b pb) pb {
+			return b.msg(5, pb{}.str(1, "sparse_value").i64(20, 11).msg(22, sparse("", 3, 4)))
+		}),
+		op("Add", []string{"x", "w"}, []string{"a"}),
+		op("Add", []string{"a", "k"}, []string{"y"}))
+	g, err := Decode("sp.onnx", data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"w", "k", "y"} {
+		if got := shapeOf(t, g, name); !slices.Equal(got, ints64(3, 4)) {
+			t.Errorf("%s: shape %v, want [3 4]", name, got)
+		}
+	}
+	if _, n := g.Tensor("w"); n.Op != ir.OpParam {
+		t.Errorf("sparse initializer op %q", n.Op)
+	}
+}
