@@ -1,0 +1,167 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Exact is a branch and bound for the smallest arena, in the spirit of
+// MiniMalloc (Moffitt, ASPLOS 2023):
+//
+//   - Canonical solutions only. Any placement can be pushed down until
+//     each buffer rests on 0 or on a buffer live with it, without growing
+//     the arena. Listed by (offset, rank), such a placement is rebuilt by
+//     putting each buffer at the lowest offset above the buffers already
+//     placed and live with it, never below the previous one. So the search
+//     picks the next buffer, and its offset follows; the sequence must
+//     increase in (offset, rank), which lists each solution once.
+//   - Section bounds. Time is cut into sections where the live set is
+//     constant. Buffers placed later never go below the last offset, so
+//     the bytes under it in a section are lost for good; a section whose
+//     lost bytes plus its unplaced bytes exceed the target fails the node.
+//   - Independent groups. Buffers split into groups with no live range
+//     crossing between them; each is searched alone.
+//
+// It starts from auto's answer, first asks for an arena equal to the lower
+// bound (a decision problem: the bound prunes hardest there), and then, if
+// time is left, searches for anything smaller than the best so far.
+
+// exactDefaultLimit bounds exact when PlaceOptions.TimeLimit is zero.
+const exactDefaultLimit = 10 * time.Second
+
+func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	limit := opts.TimeLimit
+	if limit <= 0 {
+		limit = exactDefaultLimit
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	pr := prepare(p)
+	offsets, member, err := pr.portfolio(ctx, autoMembers)
+	if err != nil {
+		return Placement{}, err
+	}
+	lb := LowerBound(p)
+	best := ArenaOf(p, offsets)
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + member + ")"}
+	if pl.Optimal {
+		return pl, nil
+	}
+	if len(pr.fixed) > 0 {
+		pl.Detail += "; exact search does not handle fixed buffers"
+		return pl, nil
+	}
+	ex := &exact{ctx: ctx, opts: opts, start: start, lb: lb, best: best}
+	groups := pr.groups()
+	// Phase 1: the decision problem at the lower bound, group by group.
+	decisionEnd := start.Add(limit * 3 / 5)
+	proved := true
+	for _, g := range groups {
+		if groupArena(p, g, offsets) <= lb {
+			continue
+		}
+		s := newSearch(pr, g, ex)
+		found, complete := s.run(lb, false, decisionEnd)
+		switch {
+		case found:
+			s.apply(offsets)
+		case complete:
+			ex.provedAbove = true
+			proved = false
+		default:
+			proved = false
+		}
+	}
+	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
+	ex.best = pl.Arena
+	if proved {
+		pl.Optimal = true
+		pl.Detail = fmt.Sprintf("optimal: arena = lower bound after %d nodes", ex.nodes)
+		return pl, nil
+	}
+	// Phase 2: improve the worst groups below the best arena so far.
+	complete := true
+	for {
+		worst, worstArena := -1, int64(-1)
+		for k, g := range groups {
+			if a := groupArena(p, g, offsets); a > worstArena {
+				worst, worstArena = k, a
+			}
+		}
+		if worst < 0 || ctx.Err() != nil {
+			complete = complete && ctx.Err() == nil
+			break
+		}
+		s := newSearch(pr, groups[worst], ex)
+		found, done := s.run(worstArena-1, true, time.Time{})
+		if found {
+			s.apply(offsets)
+			ex.best = ArenaOf(p, offsets)
+		}
+		if !found || !done {
+			// Either nothing smaller exists for the worst group (done), or
+			// time ran out; either way the arena cannot shrink further.
+			complete = done
+			break
+		}
+	}
+	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
+	pl.Optimal = complete || pl.Arena == lb
+	state := "time limit reached"
+	if pl.Optimal {
+		state = "optimal: search complete"
+	}
+	pl.Detail = fmt.Sprintf("%s, %.1f%% above the lower bound, %d nodes", state, 100*float64(pl.Arena-lb)/float64(max(lb, 1)), ex.nodes)
+	return pl, nil
+}
+
+// exact is the state shared by the searches of one call.
+type exact struct {
+	ctx         context.Context
+	opts        PlaceOptions
+	start       time.Time
+	lastReport  time.Time
+	lb, best    int64
+	target      int64
+	nodes       int64
+	nodeLimit   int64 // stops the search, for tests that must not depend on the clock
+	provedAbove bool
+}
+
+func (ex *exact) report() {
+	if ex.opts.Progress == nil || time.Since(ex.lastReport) < time.Second {
+		return
+	}
+	ex.lastReport = time.Now()
+	ex.opts.Progress(fmt.Sprintf("exact: %.0fs, best arena %d, target %d, lower bound %d, %d nodes",
+		time.Since(ex.start).Seconds(), ex.best, ex.target, ex.lb, ex.nodes))
+}
+
+// groups splits the movable buffers into groups that share no live step
+// with one another, each sorted by birth.
+func (pr *prepared) groups() [][]int {
+	bs := pr.p.Buffers
+	ord := slices.Clone(pr.movable)
+	slices.SortStableFunc(ord, func(a, b int) int { return bs[a].Birth - bs[b].Birth })
+	var out [][]int
+	end := -1
+	for k, i := range ord {
+		if k == 0 || bs[i].Birth > end {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], i)
+		end = max(end, bs[i].Death)
+	}
+	return out
+}
+
+func groupArena(p *Problem, g []int, offsets []int64) int64 {
+	var a int64
+	for _, i := range g {
+		a = max(a, p.Buffers[i].End(offsets[i]))
+	}
+	return a
+}
