@@ -397,7 +397,13 @@ var boolOps = map[string]bool{
 // infer returns one tinfo per output of n (unknown where it cannot tell).
 func (d *decoder) infer(n *node) []tinfo {
 	res := make([]tinfo, len(n.outputs))
-	if n.domain != "" || len(res) == 0 {
+	if len(res) == 0 {
+		return res
+	}
+	if n.domain == "com.microsoft" {
+		return d.inferMicrosoft(n, res)
+	}
+	if n.domain != "" {
 		return res
 	}
 	x := d.in(n, 0)
@@ -681,6 +687,73 @@ func (d *decoder) infer(n *node) []tinfo {
 		if xok {
 			dt := n.attrInt("dtype", xdt)
 			res[0] = known(dt, xs)
+		}
+	case "Trilu", "ReverseSequence":
+		if xok {
+			res[0] = known(xdt, xs)
+		}
+	case "QuantizeLinear":
+		dt := n.attrInt("output_dtype", tUint8)
+		if zp := d.in(n, 2); zp != nil {
+			dt = zp.dt
+		}
+		if xok {
+			res[0] = known(dt, xs)
+		}
+	case "DequantizeLinear":
+		if sc := d.in(n, 1); xok && sc != nil {
+			res[0] = known(sc.dt, xs)
+		}
+	case "DynamicQuantizeLinear":
+		if xok && len(res) == 3 {
+			res[0], res[1], res[2] = known(tUint8, xs), known(tFloat, []int64{}), known(tUint8, []int64{})
+		}
+	case "GatherND":
+		is, iok := d.shape(n, 1)
+		bd := n.attrInt("batch_dims", 0)
+		if xok && iok && len(is) > 0 {
+			last := is[len(is)-1]
+			if bd >= 0 && last >= 0 && bd+last <= int64(len(xs)) && bd < int64(len(is)) {
+				out := append(append([]int64(nil), is[:len(is)-1]...), xs[bd+last:]...)
+				res[0] = known(xdt, out)
+			}
+		}
+	case "OneHot":
+		is, iok := d.shape(n, 0)
+		depth := d.in(n, 1)
+		vals := d.in(n, 2)
+		if iok && depth != nil && depth.val != nil && depth.val.len() == 1 && vals != nil {
+			dep, ok := depth.val.int(0)
+			ax, aok := normAxis(n.attrInt("axis", -1), len(is)+1)
+			if ok && aok && dep >= 0 {
+				out := slices.Insert(slices.Clone(is), ax, dep)
+				res[0] = known(vals.dt, out)
+			}
+		}
+	case "Einsum":
+		var shapes [][]int64
+		for i := range n.inputs {
+			s, ok := d.shape(n, i)
+			if !ok {
+				res[0].dt = xdt
+				return res
+			}
+			shapes = append(shapes, s)
+		}
+		if a := n.attr("equation"); a != nil {
+			if out, ok := einsumShape(string(a.s), shapes); ok {
+				res[0] = known(xdt, out)
+			}
+		}
+	case "RoiAlign":
+		rs, rok := d.shape(n, 1)
+		if xok && rok && len(xs) == 4 && len(rs) == 2 {
+			res[0] = known(xdt, []int64{rs[0], xs[1], n.attrInt("output_height", 1), n.attrInt("output_width", 1)})
+		}
+	case "GridSample":
+		gs, gok := d.shape(n, 1)
+		if xok && gok && len(xs) >= 3 && len(gs) == len(xs) {
+			res[0] = known(xdt, append([]int64{xs[0], xs[1]}, gs[1:len(gs)-1]...))
 		}
 	}
 	return res
@@ -1658,6 +1731,153 @@ func (d *decoder) inferSubgraph(g *graph) []tinfo {
 		if t := sub.infos[o.name]; t != nil {
 			res[i] = *t
 			res[i].isInit = false
+		}
+	}
+	return res
+}
+
+// einsumShape computes an Einsum output shape, with "..." broadcasting and
+// the implicit output (letters used once, sorted) when there is no "->".
+func einsumShape(eq string, shapes [][]int64) ([]int64, bool) {
+	eq = strings.ReplaceAll(eq, " ", "")
+	lhs, rhs, explicit := strings.Cut(eq, "->")
+	terms := strings.Split(lhs, ",")
+	if len(terms) != len(shapes) {
+		return nil, false
+	}
+	dims := map[byte]int64{}
+	count := map[byte]int{}
+	var ell []int64
+	hasEll := false
+	for i, term := range terms {
+		s := shapes[i]
+		before, after, dots := strings.Cut(term, "...")
+		if !dots {
+			before, after = term, ""
+		}
+		er := len(s) - len(before) - len(after)
+		if er < 0 || (!dots && er != 0) {
+			return nil, false
+		}
+		if dots {
+			var ok bool
+			if ell, ok = broadcast(ell, s[len(before):len(before)+er]); !ok {
+				return nil, false
+			}
+			hasEll = true
+		}
+		letters := before + after
+		for j := 0; j < len(letters); j++ {
+			c := letters[j]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				return nil, false
+			}
+			v := s[j]
+			if j >= len(before) {
+				v = s[j+er]
+			}
+			if old, seen := dims[c]; seen && old != v {
+				switch {
+				case old == 1:
+				case v == 1:
+					v = old
+				default:
+					return nil, false
+				}
+			}
+			dims[c] = v
+			count[c]++
+		}
+	}
+	if !explicit {
+		rhs = ""
+		if hasEll {
+			rhs = "..."
+		}
+		for c := byte('A'); c <= 'z'; c++ {
+			if count[c] == 1 {
+				rhs += string(c)
+			}
+		}
+	}
+	out := []int64{}
+	for i := 0; i < len(rhs); {
+		if strings.HasPrefix(rhs[i:], "...") {
+			out = append(out, ell...)
+			i += 3
+			continue
+		}
+		v, ok := dims[rhs[i]]
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+		i++
+	}
+	return out, true
+}
+
+// inferMicrosoft covers the onnxruntime contrib ops that optimized
+// transformer exports use most.
+func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if x == nil || !xok {
+		return res
+	}
+	switch n.op {
+	case "Gelu", "FastGelu", "BiasGelu", "QuickGelu", "BiasAdd", "BiasDropout":
+		res[0] = known(x.dt, xs)
+	case "SkipLayerNormalization", "SkipSimplifiedLayerNormalization", "LayerNormalization", "SimplifiedLayerNormalization":
+		res[0] = known(x.dt, xs)
+		st := slices.Clone(xs)
+		if len(st) > 0 {
+			st[len(st)-1] = 1
+		}
+		for i := 1; i < len(res); i++ {
+			if i == 3 { // SkipLayerNormalization's input + skip sum
+				res[i] = known(x.dt, xs)
+			} else {
+				res[i] = known(tFloat, st)
+			}
+		}
+	case "FusedMatMul":
+		bs, bok := d.shape(n, 1)
+		if !bok || len(xs) < 2 || len(bs) < 2 {
+			return res
+		}
+		a, b := slices.Clone(xs), slices.Clone(bs)
+		if n.attrInt("transA", 0) != 0 {
+			a[len(a)-1], a[len(a)-2] = a[len(a)-2], a[len(a)-1]
+		}
+		if n.attrInt("transB", 0) != 0 {
+			b[len(b)-1], b[len(b)-2] = b[len(b)-2], b[len(b)-1]
+		}
+		if out, ok := matmulShape(a, b); ok {
+			res[0] = known(x.dt, out)
+		}
+	case "Attention":
+		ws, wok := d.shape(n, 1)
+		if !wok || len(xs) != 3 || len(ws) != 2 {
+			return res
+		}
+		h := ws[1] / 3
+		if q, ok := n.attrInts("qkv_hidden_sizes"); ok && len(q) == 3 {
+			h = q[2]
+		}
+		res[0] = known(x.dt, []int64{xs[0], xs[1], h})
+	case "EmbedLayerNormalization":
+		ws, wok := d.shape(n, 2)
+		if !wok || len(xs) != 2 || len(ws) != 2 {
+			return res
+		}
+		we := d.in(n, 2)
+		res[0] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
+		if len(res) > 1 {
+			res[1] = known(tInt32, []int64{xs[0]})
+		}
+		if len(res) > 2 {
+			res[2] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
 		}
 	}
 	return res

@@ -177,6 +177,20 @@ func TestShapeRules(t *testing.T) {
 		{"layernorm mean output", 17, []part{
 			input(vinfo("x", tFloat16, 2, 3, 4)), input(vinfo("sc", tFloat16, 4)),
 			op("LayerNormalization", []string{"x", "sc"}, []string{"o", "y"})}, ints64(2, 3, 1), ir.F32},
+		{"gathernd", 13, []part{
+			input(vinfo("x", tFloat, 2, 3, 4)), input(vinfo("i", tInt64, 5, 2)),
+			op("GatherND", []string{"x", "i"}, []string{"y"})}, ints64(5, 4), ir.F32},
+		{"onehot", 13, []part{
+			input(vinfo("x", tInt64, 2, 3)), initz(tproto("dep", tInt64, nil, 10)), input(vinfo("v", tFloat, 2)),
+			op("OneHot", []string{"x", "dep", "v"}, []string{"y"}, aInt("axis", 1))}, ints64(2, 10, 3), ir.F32},
+		{"quantize", 13, []part{
+			input(vinfo("x", tFloat, 2, 3)), input(scalar("s", tFloat)), input(scalar("z", tInt8)),
+			op("QuantizeLinear", []string{"x", "s", "z"}, []string{"y"})}, ints64(2, 3), ir.I8},
+		{"einsum", 13, []part{
+			input(vinfo("a", tFloat, 2, 3)), input(vinfo("b", tFloat, 3, 5)),
+			op("Einsum", []string{"a", "b"}, []string{"y"}, func(b pb) pb {
+				return b.msg(5, pb{}.str(1, "equation").i64(20, 3).str(4, "ij,jk->ki"))
+			})}, ints64(5, 2), ir.F32},
 		{"topk", 13, []part{
 			input(vinfo("x", tFloat, 2, 9)), initz(tproto("k", tInt64, ints64(1), 4)),
 			op("TopK", []string{"x", "k"}, []string{"v", "y"})}, ints64(2, 4), ir.I64},
@@ -464,5 +478,54 @@ func TestSparseTensors(t *testing.T) {
 	}
 	if _, n := g.Tensor("w"); n.Op != ir.OpParam {
 		t.Errorf("sparse initializer op %q", n.Op)
+	}
+}
+
+func TestEinsumShape(t *testing.T) {
+	for _, tc := range []struct {
+		eq     string
+		shapes [][]int64
+		want   []int64
+		ok     bool
+	}{
+		{"ij,jk->ik", [][]int64{{2, 3}, {3, 4}}, ints64(2, 4), true},
+		{"ij,jk", [][]int64{{2, 3}, {3, 4}}, ints64(2, 4), true},
+		{"bhqd,bhkd->bhqk", [][]int64{{1, 2, 5, 8}, {1, 2, 7, 8}}, ints64(1, 2, 5, 7), true},
+		{"...ij,...jk->...ik", [][]int64{{6, 2, 3}, {1, 3, 4}}, ints64(6, 2, 4), true},
+		{"ii->i", [][]int64{{3, 3}}, ints64(3), true},
+		{"ij->", [][]int64{{3, 3}}, ints64(), true},
+		{"ba", [][]int64{{2, 5}}, ints64(5, 2), true},
+		{"ij,jk->ik", [][]int64{{2, 3}, {4, 4}}, nil, false},
+		{"ij->ik", [][]int64{{2, 3}}, nil, false},
+		{"ijk", [][]int64{{2, 3}}, nil, false},
+		{"i,j", [][]int64{{2}}, nil, false},
+	} {
+		got, ok := einsumShape(tc.eq, tc.shapes)
+		if ok != tc.ok || (ok && !slices.Equal(got, tc.want)) {
+			t.Errorf("einsumShape(%q) = %v, %v; want %v, %v", tc.eq, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestMicrosoftOps(t *testing.T) {
+	data := pb{}.i64(1, 8)
+	g := graphP(input(vinfo("x", tFloat16, 2, 5, 12)), input(vinfo("w", tFloat16, 12, 36)),
+		input(vinfo("a", tFloat, 4, 3)), input(vinfo("b", tFloat, 5, 4)),
+		part{1, nodeP("Attention", []string{"x", "w"}, []string{"att"}).str(7, "com.microsoft")},
+		part{1, nodeP("SkipLayerNormalization", []string{"att", "x"}, []string{"sln", "", "", "sum"}).str(7, "com.microsoft")},
+		part{1, nodeP("FusedMatMul", []string{"a", "b"}, []string{"fmm"}, aInt("transA", 1), aInt("transB", 1)).str(7, "com.microsoft")},
+	)
+	data = data.msg(7, g).msg(8, pb{}.str(1, "").i64(2, 13)).msg(8, pb{}.str(1, "com.microsoft").i64(2, 1))
+	gr, err := Decode("ms.onnx", data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]int64{"att": {2, 5, 12}, "sln": {2, 5, 12}, "sum": {2, 5, 12}, "fmm": {3, 5}} {
+		if got := shapeOf(t, gr, name); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+	if _, n := gr.Tensor("att"); n.Op != "com.microsoft.Attention" {
+		t.Errorf("op %q", n.Op)
 	}
 }
