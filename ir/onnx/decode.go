@@ -625,18 +625,20 @@ func (d *decoder) unknownShapes() error {
 	if count == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("cannot determine the shape of %d tensors: %s", count, strings.Join(bad, ", "))
+	list := strings.Join(bad, ", ")
 	if count > len(bad) {
-		msg += fmt.Sprintf(" and %d more", count-len(bad))
+		list += fmt.Sprintf(" and %d more", count-len(bad))
 	}
-	if len(d.unbound) > 0 {
-		var syms []string
-		for s := range d.unbound {
-			syms = append(syms, s)
-		}
-		sort.Strings(syms)
-		msg += "; bind the symbols with --set name=value: " + strings.Join(syms, ", ")
+	if len(d.unbound) == 0 {
+		return d.errf("cannot determine the shape of %d tensors: %s", count, list)
 	}
+	var syms []string
+	for s := range d.unbound {
+		syms = append(syms, s)
+	}
+	sort.Strings(syms)
+	msg := fmt.Sprintf("unbound symbols %s: bind them with --set name=value; until then the shapes of %d tensors are unknown: %s",
+		strings.Join(syms, ", "), count, list)
 	return d.errf("%s", msg)
 }
 
