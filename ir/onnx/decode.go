@@ -1,10 +1,3 @@
-// Package onnx decodes ONNX models (ModelProto files) into memplan graphs.
-//
-// It reads the main graph with protowire, sorts its nodes topologically,
-// infers every tensor's shape and dtype (folding small constant shape
-// arithmetic), and maps ONNX views such as Reshape and axis-0 Slice to
-// aliasing nodes. Importing the package registers the "onnx" format with
-// ir.Decode.
 package onnx
 
 import (

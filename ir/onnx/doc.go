@@ -1,0 +1,35 @@
+// Package onnx decodes ONNX models (ModelProto files) into memplan graphs.
+//
+// It reads the main graph with protowire, sorts its nodes topologically,
+// infers every tensor's shape and dtype (folding small constant shape
+// arithmetic), and maps ONNX views such as Reshape and axis-0 Slice to
+// aliasing nodes. Importing the package registers the "onnx" format with
+// ir.Decode.
+//
+// The mapping, in schedule order:
+//
+//   - graph inputs that are not initializers become "input" nodes, then
+//     every initializer a "param" node (path graph.input[i],
+//     graph.initializer[i]);
+//   - nodes follow in topological order (file order among ready nodes; a
+//     note says when the file was not sorted). Constant nodes, and
+//     ConstantOfShape nodes fed only by initializers or Constants, become
+//     "constant" nodes without inputs; other ops keep their op_type
+//     ("Conv"), prefixed by their domain if not the default one
+//     ("com.microsoft.Attention"). Each node's path is graph.node[i], its
+//     index in the file;
+//   - Reshape, Flatten, Squeeze, Unsqueeze and Identity alias their data
+//     input (ir.AliasWhole); a Slice with constant bounds and step 1 that
+//     cuts only axis 0 is an ir.AliasNarrow of its input;
+//   - If, Loop and Scan are single steps: their outputs are planned, the
+//     tensors inside their subgraphs are not (a note says so), and the
+//     outer tensors a subgraph reads are added to the node's inputs.
+//
+// Symbolic input dims (dim_param) are bound from DecodeOptions.Symbols
+// and every tensor gets a concrete shape; Graph.Symbols records the
+// bound values used. A value_info entry that disagrees with inference
+// wins, with a note. Decode never guesses a size: a tensor whose shape
+// cannot be determined fails decoding with the tensors and the symbols to
+// bind. Errors are *ir.Error; a corrupt or truncated file gives the byte
+// offset where decoding failed.
+package onnx
