@@ -259,7 +259,8 @@ func (d *decoder) checkProducers() error {
 	seen := map[string]bool{}
 	var dups []string
 	dupSeen := map[string]bool{}
-	for _, n := range g.nodes {
+	first := -1 // the node that first redefines a tensor, for the error's path
+	for k, n := range g.nodes {
 		for _, o := range n.outputs {
 			if o == "" {
 				continue
@@ -269,13 +270,19 @@ func (d *decoder) checkProducers() error {
 					dupSeen[o] = true
 					dups = append(dups, o)
 				}
+				if first < 0 {
+					first = k
+				}
 			}
 			seen[o] = true
 		}
 	}
 	if len(dups) > 0 {
-		return d.errf("%d tensors are produced more than once (an ONNX graph must be in SSA form): %s", len(dups), listNames(dups, 0))
+		e := d.errf("%d tensors are produced more than once (an ONNX graph must be in SSA form): %s", len(dups), listNames(dups, 0))
+		e.Path, e.Node = fmt.Sprintf("graph.node[%d]", first), g.nodes[first].name
+		return e
 	}
+	firstMissing := -1
 	var missing []string
 	missSeen := map[string]bool{}
 	d.extra = make([][]string, len(g.nodes))
@@ -286,6 +293,9 @@ func (d *decoder) checkProducers() error {
 			}
 			missSeen[in] = true
 			missing = append(missing, in)
+			if firstMissing < 0 {
+				firstMissing = k
+			}
 		}
 		// Tensors a subgraph reads from this scope are inputs of its node.
 		free := map[string]bool{}
@@ -304,7 +314,9 @@ func (d *decoder) checkProducers() error {
 		d.extra[k] = ex
 	}
 	if len(missing) > 0 {
-		return d.errf("node inputs are not produced by any node, graph input or initializer: %s", listNames(missing, 20))
+		e := d.errf("node inputs are not produced by any node, graph input or initializer: %s", listNames(missing, 20))
+		e.Path, e.Node = fmt.Sprintf("graph.node[%d]", firstMissing), g.nodes[firstMissing].name
+		return e
 	}
 	return nil
 }
