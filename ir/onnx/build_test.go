@@ -1,6 +1,9 @@
 package onnx
 
 import (
+	"encoding/binary"
+	"math"
+
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -61,6 +64,17 @@ func tproto(name string, elem int64, dims []int64, vals ...int64) pb {
 		t = t.i64(7, v)
 	}
 	return t.str(8, name)
+}
+
+// ftproto is a 1-D float TensorProto with its values in raw_data.
+func ftproto(name string, vals ...float32) pb {
+	raw := make([]byte, 4*len(vals))
+	for i, v := range vals {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
+	}
+	t := pb{}.i64(1, int64(len(vals))).i64(2, tFloat).str(8, name)
+	t = protowire.AppendTag(t, 9, protowire.BytesType)
+	return protowire.AppendBytes(t, raw)
 }
 
 type attrFn func(pb) pb

@@ -191,6 +191,26 @@ func TestShapeRules(t *testing.T) {
 			op("Einsum", []string{"a", "b"}, []string{"y"}, func(b pb) pb {
 				return b.msg(5, pb{}.str(1, "equation").i64(20, 3).str(4, "ij,jk->ki"))
 			})}, ints64(5, 2), ir.F32},
+		{"lstm bidirectional", 14, []part{
+			input(vinfo("x", tFloat, 7, 2, 5)), input(vinfo("w", tFloat, 2, 64, 5)), input(vinfo("r", tFloat, 2, 64, 16)),
+			op("LSTM", []string{"x", "w", "r"}, []string{"", "y", "c"}, aInt("hidden_size", 16),
+				func(b pb) pb { return b.msg(5, pb{}.str(1, "direction").i64(20, 3).str(4, "bidirectional")) })}, ints64(2, 2, 16), ir.F32},
+		{"resize scales opset 13", 13, []part{
+			input(vinfo("x", tFloat, 1, 2, 5, 4)), initz(tproto("roi", tFloat, ints64(0))),
+			initz(ftproto("sc", 1, 1, 2, 1.5)),
+			op("Resize", []string{"x", "roi", "sc"}, []string{"y"})}, ints64(1, 2, 10, 6), ir.F32},
+		{"tile", 13, []part{
+			input(vinfo("x", tFloat, 2, 3)), initz(tproto("r", tInt64, ints64(2), 3, 1)),
+			op("Tile", []string{"x", "r"}, []string{"y"})}, ints64(6, 3), ir.F32},
+		{"where broadcast", 13, []part{
+			input(vinfo("c", tBool, 4, 1)), input(vinfo("a", tFloat16, 1, 5)), input(scalar("b", tFloat16)),
+			op("Where", []string{"c", "a", "b"}, []string{"y"})}, ints64(4, 5), ir.F16},
+		{"squeeze all ones", 13, []part{
+			input(vinfo("x", tFloat, 1, 3, 1, 2)), op("Squeeze", []string{"x"}, []string{"y"})}, ints64(3, 2), ir.F32},
+		{"avgpool same upper", 13, []part{
+			input(vinfo("x", tFloat, 1, 2, 7, 8)),
+			op("AveragePool", []string{"x"}, []string{"y"}, aInts("kernel_shape", 3, 3), aInts("strides", 2, 3),
+				func(b pb) pb { return b.msg(5, pb{}.str(1, "auto_pad").i64(20, 3).str(4, "SAME_UPPER")) })}, ints64(1, 2, 4, 3), ir.F32},
 		{"topk", 13, []part{
 			input(vinfo("x", tFloat, 2, 9)), initz(tproto("k", tInt64, ints64(1), 4)),
 			op("TopK", []string{"x", "k"}, []string{"v", "y"})}, ints64(2, 4), ir.I64},
