@@ -217,6 +217,22 @@ func FuzzDecode(f *testing.F) {
 		op("ConstantOfShape", []string{"sh"}, []string{"k"}),
 		op("Reshape", []string{"x", "s"}, []string{"r"}),
 		op("If", []string{"c"}, []string{"y"}, aGraph("then_branch", then), aGraph("else_branch", then))))
+	f.Add(modelP(13, input(vinfo("x", tFloat, 2, 3, 4, 4)), initz(tproto("ax", tInt64, ints64(1), 0)),
+		initz(tproto("b", tInt64, ints64(1), 1)), initz(tproto("e", tInt64, ints64(1), 2)),
+		initz(tproto("w", tFloat, ints64(5, 3, 3, 3))), initz(ftproto("sc", 1, 1, 2, 2)),
+		op("Slice", []string{"x", "b", "e", "ax"}, []string{"s"}),
+		op("Conv", []string{"x", "w"}, []string{"c"}, aInts("pads", 1, 1, 1, 1)),
+		op("Resize", []string{"c", "", "sc"}, []string{"r"}),
+		op("Split", []string{"r"}, []string{"r1", "r2"}, aInt("axis", 0)),
+		op("Shape", []string{"r1"}, []string{"sh"}),
+		op("Gather", []string{"sh", "b"}, []string{"g"}),
+		op("ReduceProd", []string{"sh"}, []string{"p"}, aInt("keepdims", 1)),
+		op("Concat", []string{"g", "p"}, []string{"cc"}, aInt("axis", 0)),
+		op("Einsum", []string{"x", "x"}, []string{"ein"}, func(b pb) pb {
+			return b.msg(5, pb{}.str(1, "equation").i64(20, 3).str(4, "abij,abjk->abik"))
+		}),
+		op("MaxPool", []string{"x"}, []string{"mp"}, aInts("kernel_shape", 2, 2), aInt("ceil_mode", 1)),
+		op("Transpose", []string{"mp"}, []string{"y"}, aInts("perm", 0, 2, 3, 1))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := Decode("f.onnx", data, ir.DecodeOptions{Symbols: map[string]int64{"N": 2, "batch": 1, "sequence": 4}})
 		if err == nil {
