@@ -203,7 +203,7 @@ func summary(l *viz.Layout) map[string]any {
 		"name": p.Name, "strategy": p.Strategy, "optimal": p.Optimal,
 		"arena_size": p.ArenaSize, "lower_bound": p.LowerBound, "total_unshared": p.TotalUnshared,
 		"saved": p.Saved, "fragmentation": p.Fragmentation, "steps": p.Steps, "tensors": len(p.Tensors),
-		"alignment": p.Alignment, "options": p.Options, "notes": p.Notes,
+		"alignment": p.Alignment, "options": p.Options, "notes": p.Notes, "symbols": p.Symbols,
 		"budget": l.Budget, "over_budget": l.OverBudget,
 	}
 	if l.Budget > 0 {

@@ -17,6 +17,20 @@
   window.addEventListener("message", (e) => {
     if (e.source === window.parent && e.data && e.data.type === "help") keys.classList.toggle("open", !!e.data.open);
   });
+  // Files dragged over the canvas: inside the app, tell the host page,
+  // which covers the canvas and takes the drop; standalone, load the
+  // dropped file here.
+  const embedded = window.parent !== window;
+  window.addEventListener("dragenter", (e) => {
+    e.preventDefault();
+    if (embedded) window.parent.postMessage({ source: "memplan", type: "dragenter" }, "*");
+  });
+  window.addEventListener("dragover", (e) => e.preventDefault());
+  window.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    const f = e.dataTransfer && e.dataTransfer.files[0];
+    if (f && window.memplan) window.memplan.send({ type: "load", name: f.name, data: await f.arrayBuffer() });
+  });
   const go = new Go();
   WebAssembly.instantiateStreaming(fetch("memplan.wasm"), go.importObject)
     .then((r) => go.run(r.instance))

@@ -1,0 +1,160 @@
+// Package site serves memplan's web app: the pages under web/, the viewer
+// wasm and Go's wasm_exec.js, with the right MIME types and gzip. The serve
+// command, the browser tests and the frame benchmark share it.
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// WasmExec is the path of Go's wasm_exec.js for this toolchain.
+func WasmExec() string {
+	return filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
+}
+
+// BuildWasm compiles the viewer (./wasm of the module at root) to out.
+func BuildWasm(ctx context.Context, root, out string) error {
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./wasm")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the viewer wasm: %v\n%s", err, b)
+	}
+	return nil
+}
+
+// ModuleRoot finds the directory of memplan's go.mod from dir upward.
+func ModuleRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module memplan\n")) {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no memplan go.mod above %s", dir)
+		}
+	}
+}
+
+// Handler serves webDir at /, with /memplan.wasm from wasmPath and
+// /wasm_exec.js from the Go toolchain. Files are read on each request so
+// edits to the pages show on reload; the wasm's gzip is cached by
+// modification time since compressing it takes a while.
+func Handler(webDir, wasmPath string) http.Handler {
+	h := &handler{web: webDir, wasm: wasmPath, exec: WasmExec()}
+	return h
+}
+
+type handler struct {
+	web, wasm, exec string
+
+	mu      sync.Mutex
+	gzCache map[string]gzEntry
+}
+
+type gzEntry struct {
+	mod  int64
+	data []byte
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := path.Clean("/" + r.URL.Path)
+	var file string
+	switch p {
+	case "/":
+		file = filepath.Join(h.web, "index.html")
+	case "/memplan.wasm":
+		file = h.wasm
+	case "/wasm_exec.js":
+		file = h.exec
+	default:
+		// Clean rooted the path, so it cannot climb out of web/.
+		file = filepath.Join(h.web, filepath.FromSlash(p[1:]))
+	}
+	st, err := os.Stat(file)
+	if err != nil || st.IsDir() || strings.HasSuffix(file, "_test.go") || strings.HasSuffix(file, ".go") {
+		http.NotFound(w, r)
+		return
+	}
+	ctype := mime.TypeByExtension(filepath.Ext(file))
+	switch filepath.Ext(file) {
+	case ".wasm":
+		ctype = "application/wasm" // instantiateStreaming insists on it
+	case ".js":
+		ctype = "text/javascript; charset=utf-8"
+	case ".html":
+		ctype = "text/html; charset=utf-8"
+	case ".css":
+		ctype = "text/css; charset=utf-8"
+	case ".json":
+		ctype = "application/json"
+	}
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Add("Vary", "Accept-Encoding")
+	data, err := h.gzipped(file, st.ModTime().UnixNano())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if acceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+		if r.Method == http.MethodGet {
+			w.Write(data)
+		}
+		return
+	}
+	http.ServeFile(w, r, file)
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		if strings.TrimSpace(strings.SplitN(part, ";", 2)[0]) == "gzip" {
+			return true
+		}
+	}
+	return false
+}
+
+// gzipped returns a file's gzip, from the cache while the file is
+// unchanged.
+func (h *handler) gzipped(file string, mod int64) ([]byte, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.gzCache[file]; ok && e.mod == mod {
+		return e.data, nil
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(raw)
+	zw.Close()
+	if h.gzCache == nil {
+		h.gzCache = map[string]gzEntry{}
+	}
+	h.gzCache[file] = gzEntry{mod, b.Bytes()}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,439 @@
+// memplan's web app: file drop and picker, examples, options, summary,
+// tooltip, details, search and the tensor table around the viewer iframe.
+// Planning and drawing happen in the viewer (docs/embedding.md); this file
+// only sends it files and options and shows what it posts back. Names from
+// files are always set as text, never as HTML.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const viewer = $("viewer");
+  const KIND_COLORS = {
+    input: "#56b4e9", param: "#e69f00", constant: "#f0e442",
+    activation: "#009e73", output: "#d55e00", view: "#cc79a7",
+  };
+
+  const state = {
+    ready: false,
+    queue: [],          // messages waiting for the viewer to start
+    tensors: [],        // the current plan's tensors
+    summary: null,
+    file: "",
+    selected: null,     // selected tensor name
+    sort: { key: "offset", dir: 1 },
+    matches: [], matchAt: -1, query: "",
+  };
+  window.memplanApp = state; // for tests and the curious
+
+  // ---- talking to the viewer ----
+
+  function send(msg, transfer) {
+    if (!state.ready) { state.queue.push([msg, transfer]); return; }
+    viewer.contentWindow.postMessage(msg, "*", transfer || []);
+  }
+
+  window.addEventListener("message", (e) => {
+    if (e.source !== viewer.contentWindow) return;
+    const m = e.data;
+    if (!m || m.source !== "memplan") return;
+    switch (m.type) {
+      case "ready": onReady(m); break;
+      case "busy": setStatus("planning " + m.file + "…"); break;
+      case "plan": onPlan(m); break;
+      case "error": onError(m); break;
+      case "hover": onHover(m); break;
+      case "select": onSelect(m); break;
+      case "dragenter": showDrop(true); break;
+    }
+  });
+
+  function onReady(m) {
+    state.ready = true;
+    const strat = document.querySelector("select[name=strategy]");
+    strat.replaceChildren(...m.strategies.map((s) => option(s, s)));
+    strat.value = m.defaults.strategy;
+    const ex = $("examples");
+    ex.replaceChildren(option("", "—"), ...m.examples.map((n) => option(n, n.replace(/\.json$/, ""))));
+    for (const [msg, tr] of state.queue.splice(0)) send(msg, tr);
+  }
+
+  function option(value, text) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    return o;
+  }
+
+  // ---- files ----
+
+  async function loadFile(file) {
+    hideError();
+    const buf = await file.arrayBuffer();
+    const opts = readOptions();
+    if (!opts) return;
+    state.pendingFile = file.name;
+    send({ type: "load", name: file.name, data: buf, options: opts }, [buf]);
+  }
+
+  $("open").addEventListener("click", () => $("file").click());
+  $("file").addEventListener("change", (e) => {
+    if (e.target.files[0]) loadFile(e.target.files[0]);
+    e.target.value = "";
+  });
+  $("examples").addEventListener("change", (e) => {
+    if (!e.target.value) return;
+    const opts = readOptions();
+    if (!opts) return;
+    hideError();
+    send({ type: "example", name: e.target.value, options: opts });
+  });
+
+  // Drop anywhere. Drags over the viewer iframe happen in its document,
+  // so the viewer posts "dragenter" and this page raises a cover that
+  // takes the drop.
+  let dragDepth = 0;
+  function showDrop(on) { $("drop").hidden = !on; if (!on) dragDepth = 0; }
+  function hasFiles(e) { return e.dataTransfer && Array.from(e.dataTransfer.types || []).includes("Files"); }
+  window.addEventListener("dragenter", (e) => { if (hasFiles(e)) { dragDepth++; showDrop(true); e.preventDefault(); } });
+  window.addEventListener("dragover", (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = "copy"; } });
+  window.addEventListener("dragleave", () => { if (--dragDepth <= 0) showDrop(false); });
+  window.addEventListener("drop", (e) => {
+    e.preventDefault();
+    showDrop(false);
+    const f = e.dataTransfer && e.dataTransfer.files[0];
+    if (f) loadFile(f);
+  });
+
+  // ---- options ----
+
+  const form = $("options");
+  // readOptions returns the form as viewer options, or null (and shows
+  // why) when a field does not parse.
+  function readOptions() {
+    const f = form.elements;
+    const err = $("options-error");
+    const opts = {
+      strategy: f.strategy.value || undefined,
+      alignment: Number(f.alignment.value) || 64,
+      f32_uniform: f.f32_uniform.checked,
+      no_reuse: f.no_reuse.checked,
+      skip_params: f.skip_params.checked,
+      skip_inputs: f.skip_inputs.checked,
+      skip_constants: f.skip_constants.checked,
+      guard: f.guard.value === "" ? -1 : Number(f.guard.value),
+    };
+    const a = opts.alignment;
+    let problem = "";
+    if (!(a >= 1 && (a & (a - 1)) === 0)) problem = "alignment must be a power of two";
+    if (!(opts.guard >= -1)) problem = "guard must be a number of bytes";
+    const syms = {};
+    for (const part of f.symbols.value.split(/[,\s]+/).filter(Boolean)) {
+      const m = /^([A-Za-z_][\w.]*)=(\d+)$/.exec(part);
+      if (!m) { problem = "symbols: write name=value, e.g. batch=8"; break; }
+      syms[m[1]] = Number(m[2]);
+    }
+    if (Object.keys(syms).length) opts.symbols = syms;
+    err.hidden = !problem;
+    err.textContent = problem;
+    return problem ? null : opts;
+  }
+
+  let replanTimer = 0;
+  form.addEventListener("input", () => {
+    clearTimeout(replanTimer);
+    // Typing a number re-plans once it settles, not on every keystroke.
+    replanTimer = setTimeout(() => {
+      const opts = readOptions();
+      if (opts) send({ type: "options", options: opts });
+    }, 150);
+  });
+  form.addEventListener("submit", (e) => e.preventDefault());
+
+  // ---- plan, summary, table ----
+
+  function onPlan(m) {
+    setStatus("");
+    state.tensors = m.tensors;
+    state.summary = m.summary;
+    state.file = m.file;
+    $("filename").textContent = m.file;
+    if ($("examples").value !== m.file) $("examples").value = Array.from($("examples").options).some((o) => o.value === m.file) ? m.file : "";
+    hideError();
+    renderSummary(m.summary);
+    state.query = null; // recompute matches on the next search
+    renderTable();
+  }
+
+  const fmtBytes = (n) => {
+    const u = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let v = Math.abs(n), i = 0;
+    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+    return (n < 0 ? "-" : "") + (i ? v.toFixed(2).replace(/\.?0+$/, "") : String(v)) + " " + u[i];
+  };
+  const fmtExact = (n) => fmtBytes(n) + (Math.abs(n) >= 1024 ? " (" + n.toLocaleString("en-US") + " B)" : "");
+
+  function renderSummary(s) {
+    const rows = [
+      ["graph", s.name || "—"],
+      ["arena", fmtExact(s.arena_size)],
+      ["lower bound", fmtExact(s.lower_bound)],
+      ["fragmentation", (s.fragmentation * 100 - 100).toFixed(2) + " % over the bound"],
+      ["no sharing", fmtBytes(s.total_unshared)],
+      ["saved", fmtBytes(s.saved) + (s.total_unshared ? " (" + (100 * s.saved / s.total_unshared).toFixed(1) + " %)" : "")],
+      ["strategy", s.strategy + (s.optimal ? " — optimal" : "")],
+      ["tensors", String(s.tensors)],
+      ["steps", String(s.steps)],
+      ["alignment", s.alignment + " B"],
+    ];
+    if (s.symbols && Object.keys(s.symbols).length) {
+      rows.push(["symbols", Object.entries(s.symbols).map(([k, v]) => k + "=" + v).join(", ")]);
+    }
+    fillDl($("summary-list"), rows);
+    const budget = s.budget || 128 * 1024 * 1024;
+    const fit = $("fit");
+    if (s.arena_size <= budget) {
+      fit.textContent = "Fits in " + fmtBytes(budget) + " (" + fmtBytes(budget - s.arena_size) + " to spare)";
+      fit.className = "ok";
+    } else {
+      fit.textContent = "Does not fit in " + fmtBytes(budget) + ": over by " + fmtExact(s.arena_size - budget);
+      fit.className = "bad";
+    }
+    $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
+  }
+
+  function fillDl(dl, rows) {
+    dl.replaceChildren();
+    for (const [k, v] of rows) {
+      const dt = document.createElement("dt");
+      dt.textContent = k;
+      const dd = document.createElement("dd");
+      dd.textContent = v;
+      dl.append(dt, dd);
+    }
+  }
+
+  const TABLE_LIMIT = 1000;
+  const sortValue = {
+    name: (t) => t.name, op: (t) => t.op, kind: (t) => t.kind, dtype: (t) => t.dtype,
+    shape: (t) => t.shape.reduce((a, b) => a * b, 1), size: (t) => t.size, offset: (t) => t.offset,
+    birth: (t) => t.birth, reuses: (t) => t.reuses || "",
+  };
+
+  function sortedTensors() {
+    const { key, dir } = state.sort;
+    const f = sortValue[key];
+    const idx = state.tensors.map((_, i) => i);
+    idx.sort((a, b) => {
+      const x = f(state.tensors[a]), y = f(state.tensors[b]);
+      return (x < y ? -1 : x > y ? 1 : a - b) * dir;
+    });
+    return idx;
+  }
+
+  function renderTable() {
+    const tbody = document.querySelector("#table tbody");
+    const idx = sortedTensors();
+    // The selected tensor is always among the rows shown.
+    let shown = idx.slice(0, TABLE_LIMIT);
+    const sel = state.tensors.findIndex((t) => t.name === state.selected);
+    if (sel >= 0 && !shown.includes(sel)) shown.push(sel);
+    const frag = document.createDocumentFragment();
+    for (const i of shown) frag.append(row(state.tensors[i]));
+    tbody.replaceChildren(frag);
+    $("table-note").textContent = idx.length > TABLE_LIMIT
+      ? "Showing " + TABLE_LIMIT + " of " + idx.length.toLocaleString("en-US") + " tensors; sort or search to find others." : "";
+    for (const th of document.querySelectorAll("#table th")) {
+      th.setAttribute("aria-sort", th.dataset.key === state.sort.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none");
+    }
+    markSelectedRow(false);
+  }
+
+  function row(t) {
+    const tr = document.createElement("tr");
+    tr.dataset.name = t.name;
+    const cells = [
+      t.name, t.op, t.kind, "[" + t.shape.join(", ") + "]", t.dtype,
+      fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : t.offset.toLocaleString("en-US"),
+      t.birth + "–" + t.death, t.root ? "view of " + t.root : (t.reuses || ""),
+    ];
+    cells.forEach((c, k) => {
+      const td = document.createElement("td");
+      if (k === 2) {
+        const sw = document.createElement("span");
+        sw.className = "swatch";
+        sw.style.background = KIND_COLORS[t.kind] || "#a0a0a0";
+        td.append(sw);
+      }
+      td.append(document.createTextNode(c));
+      if (k === 5 || k === 6 || k === 7) td.className = "num";
+      if (k === 0) td.title = t.name;
+      tr.append(td);
+    });
+    return tr;
+  }
+
+  document.querySelector("#table thead").addEventListener("click", (e) => {
+    const th = e.target.closest("th");
+    if (!th) return;
+    const key = th.dataset.key;
+    state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
+    renderTable();
+  });
+  document.querySelector("#table tbody").addEventListener("click", (e) => {
+    const tr = e.target.closest("tr");
+    if (tr) send({ type: "focus", name: tr.dataset.name });
+  });
+
+  function markSelectedRow(scroll) {
+    for (const tr of document.querySelectorAll("#table tbody tr.selected")) tr.classList.remove("selected");
+    if (!state.selected) return;
+    const tr = Array.from(document.querySelectorAll("#table tbody tr")).find((r) => r.dataset.name === state.selected);
+    if (!tr) return;
+    tr.classList.add("selected");
+    if (scroll) tr.scrollIntoView({ block: "nearest" });
+  }
+
+  // ---- hover and selection ----
+
+  const tooltip = $("tooltip");
+  function describe(t) {
+    const rows = [
+      ["op", t.op], ["kind", t.kind], ["shape", "[" + t.shape.join(", ") + "]"], ["dtype", t.dtype],
+      ["size", fmtExact(t.size)],
+      ["offset", t.offset < 0 ? "not in the arena" : t.offset.toLocaleString("en-US") + " – " + (t.offset + t.size).toLocaleString("en-US")],
+      ["live", "steps " + t.birth + " – " + t.death],
+    ];
+    if (t.guard) rows.push(["guard", fmtBytes(t.guard)]);
+    if (t.reuses) rows.push(["reuses", t.reuses]);
+    if (t.root) rows.push(["view of", t.root + " at +" + t.view_offset.toLocaleString("en-US")]);
+    if (t.node && t.node !== t.name) rows.push(["node", t.node]);
+    return rows;
+  }
+
+  function onHover(m) {
+    if (!m.tensor) { tooltip.hidden = true; return; }
+    const t = m.tensor.tensor;
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = t.name + (m.part === "guard" ? " (guard band)" : "");
+    const dl = document.createElement("dl");
+    fillDl(dl, describe(t));
+    tooltip.replaceChildren(name, dl);
+    tooltip.hidden = false;
+    // Keep the tooltip inside the viewer, on the side away from the edge.
+    const wrap = $("viewer-wrap").getBoundingClientRect();
+    const w = tooltip.offsetWidth, h = tooltip.offsetHeight;
+    let x = m.x + 16, y = m.y + 16;
+    if (x + w > wrap.width) x = Math.max(0, m.x - w - 12);
+    if (y + h > wrap.height) y = Math.max(0, m.y - h - 12);
+    tooltip.style.left = x + "px";
+    tooltip.style.top = y + "px";
+  }
+  viewer.addEventListener("mouseleave", () => { tooltip.hidden = true; });
+
+  function onSelect(m) {
+    const list = $("partners");
+    if (!m.tensor) {
+      state.selected = null;
+      $("details-empty").hidden = false;
+      $("details-list").replaceChildren();
+      $("partners-title").hidden = true;
+      list.replaceChildren();
+      markSelectedRow(false);
+      return;
+    }
+    const t = m.tensor.tensor;
+    state.selected = t.name;
+    $("details-empty").hidden = true;
+    fillDl($("details-list"), [["name", t.name], ...describe(t)]);
+    $("partners-title").hidden = false;
+    $("partners-title").textContent = m.partners.length
+      ? "Shared these bytes (" + m.partners.length + ")" : "Nothing else used these bytes";
+    list.replaceChildren(...m.partners.map((p) => {
+      const u = p.tensor;
+      const li = document.createElement("li");
+      li.dataset.name = u.name;
+      li.textContent = u.name + " — " + u.kind + ", steps " + u.birth + "–" + u.death + ", " + fmtBytes(u.size) + " at " + u.offset.toLocaleString("en-US");
+      return li;
+    }));
+    if (!document.querySelector("#table tbody tr[data-name='" + CSS.escape(t.name) + "']")) renderTable();
+    markSelectedRow(true);
+  }
+  $("partners").addEventListener("click", (e) => {
+    const li = e.target.closest("li");
+    if (li) send({ type: "focus", name: li.dataset.name });
+  });
+
+  // ---- search ----
+
+  const search = $("search");
+  function findMatches() {
+    const q = search.value.trim().toLowerCase();
+    if (q === state.query) return;
+    state.query = q;
+    state.matchAt = -1;
+    state.matches = q ? state.tensors.filter((t) => t.offset >= 0 && t.name.toLowerCase().includes(q)).map((t) => t.name) : [];
+    $("matches").textContent = q ? state.matches.length + (state.matches.length === 1 ? " match" : " matches") : "";
+  }
+  search.addEventListener("input", findMatches);
+  search.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      findMatches();
+      const n = state.matches.length;
+      if (!n) return;
+      state.matchAt = (state.matchAt + (e.shiftKey ? n - 1 : 1)) % n;
+      $("matches").textContent = (state.matchAt + 1) + " of " + n;
+      send({ type: "focus", name: state.matches[state.matchAt] });
+    } else if (e.key === "Escape") {
+      search.blur();
+    }
+  });
+
+  // ---- errors and status ----
+
+  function onError(m) {
+    setStatus("");
+    const where = [m.file, m.line ? m.line + (m.column ? ":" + m.column : "") : "", m.path, m.node ? "node " + m.node : ""]
+      .filter(Boolean).join(" · ");
+    $("error-where").textContent = where ? where + ":" : "Error:";
+    // The message repeats the location; show only what follows it.
+    let msg = m.message;
+    if (m.file && msg.startsWith(m.file)) msg = msg.split(": ").pop();
+    $("error-msg").textContent = msg;
+    $("error").hidden = false;
+  }
+  function hideError() { $("error").hidden = true; }
+  $("error-close").addEventListener("click", hideError);
+
+  function setStatus(s) {
+    if (s) $("filename").textContent = s;
+    else $("filename").textContent = state.file;
+  }
+
+  // ---- keys ----
+
+  function toggleKeys(on) {
+    const k = $("keys");
+    k.hidden = on === undefined ? !k.hidden : !on;
+  }
+  $("help").addEventListener("click", () => toggleKeys());
+
+  window.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") {
+      e.preventDefault();
+      $("file").click();
+      return;
+    }
+    const t = e.target;
+    if (t.closest && t.closest("input, select, textarea")) return;
+    if (e.ctrlKey || e.metaKey) return;
+    if (e.key === "?") { toggleKeys(); return; }
+    if (e.key === "/") { e.preventDefault(); search.focus(); search.select(); return; }
+    if (e.key === "Escape") toggleKeys(false);
+    const viewerKeys = ["w", "a", "s", "d", "W", "A", "S", "D", "f", "F", "+", "=", "-", "_", "0",
+      "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Escape"];
+    if (viewerKeys.includes(e.key)) {
+      e.preventDefault();
+      send({ type: "key", key: e.key, shift: e.shiftKey });
+    }
+  });
+})();

@@ -1,0 +1,271 @@
+//go:build !js
+
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"memplan/tools/serve/site"
+	"memplan/tools/serve/site/browser"
+)
+
+// dropped is the graph the test drops on the page: c takes a's bytes once
+// a is dead, so selecting a must list c.
+const dropped = `{"format": "memplan.graph/v1", "name": "dropped", "nodes": [
+ {"name": "x", "op": "input", "shape": [256], "dtype": "f32"},
+ {"name": "a", "op": "relu", "inputs": ["x"], "shape": [65536], "dtype": "f32"},
+ {"name": "b", "op": "relu", "inputs": ["a"], "shape": [65536], "dtype": "f32"},
+ {"name": "c", "op": "relu", "inputs": ["b"], "shape": [65536], "dtype": "f32"},
+ {"name": "out", "op": "sum", "inputs": ["c"], "shape": [1], "dtype": "f32"}],
+ "outputs": ["out"]}`
+
+// broken has a syntax error on line 3.
+const broken = "{\"format\": \"memplan.graph/v1\",\n \"nodes\": [\n  {\"name\": \"x\" \"op\": \"input\"}\n ]}\n"
+
+// page is the app in a headless browser, with helpers that read the viewer
+// through window.memplan inside its iframe.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+// run runs actions and fails the test (with a screenshot) on error.
+func (p *page) run(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.fail("%s: %v", what, err)
+	}
+}
+
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.fail("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// wait polls a JS expression until it is truthy.
+func (p *page) wait(what, js string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		p.fail("waiting for %s (%s): %v", what, js, err)
+	}
+}
+
+// fail saves a screenshot to the artifacts directory and stops the test.
+func (p *page) fail(format string, args ...any) {
+	p.t.Helper()
+	p.screenshot("failure-" + p.t.Name())
+	p.t.Fatalf(format, args...)
+}
+
+func artifactsDir() string {
+	if d := os.Getenv("MEMPLAN_ARTIFACTS"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "memplan-artifacts")
+}
+
+func (p *page) screenshot(name string) string {
+	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+		return ""
+	}
+	dir := artifactsDir()
+	os.MkdirAll(dir, 0o755)
+	f := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".png")
+	if err := os.WriteFile(f, b, 0o644); err == nil {
+		p.t.Logf("screenshot saved to %s", f)
+	}
+	return f
+}
+
+// frame is the viewer iframe's window, and viewerReady says a plan of the
+// given file is drawn.
+const frame = `document.getElementById("viewer").contentWindow`
+
+func viewerShows(file string) string {
+	return fmt.Sprintf(`(() => { const m = %s.memplan; if (!m) return false;
+		const s = m.state(); return s.file === %q && !s.dirty && window.memplanApp.file === %q; })()`, frame, file, file)
+}
+
+// point is a page pixel inside tensor name's rectangle (a third of the
+// way in from its lower-left corner, clear of labels), and its colour.
+func (p *page) point(name string) (float64, float64, string) {
+	p.t.Helper()
+	type pt struct {
+		X, Y  float64
+		Color string
+	}
+	r := eval[*pt](p, fmt.Sprintf(`(() => { const r = %s.memplan.rectOf(%q); if (!r) return null;
+		const f = document.getElementById("viewer").getBoundingClientRect();
+		return {X: f.left + r.x + r.w / 3, Y: f.top + r.y + r.h * 2 / 3, Color: r.color}; })()`, frame, name))
+	if r == nil {
+		p.fail("%s is not drawn", name)
+	}
+	return r.X, r.Y, r.Color
+}
+
+// pixel reads a page pixel from a screenshot, as #rrggbb.
+func (p *page) pixel(x, y float64) string {
+	p.t.Helper()
+	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.fail("screenshot: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		p.fail("decoding screenshot: %v", err)
+	}
+	return hex(img, int(x), int(y))
+}
+
+func hex(img image.Image, x, y int) string {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
+}
+
+// drop dispatches a real drop event holding a File on the page.
+func (p *page) drop(name, content string) {
+	p.t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([%q], %q, {type: "application/json"}));
+		const opts = {dataTransfer: dt, bubbles: true, cancelable: true};
+		document.body.dispatchEvent(new DragEvent("dragenter", opts));
+		document.body.dispatchEvent(new DragEvent("dragover", opts));
+		document.body.dispatchEvent(new DragEvent("drop", opts));
+		return true; })()`, content, name)
+	eval[bool](p, js)
+}
+
+func TestBrowserApp(t *testing.T) {
+	if !browser.Available() {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing; CI must install chromium", browser.Path)
+		}
+		t.Skipf("skipping: %s is not installed (apt-get install -y chromium)", browser.Path)
+	}
+	if testing.Short() {
+		t.Skip("skipping the browser test in -short mode")
+	}
+	wd, _ := os.Getwd()
+	root, err := site.ModuleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm := filepath.Join(t.TempDir(), "memplan.wasm")
+	if err := site.BuildWasm(context.Background(), root, wasm); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler(filepath.Join(root, "web"), wasm))
+	defer srv.Close()
+
+	ctx, cancel := browser.New(context.Background(), t.TempDir())
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelT()
+	p := &page{t: t, ctx: ctx}
+	p.run("open the app", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/index.html"))
+
+	// The default example is planned and drawn: a buffer's pixels have its
+	// colour. Take the largest buffer that no view outlines.
+	p.wait("the default example", viewerShows("transformer.json"))
+	big := eval[string](p, `(() => { const ts = window.memplanApp.tensors;
+		const viewed = new Set(ts.filter(t => t.root).map(t => t.root));
+		let best = "", area = 0;
+		for (const t of ts) {
+			if (t.offset < 0 || t.root || viewed.has(t.name)) continue;
+			const r = `+frame+`.memplan.rectOf(t.name);
+			if (r && r.w * r.h > area) { area = r.w * r.h; best = t.name; }
+		}
+		return best; })()`)
+	x, y, want := p.point(big)
+	if got := p.pixel(x, y); got != want {
+		p.fail("default example: pixel (%.0f, %.0f) inside %s is %s, want %s", x, y, big, got, want)
+	}
+	if s := eval[string](p, `document.getElementById("summary").textContent`); !strings.Contains(s, "arena") || !strings.Contains(s, "Fits in 128 MiB") {
+		p.fail("summary does not show the arena and the budget: %q", s)
+	}
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.screenshot("app-1280x800")
+	}
+
+	// A dropped file re-plans and redraws.
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+	x, y, want = p.point("a")
+	if got := p.pixel(x, y); got != want {
+		p.fail("dropped file: pixel inside a is %s, want %s", got, want)
+	}
+
+	// Hovering a buffer shows its name in the tooltip.
+	p.run("hover a", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+	p.wait("the tooltip", `(() => { const t = document.getElementById("tooltip");
+		return !t.hidden && t.querySelector(".name").textContent === "a"; })()`)
+
+	// A click selects it and lists the tensor that reused its bytes.
+	// Ebiten reads buttons once a frame: a press and release in the same
+	// frame is no click to it, so hold the button as a hand would.
+	p.run("click a",
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.Sleep(150*time.Millisecond),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	p.wait("the selection", `document.getElementById("details-list").textContent.includes("a") &&
+		Array.from(document.querySelectorAll("#partners li")).some(li => li.dataset.name === "c")`)
+	if n := eval[int](p, `document.querySelectorAll("#partners li").length`); n != 1 {
+		p.fail("a shared its bytes with %d tensors, want 1 (c)", n)
+	}
+	if sel := eval[string](p, `document.querySelector("#table tbody tr.selected").dataset.name`); sel != "a" {
+		p.fail("table row selected is %q, want a", sel)
+	}
+
+	// The wheel zooms in at the pointer: the visible steps shrink.
+	before := eval[float64](p, frame+`.memplan.state().visible.x1 - `+frame+`.memplan.state().visible.x0`)
+	// CDP refuses a wheel event without deltaX, and a zero one is omitted.
+	p.run("wheel", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, y, func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, -360 }))
+	p.wait("the zoom", fmt.Sprintf(`(() => { const v = %s.memplan.state().visible; return v.x1 - v.x0 < %v * 0.9; })()`, frame, before))
+
+	// A broken file shows its error with the location and keeps the plan.
+	p.run("fit", chromedp.Evaluate[chromedp.Void](`document.body.focus()`), chromedp.KeyEvent("f"))
+	p.drop("bad.json", broken)
+	p.wait("the error", `!document.getElementById("error").hidden`)
+	msg := eval[string](p, `document.getElementById("error").textContent`)
+	if !strings.Contains(msg, "bad.json") || !strings.Contains(msg, "3:") {
+		p.fail("error %q lacks the file and line", msg)
+	}
+	if f := eval[string](p, frame+`.memplan.state().file`); f != "drop.json" {
+		p.fail("after the broken file the viewer shows %q, want drop.json", f)
+	}
+	x, y, want = p.point("a")
+	if got := p.pixel(x, y); got != want && !strings.EqualFold(got, "#ffffff") {
+		p.fail("after the broken file: pixel inside a is %s, want %s", got, want)
+	}
+
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.screenshot("app-error-1280x800")
+		p.run("resize", chromedp.EmulateViewport(800, 600))
+		p.run("load example", chromedp.Evaluate[chromedp.Void](`document.getElementById("error-close").click()`))
+		p.wait("redraw", `(() => { const s = `+frame+`.memplan.state(); return !s.dirty; })()`)
+		time.Sleep(300 * time.Millisecond)
+		p.screenshot("app-800x600")
+	}
+}
