@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -448,7 +449,7 @@ func (d *decoder) sortNodes() error {
 	}
 	early := 0 // inputs read before the node producing them, in file order
 	for k, n := range g.nodes {
-		for _, in := range n.inputs {
+		for _, in := range slices.Concat(n.inputs, d.extra[k]) {
 			if p, ok := prod[in]; ok && in != "" && p > k {
 				early++
 			}

@@ -549,3 +549,22 @@ func TestMicrosoftOps(t *testing.T) {
 		t.Errorf("op %q", n.Op)
 	}
 }
+
+// A subgraph may read an outer tensor that a later node produces in file
+// order: the sort must put that producer first, and say so.
+func TestSubgraphReadSortsProducerFirst(t *testing.T) {
+	then := graphP(op("Identity", []string{"late"}, []string{"t"}), output(vinfo("t", tFloat)))
+	data := modelP(13, input(vinfo("x", tFloat, 3)), input(scalar("c", tBool)),
+		op("If", []string{"c"}, []string{"y"}, aGraph("then_branch", then), aGraph("else_branch", then)),
+		op("Neg", []string{"x"}, []string{"late"}))
+	g, err := Decode("s.onnx", data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nodeNames(g); !slices.Equal(got, []string{"x", "c", "late", "y"}) {
+		t.Errorf("order %v", got)
+	}
+	if !strings.Contains(strings.Join(g.Notes, "\n"), "not in topological order (1 inputs") {
+		t.Errorf("notes %q", g.Notes)
+	}
+}
