@@ -1526,12 +1526,32 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		if !ok || len(sizes) != len(axes) {
 			return res
 		}
+		policy := "stretch"
+		if a := n.attr("keep_aspect_ratio_policy"); a != nil {
+			policy = string(a.s)
+		}
+		// not_larger / not_smaller: one scale for all axes, the smallest
+		// or largest of sizes/input, applied with rounding.
+		var scale float32
 		for i, a := range axes {
 			ax, ok := normAxis(a, len(xs))
-			if !ok || sizes[i] < 0 {
+			if !ok || sizes[i] < 0 || sizes[i] > 1<<40 {
 				return res
 			}
 			out[ax] = sizes[i]
+			if xs[ax] == 0 {
+				continue
+			}
+			r := float32(sizes[i]) / float32(xs[ax])
+			if i == 0 || (policy == "not_larger" && r < scale) || (policy == "not_smaller" && r > scale) {
+				scale = r
+			}
+		}
+		if policy == "not_larger" || policy == "not_smaller" {
+			for _, a := range axes {
+				ax, _ := normAxis(a, len(xs))
+				out[ax] = int64(math.Round(float64(scale * float32(xs[ax]))))
+			}
 		}
 		res[0] = known(x.dt, out)
 		return res
@@ -1563,7 +1583,8 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		if !ok || !(s >= 0) || s > 1<<20 {
 			return res
 		}
-		o := math.Floor(float64(xs[ax]) * s)
+		// In float32, as onnxruntime computes it: 10 * 0.7f is 7, not 6.
+		o := math.Floor(float64(float32(xs[ax]) * float32(s)))
 		if o > 1<<50 {
 			return res
 		}

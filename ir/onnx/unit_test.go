@@ -199,6 +199,14 @@ func TestShapeRules(t *testing.T) {
 			input(vinfo("x", tFloat, 1, 2, 5, 4)), initz(tproto("roi", tFloat, ints64(0))),
 			initz(ftproto("sc", 1, 1, 2, 1.5)),
 			op("Resize", []string{"x", "roi", "sc"}, []string{"y"})}, ints64(1, 2, 10, 6), ir.F32},
+		{"resize scales in float32", 13, []part{
+			input(vinfo("x", tFloat, 1, 1, 10, 10)), initz(ftproto("sc", 1, 1, 0.7, 0.35)),
+			op("Resize", []string{"x", "", "sc"}, []string{"y"})}, ints64(1, 1, 7, 3), ir.F32},
+		{"resize not_larger", 18, []part{
+			input(vinfo("x", tFloat, 1, 1, 10, 20)), initz(tproto("sz", tInt64, ints64(2), 5, 5)),
+			op("Resize", []string{"x", "", "", "sz"}, []string{"y"}, aInts("axes", 2, 3),
+				func(b pb) pb { return b.msg(5, pb{}.str(1, "keep_aspect_ratio_policy").i64(20, 3).str(4, "not_larger")) })},
+			ints64(1, 1, 3, 5), ir.F32},
 		{"tile", 13, []part{
 			input(vinfo("x", tFloat, 2, 3)), initz(tproto("r", tInt64, ints64(2), 3, 1)),
 			op("Tile", []string{"x", "r"}, []string{"y"})}, ints64(6, 3), ir.F32},
