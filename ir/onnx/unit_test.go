@@ -205,7 +205,9 @@ func TestShapeRules(t *testing.T) {
 		{"resize not_larger", 18, []part{
 			input(vinfo("x", tFloat, 1, 1, 10, 20)), initz(tproto("sz", tInt64, ints64(2), 5, 5)),
 			op("Resize", []string{"x", "", "", "sz"}, []string{"y"}, aInts("axes", 2, 3),
-				func(b pb) pb { return b.msg(5, pb{}.str(1, "keep_aspect_ratio_policy").i64(20, 3).str(4, "not_larger")) })},
+				func(b pb) pb {
+					return b.msg(5, pb{}.str(1, "keep_aspect_ratio_policy").i64(20, 3).str(4, "not_larger"))
+				})},
 			ints64(1, 1, 3, 5), ir.F32},
 		{"tile", 13, []part{
 			input(vinfo("x", tFloat, 2, 3)), initz(tproto("r", tInt64, ints64(2), 3, 1)),
