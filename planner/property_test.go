@@ -150,6 +150,9 @@ func TestRandomGraphsProperty(t *testing.T) {
 		g, bind := randomGraph(r, i)
 		opts := randomOptions(r, bind)
 		for _, strategy := range StrategyNames() {
+			if strategy == "exact" && i%20 != 0 {
+				continue // a search; sampled to keep the test short
+			}
 			plan := planGraph(t, g, opts, strategy)
 			if plan.ArenaSize < plan.LowerBound {
 				t.Fatalf("%s/%s: arena %d below lower bound %d", g.Name, strategy, plan.ArenaSize, plan.LowerBound)

@@ -1,0 +1,193 @@
+package planner
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"memplan/ir"
+)
+
+func viewsPlan(t *testing.T) *Plan {
+	g := &ir.Graph{Name: "views", Nodes: []ir.Node{
+		node("x", ir.OpInput, ir.F32, []int64{8, 4}),
+		node("w", ir.OpParam, ir.F32, []int64{4, 4}),
+		node("mm", "matmul", ir.F32, []int64{8, 4}, "x", "w"),
+		view(node("r", ir.OpReshape, ir.F32, []int64{32}, "mm"), ir.AliasWhole),
+		narrow(node("n", ir.OpNarrow, ir.F32, []int64{16}, "r"), 8, 16),
+		node("y", "relu", ir.F32, []int64{16}, "n"),
+	}, Outputs: []string{"y"}}
+	return planGraph(t, g, DefaultOptions(), "reference")
+}
+
+// Each way of breaking a valid plan is caught, and the message names the tensor.
+func TestVerifyCatchesViolations(t *testing.T) {
+	tests := []struct {
+		name   string
+		break_ func(p *Plan)
+		want   string
+	}{
+		{"overlap", func(p *Plan) { p.Tensors[2].Offset = p.Tensors[0].Offset }, `overlap in memory`},
+		{"guard overlap", func(p *Plan) {
+			x := &p.Tensors[0] // the input's guard is after its bytes
+			p.Tensors[2].Offset = x.Offset + x.Size
+		}, "overlap in memory"},
+		{"misaligned", func(p *Plan) { p.Tensors[5].Offset += 4 }, "not a multiple of the alignment"},
+		{"past the arena", func(p *Plan) { p.ArenaSize = 10 }, "past the arena"},
+		{"view outside root", func(p *Plan) { p.Tensors[4].ViewOffset = 100 }, "outside its"},
+		{"view offset mismatch", func(p *Plan) { p.Tensors[4].Offset++ }, "is not root"},
+		{"view outlives root", func(p *Plan) { p.Tensors[3].Death = p.Steps + 5 }, "outside root"},
+		{"unknown root", func(p *Plan) { p.Tensors[3].Root = "nope" }, `root "nope"`},
+		{"wrong lower bound", func(p *Plan) { p.LowerBound++ }, "lower_bound"},
+		{"empty live range", func(p *Plan) { p.Tensors[5].Death = p.Tensors[5].Birth - 1 }, "is empty"},
+		{"duplicate name", func(p *Plan) { p.Tensors[5].Name = "mm" }, "appears twice"},
+		{"bad format", func(p *Plan) { p.Format = "x" }, "format"},
+	}
+	if err := Verify(viewsPlan(t)); err != nil {
+		t.Fatalf("valid plan rejected: %v", err)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := viewsPlan(t)
+			tc.break_(p)
+			err := Verify(p)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Verify = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// ReusedFrom agrees with a quadratic scan on random valid placements.
+func TestReusedFromMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for iter := range 300 {
+		p := &Problem{Alignment: 1}
+		for i := range 2 + r.IntN(60) {
+			birth := r.IntN(40)
+			p.Buffers = append(p.Buffers, Buffer{Name: string(rune('a' + i%26)), Size: int64(r.IntN(50)),
+				Birth: birth, Death: birth + r.IntN(10), Align: 1})
+		}
+		pl, err := placeReference(t.Context(), p, PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ReusedFrom(p, pl.Offsets)
+		for i := range p.Buffers {
+			b := &p.Buffers[i]
+			want := -1
+			for j := range p.Buffers {
+				o := &p.Buffers[j]
+				if j == i || o.Size == 0 || b.Size == 0 || o.Death >= b.Birth {
+					continue
+				}
+				if pl.Offsets[j] < pl.Offsets[i]+b.Size && pl.Offsets[i] < pl.Offsets[j]+o.Size {
+					if want < 0 || o.Death > p.Buffers[want].Death {
+						want = j
+					}
+				}
+			}
+			if (want < 0) != (got[i] < 0) || want >= 0 && p.Buffers[got[i]].Death != p.Buffers[want].Death {
+				t.Fatalf("iter %d buffer %d: reuses %d, brute force %d", iter, i, got[i], want)
+			}
+		}
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a, b := viewsPlan(t), viewsPlan(t)
+	if a.Fingerprint != b.Fingerprint || len(a.Fingerprint) != 32 {
+		t.Fatalf("fingerprints differ across runs or have the wrong length: %s %s", a.Fingerprint, b.Fingerprint)
+	}
+	// A JSON round trip keeps it.
+	data, _ := json.Marshal(a)
+	var back Plan
+	if err := json.Unmarshal(data, &back); err != nil || back.ComputeFingerprint() != a.Fingerprint {
+		t.Fatalf("round trip changed the fingerprint: %v", err)
+	}
+	changes := map[string]func(p *Plan){
+		"offset":   func(p *Plan) { p.Tensors[2].Offset += 64 },
+		"shape":    func(p *Plan) { p.Tensors[2].Shape[0]++ },
+		"name":     func(p *Plan) { p.Tensors[2].Name = "other" },
+		"options":  func(p *Plan) { p.Options.F32Uniform = true },
+		"lifetime": func(p *Plan) { p.Tensors[2].Death++ },
+	}
+	for what, change := range changes {
+		p := viewsPlan(t)
+		change(p)
+		if p.ComputeFingerprint() == a.Fingerprint {
+			t.Errorf("changing the %s keeps the fingerprint", what)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"134217728", 134217728, true}, {"128MiB", 128 << 20, true}, {"1GiB", 1 << 30, true},
+		{"1.5GiB", 3 << 29, true}, {"512MB", 512e6, true}, {"64 KiB", 64 << 10, true}, {"7B", 7, true},
+		{"", 0, false}, {"-1", 0, false}, {"MiB", 0, false}, {"12XB", 0, false}, {"9e30GiB", 0, false},
+	}
+	for _, tc := range tests {
+		got, err := ParseSize(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d, ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestEstimateAndBudget(t *testing.T) {
+	g := &ir.Graph{Name: "est", Nodes: []ir.Node{
+		node("x", ir.OpInput, ir.F32, []int64{1 << 18}), // 1 MiB
+		node("w", ir.OpParam, ir.F32, []int64{1 << 19}), // 2 MiB
+		view(node("w_t", ir.OpReshape, ir.F32, []int64{1 << 19}, "w"), ir.AliasWhole),
+		node("h", "mul", ir.F32, []int64{1 << 18}, "x", "w_t"), // 1 MiB
+		node("y", "relu", ir.F32, []int64{1 << 18}, "h"),
+	}, Outputs: []string{"y"}}
+	e, _, err := EstimateGraph(t.Context(), g, DefaultOptions(), "", PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The tied view costs nothing; h and y are live together at step 4.
+	if e.Weights != 2<<20 || e.Inputs != 1<<20 || e.Activation != 2<<20 || e.Peak != 5<<20 {
+		t.Fatalf("estimate %+v", e)
+	}
+	if err := e.FitsIn(5 << 20); err != nil {
+		t.Errorf("fits exactly, got %v", err)
+	}
+	err = e.FitsIn(4 << 20)
+	want := "estimated peak 5.0 MiB exceeds budget 4.0 MiB by 1.0 MiB (activation 2.0, weights 2.0, inputs 1.0)"
+	if err == nil || err.Error() != want {
+		t.Errorf("FitsIn = %v, want %q", err, want)
+	}
+}
+
+func TestPlanMoE(t *testing.T) {
+	tests := []struct {
+		name     string
+		m        MoE
+		resident int
+		fits     bool
+	}{
+		{"all fit", MoE{ExpertBytes: 1 << 20, Layers: 2, ExpertsPerLayer: 4, Budget: 1 << 30}, 4, true},
+		{"capped", MoE{ExpertBytes: 1 << 20, Layers: 2, ExpertsPerLayer: 8, MaxResident: 3, Budget: 1 << 30}, 3, true},
+		{"budget bound", MoE{ExpertBytes: 100, Layers: 10, ExpertsPerLayer: 8, Budget: 5000, Reserve: 0.2, BaseBytes: 1000}, 3, true},
+		{"not even one", MoE{ExpertBytes: 100, Layers: 10, ExpertsPerLayer: 8, Budget: 900}, 1, false},
+	}
+	for _, tc := range tests {
+		r, err := PlanMoE(tc.m)
+		if r.ResidentPerLayer != tc.resident || (err == nil) != tc.fits {
+			t.Errorf("%s: resident %d err %v; want %d fits=%v", tc.name, r.ResidentPerLayer, err, tc.resident, tc.fits)
+		}
+		if want := tc.m.BaseBytes + int64(r.ResidentPerLayer*tc.m.Layers)*tc.m.ExpertBytes; r.Peak != want {
+			t.Errorf("%s: peak %d, want %d", tc.name, r.Peak, want)
+		}
+	}
+	if _, err := PlanMoE(MoE{ExpertBytes: 1 << 62, Layers: 8, ExpertsPerLayer: 1, Budget: 1}); err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Errorf("overflow not caught: %v", err)
+	}
+}
