@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"memplan/ir"
+	_ "memplan/ir/onnx" // ONNX models wherever graphs are accepted
 	"memplan/planner"
 )
 
