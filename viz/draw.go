@@ -1,6 +1,8 @@
 package viz
 
 import (
+	"time"
+
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
@@ -14,6 +16,11 @@ type Renderer struct {
 	verts []ebiten.Vertex
 	idx   []uint32
 	quads []Quad
+
+	// Stats of the last frame, for measuring: quads drawn and the time
+	// spent building them and their vertices.
+	LastQuads int
+	LastBuild time.Duration
 }
 
 const hatchSize = 8
@@ -35,8 +42,10 @@ func NewRenderer() *Renderer {
 
 // Draw draws the whole view onto dst and clears the view's dirty flag.
 func (r *Renderer) Draw(dst *ebiten.Image, v *View) {
+	start := time.Now()
 	r.quads = v.Quads(r.quads[:0])
 	r.verts, r.idx = appendVertices(r.verts[:0], r.idx[:0], r.quads)
+	r.LastQuads, r.LastBuild = len(r.quads), time.Since(start)
 	op := &ebiten.DrawTrianglesOptions{Address: ebiten.AddressRepeat}
 	dst.DrawTriangles32(r.verts, r.idx, r.src, op)
 	v.Dirty = false

@@ -7,7 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 )
 
-// Game runs a View as an ebiten game: it reads input in Update, draws in
+// Game runs a View as an ebiten game: it reads the pointer in Update, draws in
 // Draw only when something changed, and tells its host what the pointer
 // is over.
 type Game struct {
@@ -23,6 +23,9 @@ type Game struct {
 	// OnSelect is called when a click changes the selection.
 	OnSelect func(tensor int)
 
+	// Draws counts the frames that were drawn, for measuring.
+	Draws int
+
 	pressX, pressY float64 // where the left button went down
 	lastX, lastY   float64
 	dragging       bool
@@ -37,18 +40,6 @@ func NewGame(v *View) *Game {
 	return &Game{V: v, R: NewRenderer(), lastClick: -100}
 }
 
-// Keys the game maps to View.Key names.
-var gameKeys = []struct {
-	k    ebiten.Key
-	name string
-}{
-	{ebiten.KeyW, "w"}, {ebiten.KeyS, "s"}, {ebiten.KeyA, "a"}, {ebiten.KeyD, "d"},
-	{ebiten.KeyArrowLeft, "ArrowLeft"}, {ebiten.KeyArrowRight, "ArrowRight"},
-	{ebiten.KeyArrowUp, "ArrowUp"}, {ebiten.KeyArrowDown, "ArrowDown"},
-	{ebiten.KeyEqual, "+"}, {ebiten.KeyNumpadAdd, "+"}, {ebiten.KeyMinus, "-"}, {ebiten.KeyNumpadSubtract, "-"},
-	{ebiten.KeyF, "f"}, {ebiten.KeyEscape, "Escape"},
-}
-
 // Update reads input and applies it to the view.
 func (g *Game) Update() error {
 	g.tick++
@@ -56,13 +47,9 @@ func (g *Game) Update() error {
 		g.BeforeUpdate()
 	}
 	v := g.V
+	// Keys arrive as host commands (View.Key), one per keydown: polling
+	// them here once a frame would miss quick taps.
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
-	for _, k := range gameKeys {
-		// Held keys repeat after a short delay, as text fields do.
-		if d := inpututil.KeyPressDuration(k.k); d == 1 || (d > 15 && d%3 == 0) {
-			v.Key(k.name, shift)
-		}
-	}
 
 	cx, cy := ebiten.CursorPosition()
 	sx, sy := float64(cx), float64(cy)
@@ -128,6 +115,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		return
 	}
 	g.R.Draw(screen, g.V)
+	g.Draws++
 }
 
 // Layout uses the outside size as is: one screen pixel per CSS pixel.

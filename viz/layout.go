@@ -81,6 +81,7 @@ type Layout struct {
 	OverBudget bool
 	index      *hitIndex
 	colors     []RGB // fill of each tensor, by index
+	base       []RGB // its kind's colour, for tensors thinner than a pixel
 }
 
 // Budget returns the budget a plan is held to: WebGPU's binding limit in
@@ -157,8 +158,10 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 	l.Live, l.MaxLive = liveProfile(p)
 	l.index = newHitIndex(l.Items)
 	l.colors = make([]RGB, len(p.Tensors))
+	l.base = make([]RGB, len(p.Tensors))
 	for i := range l.colors {
 		l.colors[i] = TensorColor(p, i, false)
+		l.base[i] = KindColor(p.Tensors[i].Kind)
 	}
 	return l
 }

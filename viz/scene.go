@@ -56,8 +56,12 @@ type View struct {
 	// draws only when it is set.
 	Dirty bool
 
-	merged []uint64 // one bit a screen pixel, for sub-pixel merging
-	labels []Label
+	// Rectangles thinner than a pixel are painted into grid, one colour
+	// id a screen pixel, and drawn as runs of equal pixels along each row:
+	// a plan of 100k buffers then costs a few thousand quads, not 100k.
+	grid      []uint8
+	gridColor []RGB // by id; 0 is empty
+	labels    []Label
 }
 
 // NewView is an empty view of the given screen size.
@@ -86,7 +90,7 @@ func (v *View) Resize(w, h int) {
 	}
 	v.W, v.H = w, h
 	v.Cam.Resize(v.PlotRect())
-	v.merged = make([]uint64, (w*h+63)/64)
+	v.grid = make([]uint8, w*h)
 	v.Dirty = true
 }
 
@@ -207,7 +211,8 @@ func (v *View) Quads(dst []Quad) []Quad {
 		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), GridColor, 1, false})
 	}
 
-	clear(v.merged)
+	clear(v.grid)
+	v.gridColor = append(v.gridColor[:0], RGB{})
 	// The camera's affine map, unpacked once: this loop runs over every
 	// item each frame.
 	m := v.Cam.Matrix()
@@ -223,6 +228,11 @@ func (v *View) Quads(dst []Quad) []Quad {
 		switch it.Kind {
 		case ItemBuffer:
 			c := l.colors[it.Tensor]
+			if x1-x0 < 1 || y1-y0 < 1 {
+				// Too thin to tell neighbours apart: the kind's own
+				// colour, so runs of them merge.
+				c = l.base[it.Tensor]
+			}
 			if dim {
 				c = c.mix(Background, 0.75)
 			}
@@ -241,6 +251,9 @@ func (v *View) Quads(dst []Quad) []Quad {
 				a = 0.3
 			}
 			base := GuardColor.mix(Background, 0.7)
+			if dim {
+				base, a = GuardColor.mix(Background, 0.9), 1
+			}
 			n := len(dst)
 			dst = v.appendRect(dst, plot, x0, y0, x1, y1, base, a, false)
 			if len(dst) > n && y1-y0 >= 3 {
@@ -256,6 +269,8 @@ func (v *View) Quads(dst []Quad) []Quad {
 			dst = v.appendOutline(dst, plot, x0, y0, x1, y1, c, 1)
 		}
 	}
+
+	dst = v.appendGridRuns(dst, plot)
 
 	// The hovered and selected tensors get a white ring.
 	for _, t := range []int32{v.Hover.Tensor, int32(v.Selected)} {
@@ -354,8 +369,8 @@ func (v *View) appendStrip(dst []Quad) []Quad {
 }
 
 // appendRect clips a rectangle to the plot and appends it, at least one
-// pixel in each direction. Rectangles smaller than a pixel both ways are
-// merged: only the first one to land on a pixel is drawn.
+// pixel in each direction. Opaque rectangles thinner than a pixel either
+// way go to the pixel grid instead (see View.grid).
 func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, a float32, hatch bool) []Quad {
 	x0, x1 = max(x0, plot.X0), min(x1, plot.X1)
 	y0, y1 = max(y0, plot.Y0), min(y1, plot.Y1)
@@ -371,18 +386,59 @@ func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, 
 	if x1 <= x0 || y1 <= y0 || x1 < plot.X0 || y1 < plot.Y0 || x0 > plot.X1 || y0 > plot.Y1 {
 		return dst
 	}
-	if thinX && thinY {
-		px, py := int(x0), int(y0)
-		if px < 0 || py < 0 || px >= v.W || py >= v.H {
+	if (thinX || thinY) && a == 1 && !hatch {
+		if id := v.gridID(c); id != 0 {
+			px0, px1 := max(int(x0), 0), min(int(math.Ceil(x1)), v.W)
+			py0, py1 := max(int(y0), 0), min(int(math.Ceil(y1)), v.H)
+			for py := py0; py < py1; py++ {
+				row := v.grid[py*v.W : (py+1)*v.W]
+				for px := px0; px < px1; px++ {
+					row[px] = id
+				}
+			}
 			return dst
 		}
-		bit := py*v.W + px
-		if v.merged[bit/64]&(1<<(bit%64)) != 0 {
-			return dst
-		}
-		v.merged[bit/64] |= 1 << (bit % 64)
 	}
 	return append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, a, hatch})
+}
+
+// gridID is the grid's id of colour c, 0 when the 255 ids are used up.
+func (v *View) gridID(c RGB) uint8 {
+	for i := len(v.gridColor) - 1; i > 0; i-- {
+		if v.gridColor[i] == c {
+			return uint8(i)
+		}
+	}
+	if len(v.gridColor) > 255 {
+		return 0
+	}
+	v.gridColor = append(v.gridColor, c)
+	return uint8(len(v.gridColor) - 1)
+}
+
+// appendGridRuns draws the pixel grid as one quad per run of equal
+// pixels along each row.
+func (v *View) appendGridRuns(dst []Quad, plot Rect) []Quad {
+	if len(v.gridColor) <= 1 {
+		return dst
+	}
+	x0, x1 := max(int(plot.X0), 0), min(int(math.Ceil(plot.X1)), v.W)
+	y0, y1 := max(int(plot.Y0), 0), min(int(math.Ceil(plot.Y1)), v.H)
+	for y := y0; y < y1; y++ {
+		row := v.grid[y*v.W : (y+1)*v.W]
+		for x := x0; x < x1; {
+			id := row[x]
+			end := x + 1
+			for end < x1 && row[end] == id {
+				end++
+			}
+			if id != 0 {
+				dst = append(dst, Quad{float32(x), float32(y), float32(end), float32(y + 1), v.gridColor[id], 1, false})
+			}
+			x = end
+		}
+	}
+	return dst
 }
 
 // appendOutline appends the four one-pixel sides of a rectangle, clipped

@@ -300,7 +300,8 @@ func (a *app) installJS() {
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
-		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty}
+		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws,
+			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000}
 		if a.cur != nil {
 			s["file"] = a.cur.name
 		}

@@ -10,9 +10,13 @@
     if (m.type === "busy") status.textContent = "planning " + m.file + "…";
     if (m.type === "error") status.textContent = "";
   });
+  // Keys go to the viewer as commands, one per keydown (auto-repeat
+  // included): ebiten samples keys once a frame and would miss a quick tap.
   window.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey) return;
     if (e.key === "?") keys.classList.toggle("open");
     if (e.key === "Escape") keys.classList.remove("open");
+    if (window.memplan) window.memplan.send({ type: "key", key: e.key, shift: e.shiftKey });
   });
   window.addEventListener("message", (e) => {
     if (e.source === window.parent && e.data && e.data.type === "help") keys.classList.toggle("open", !!e.data.open);

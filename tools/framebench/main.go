@@ -1,0 +1,222 @@
+//go:build !js
+
+// Command framebench measures the web viewer with a large plan: it builds
+// the wasm, serves the app, loads a plan of 100k buffers in headless
+// Chromium, then reports frames per second while panning and while zooming
+// the whole plan, and the gzipped bytes the page downloads.
+//
+//	go run ./tools/framebench [-n 100000] [-seconds 3]
+//
+// It is a measurement, not a test: it prints figures and the goals
+// (>= 30 fps, <= 3.5 MB) beside them, and exits 0 either way unless it
+// could not measure.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"memplan/ir"
+	"memplan/planner"
+	"memplan/tools/serve/site"
+	"memplan/tools/serve/site/browser"
+)
+
+func main() {
+	n := flag.Int("n", 100000, "buffers in the plan")
+	seconds := flag.Float64("seconds", 3, "seconds to measure each motion")
+	strategy := flag.String("strategy", "first-use", "strategy that places the synthetic buffers")
+	flag.Parse()
+	if !browser.Available() {
+		log.Fatalf("framebench needs %s", browser.Path)
+	}
+	wd, _ := os.Getwd()
+	root, err := site.ModuleRoot(wd)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp("", "framebench")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+
+	fmt.Println("building the viewer wasm…")
+	wasm := filepath.Join(tmp, "memplan.wasm")
+	if err := site.BuildWasm(context.Background(), root, wasm); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("planning %d synthetic buffers with %s…\n", *n, *strategy)
+	planJSON, err := syntheticPlan(*n, *strategy)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// Count what the page downloads, as sent (gzipped) on the wire.
+	var mu sync.Mutex
+	sent := map[string]int{}
+	app := site.Handler(filepath.Join(root, "web"), wasm)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/bench-plan.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(planJSON)
+	})
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cw := &countingWriter{ResponseWriter: w}
+		app.ServeHTTP(cw, r)
+		mu.Lock()
+		sent[r.URL.Path] += cw.n
+		mu.Unlock()
+	}))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	ctx, cancel := browser.New(context.Background(), filepath.Join(tmp, "profile"))
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancelT()
+	const frame = `document.getElementById("viewer").contentWindow`
+	must := func(what string, err error) {
+		if err != nil {
+			log.Fatalf("%s: %v", what, err)
+		}
+	}
+	poll := func(what, js string) {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond)))
+		must(what, err)
+	}
+	must("open the app", chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/index.html")))
+	poll("the default example", `(() => { const m = `+frame+`.memplan; return m && m.state().file === "transformer.json" && !m.state().dirty; })()`)
+
+	mu.Lock()
+	var total int
+	var paths []string
+	for p := range sent {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	fmt.Println("\ndownloaded by the page (gzip as served):")
+	for _, p := range paths {
+		fmt.Printf("  %-18s %9d B\n", p, sent[p])
+		total += sent[p]
+	}
+	mu.Unlock()
+	fmt.Printf("  %-18s %9d B = %.2f MB (goal <= 3.5 MB)\n", "total", total, float64(total)/1e6)
+
+	// measure sends one key per animation frame for the given time and
+	// counts the frames the viewer drew.
+	measure := func(name string, keys []string) {
+		js := fmt.Sprintf(`new Promise((done) => {
+			const w = %s, keys = %s, t0 = performance.now(), d0 = w.memplan.state().draws;
+			let i = 0;
+			const step = () => {
+				w.memplan.send({type: "key", key: keys[i++ %% keys.length]});
+				if (performance.now() - t0 < %v) requestAnimationFrame(step);
+				else done(JSON.stringify({ms: performance.now() - t0, draws: w.memplan.state().draws - d0}));
+			};
+			requestAnimationFrame(step);
+		})`, frame, mustJSON(keys), *seconds*1000)
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+		must(name, err)
+		var r struct {
+			Ms    float64
+			Draws int
+		}
+		json.Unmarshal([]byte(out), &r)
+		fps := float64(r.Draws) / r.Ms * 1000
+		st, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(`+frame+`.memplan.state())`))
+		var s struct {
+			Quads   int     `json:"quads"`
+			BuildMs float64 `json:"build_ms"`
+		}
+		json.Unmarshal([]byte(st), &s)
+		fmt.Printf("%-38s %5.1f fps, %5.1f ms a frame (%d frames in %.1f s; goal >= 30 fps); last frame %d quads built in %.1f ms\n",
+			name, fps, r.Ms/float64(max(r.Draws, 1)), r.Draws, r.Ms/1000, s.Quads, s.BuildMs)
+	}
+	fmt.Println()
+	// The small default example first: the cost of a frame that is not
+	// about the plan's size (the browser, WebGL on SwiftShader, ebiten).
+	raf, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`new Promise((done) => {
+		let n = 0; const t0 = performance.now();
+		const f = () => { n++; if (performance.now() - t0 < 2000) requestAnimationFrame(f); else done(n / (performance.now() - t0) * 1000); };
+		requestAnimationFrame(f); })`, chromedp.EvalAwaitPromise))
+	must("idle frame rate", err)
+	fmt.Printf("%-38s %5.1f fps (the page's animation frames, nothing redrawn)\n", "idle", raf)
+	measure("zooming the small default example", []string{"w", "s"})
+
+	loadStart := time.Now()
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`fetch("/bench-plan.json").then(r => r.arrayBuffer()).then(b => {
+		`+frame+`.postMessage({type: "load", name: "bench.json", data: b}, "*", [b]); return true; })`, chromedp.EvalAwaitPromise))
+	must("send the plan", err)
+	poll("the 100k plan", `(() => { const s = `+frame+`.memplan.state(); return s.file === "bench.json" && !s.dirty && window.memplanApp.file === "bench.json"; })()`)
+	fmt.Printf("\nloaded and drew %d buffers in %.1f s (decode, layout, table)\n", *n, time.Since(loadStart).Seconds())
+
+	fmt.Println()
+	// Zoom in on time first so there is room to pan.
+	for range 3 {
+		chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](frame+`.memplan.send({type: "key", key: "w", shift: true})`))
+	}
+	pan := make([]string, 0, 60)
+	for i := range 60 {
+		pan = append(pan, map[bool]string{true: "ArrowRight", false: "ArrowLeft"}[i < 30])
+	}
+	measure("panning (time zoomed 2x)", pan)
+	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](frame+`.memplan.send({type: "fit"})`))
+	measure("zooming in and out over the whole plan", []string{"w", "s"})
+}
+
+// syntheticPlan places n buffers of mixed sizes and lifetimes, as a large
+// model's schedule would have them, and returns the plan JSON.
+func syntheticPlan(n int, strategy string) ([]byte, error) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	t := &ir.BufferTable{Name: "synthetic-" + strconv.Itoa(n)}
+	steps := int64(n / 4)
+	for i := range n {
+		lo := rng.Int64N(steps)
+		life := 1 + rng.Int64N(8)
+		if rng.IntN(50) == 0 {
+			life = 1 + rng.Int64N(steps/4) // a few long-lived buffers
+		}
+		size := int64(256 << rng.IntN(10))
+		t.Rows = append(t.Rows, ir.BufferRow{ID: "b" + strconv.Itoa(i), Lower: lo, Upper: lo + life, Size: size, Line: i + 2})
+	}
+	p, err := planner.FromTable(t, 64)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := planner.Place(context.Background(), p, strategy, planner.PlaceOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(planner.NewPlan(p, strategy, pl))
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n int
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.ResponseWriter.Write(b)
+	c.n += n
+	return n, err
+}
