@@ -238,6 +238,25 @@ func TestBrowserApp(t *testing.T) {
 		p.fail("table row selected is %q, want a", sel)
 	}
 
+	// Search: Enter selects the next match and zooms to it.
+	eval[bool](p, `(() => { const s = document.getElementById("search"); s.value = "c";
+		s.dispatchEvent(new Event("input"));
+		s.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter"})); return true; })()`)
+	p.wait("the search match", frame+`.memplan.state().selected === "c"`)
+
+	// Options re-plan live: without reuse the arena is the unshared total.
+	unshared := eval[float64](p, `window.memplanApp.summary.total_unshared`)
+	eval[bool](p, `(() => { const c = document.querySelector("input[name=no_reuse]"); c.click(); return c.checked; })()`)
+	p.wait("the no-reuse plan", fmt.Sprintf(`window.memplanApp.summary.arena_size === %v`, unshared))
+	eval[bool](p, `(() => { const c = document.querySelector("input[name=no_reuse]"); c.click(); return !c.checked; })()`)
+	p.wait("the plan with reuse again", fmt.Sprintf(`window.memplanApp.summary.arena_size < %v`, unshared))
+
+	// The table sorts by a clicked column.
+	eval[bool](p, `(document.querySelector("#table th[data-key=size]").click(), true)`)
+	if first := eval[string](p, `document.querySelector("#table tbody tr").dataset.name`); first != "out" {
+		p.fail("smallest tensor first after sorting by size: %q, want out", first)
+	}
+
 	// The wheel zooms in at the pointer: the visible steps shrink.
 	before := eval[float64](p, frame+`.memplan.state().visible.x1 - `+frame+`.memplan.state().visible.x0`)
 	// CDP refuses a wheel event without deltaX, and a zero one is omitted.
