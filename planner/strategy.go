@@ -53,7 +53,7 @@ var strategies = []Strategy{
 }
 
 // DefaultStrategy is used when none is named.
-var DefaultStrategy = "reference"
+var DefaultStrategy = "auto"
 
 // Strategies lists the strategies in table order.
 func Strategies() []Strategy { return append([]Strategy(nil), strategies...) }
