@@ -91,7 +91,8 @@ func (c *Camera) Pan(dx, dy float64) {
 	c.clampPan()
 }
 
-// Resize changes the viewport keeping the world point at its centre.
+// Resize changes the viewport keeping the same world rectangle in view,
+// stretched to the new size.
 func (c *Camera) Resize(view Rect) {
 	if c.KX == 0 || c.KY == 0 {
 		c.View = view
@@ -99,10 +100,11 @@ func (c *Camera) Resize(view Rect) {
 		return
 	}
 	v := c.Visible()
-	cx, cy := (v.X0+v.X1)/2, (v.Y0+v.Y1)/2
 	c.View = view
 	w, h := c.viewSize()
-	c.OrgX, c.OrgY = cx-w/c.KX/2, cy-h/c.KY/2
+	c.KX, c.KY = w/(v.X1-v.X0), h/(v.Y1-v.Y0)
+	c.OrgX, c.OrgY = v.X0, v.Y0
+	c.clampScale()
 	c.clampPan()
 }
 

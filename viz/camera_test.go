@@ -90,3 +90,13 @@ func TestFitRectShowsRect(t *testing.T) {
 		t.Errorf("visible %+v does not contain %+v", v, r)
 	}
 }
+
+func TestResizeKeepsWhatIsVisible(t *testing.T) {
+	c := newCam()
+	c.FitRect(Rect{10, 1000, 30, 9000}, 0)
+	before := c.Visible()
+	c.Resize(Rect{0, 0, 400, 300})
+	if after := c.Visible(); !close(after.X0, before.X0) || !close(after.X1, before.X1) || !close(after.Y0, before.Y0) || !close(after.Y1, before.Y1) {
+		t.Errorf("visible %+v after resize, want %+v", after, before)
+	}
+}
