@@ -7,7 +7,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 # Packages free of ebiten, whose tests also run compiled to wasm under Node.
 WASM_TEST_PKGS ?= ./ir/... ./planner/...
 
-.PHONY: all build wasm serve test test-host test-wasm bench fmt vet clean
+.PHONY: all build wasm serve framebench test test-host test-wasm bench fmt vet clean
 
 all: build
 
@@ -15,14 +15,17 @@ build: wasm
 	$(GO) build -o $(BUILD)/memplan ./tools/memplan
 	$(GO) build -o $(BUILD)/bench ./tools/bench
 
-# The web app: the viewer wasm and Go's wasm_exec.js beside web/.
+# The viewer: planner and canvas in one wasm; tools/serve adds web/ and wasm_exec.js.
 wasm:
 	@mkdir -p $(BUILD)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(BUILD)/memplan.wasm ./wasm
-	cp $(GOROOT)/lib/wasm/wasm_exec.js $(BUILD)/wasm_exec.js
 
 serve: wasm
-	$(GO) run ./tools/serve -addr $(ADDR) -web web -build $(BUILD)
+	$(GO) run ./tools/serve -addr $(ADDR) -wasm $(BUILD)/memplan.wasm
+
+# Frames per second while panning 100k buffers in headless Chromium, and page size.
+framebench:
+	$(GO) run ./tools/framebench
 
 test: vet test-host test-wasm
 
