@@ -29,6 +29,14 @@ func Analyze(g *ir.Graph, opts Options) (*Problem, error) {
 		opts.Guard = DefaultGuard(opts.Alignment)
 	}
 	a := &analysis{g: g, opts: opts, last: len(g.Nodes), byName: map[string]int{}, used: map[string]int64{}}
+	// Every symbol of the graph is recorded with the value it had, even one
+	// no shape names any more (ONNX binds symbols while inferring shapes).
+	for name, v := range g.Symbols {
+		if o, ok := opts.Symbols[name]; ok {
+			v = o
+		}
+		a.used[name] = v
+	}
 	if err := a.tensors(); err != nil {
 		return nil, err
 	}
