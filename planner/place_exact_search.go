@@ -6,43 +6,137 @@ import (
 	"time"
 )
 
-// search is the branch and bound over one group of buffers. Buffers are
-// renumbered by rank (the static priority: larger first, then longer
-// lived), which breaks ties between candidates at the same offset.
+// search is the branch and bound over one group of buffers.
+//
+// Time is cut into sections; each has a floor: every byte below it is
+// decided, taken or left empty for good. A node takes the lowest floor f
+// (section s) and splits on who covers byte f of s: each unplaced buffer
+// live in s that can sit at f (all its sections have floor f), or nobody,
+// which raises s's floor to the lowest offset a buffer live in s could
+// still take. The branches are disjoint, so each placement is met once,
+// and only placements where every buffer rests on 0 or on a neighbour are
+// kept (any other can be pushed down without growing the arena).
+//
+// Buffers are renumbered by rank (the static priority: longest lived,
+// then largest area), the order candidates are tried in.
 type search struct {
 	ex       *exact
-	ids      []int // problem index of each rank
+	p        *Problem
+	ids      []int   // problem index of each buffer of the group
+	prio     []int32 // this run's candidate order, lower first
+	tie      byte
 	size     []int64
 	align    []int64
 	first    []int32 // first local section
 	last     []int32 // one past the last
 	nbr      [][]int32
+	live     [][]int32 // per section: the buffers live in it
 	sections int
 
 	placed  []bool
-	minOff  []int64 // highest top of the placed buffers live with it
+	floor   []int64
 	rem     []int64 // per section: bytes of the unplaced buffers
 	off     []int64
 	trail   []undo
-	minEff  []int64  // scratch: per section, lowest offset left to a buffer
-	eff     []int64  // scratch: per buffer, lowest offset left to it
-	cands   [][]cand // scratch, per depth
-	target  int64
-	minimal bool // minimize: keep going after a solution, below it
-	found   bool
-	bestOff []int64
-	stopAt  time.Time
-	aborted bool
-	// failed holds the states already searched without success: the
-	// placed set and what the unplaced buffers can still see of it. Stacks
-	// of buffers reached in another order meet here again.
-	failed  map[[2]uint64]struct{}
-	setKey  [2]uint64 // XOR of the placed buffers' keys
-	bufKeys [][2]uint64
+	cands   [][]int32 // scratch, per depth
+	restv   []int64   // scratch: per buffer, its rest
+	minRest []int64   // scratch: per section, the lowest rest of its buffers
+
+	target    int64
+	minimal   bool // minimize: keep going after a solution, below it
+	found     bool
+	bestOff   []int64
+	stopAt    time.Time
+	aborted   bool
+	restart   bool  // aborted only because this run's budget is spent
+	restartAt int64 // node count that ends this run
+
+	// failed holds states already searched without success. A state is
+	// the placed set and the floors; stacks of buffers reached in another
+	// order meet here again.
+	failed   map[[2]uint64]struct{}
+	setKey   [2]uint64 // XOR of the placed buffers' keys
+	floorKey [2]uint64 // sum of the floors' keys
+	bufKeys  [][2]uint64
+}
+
+// exactConfigs are the candidate orders and tie rules the restarts cycle
+// through. Rank keys: W lifetime, S size, A area, each larger first. Tie
+// rules pick among the sections at the lowest floor: F the fullest, L the
+// leftmost, R the rightmost, E the emptiest. Which one finds a packing
+// fast varies by instance, and the cost of a bad one is heavy-tailed, so
+// short runs of each beat a long run of any.
+var exactConfigs = []struct {
+	rank string
+	tie  byte
+}{{"WAS", 'F'}, {"SWA", 'F'}, {"WAS", 'R'}, {"SWA", 'L'}, {"WAS", 'E'}, {"SWA", 'R'}, {"WAS", 'L'}}
+
+// exactRestartUnit is the node budget of the shortest run; run k gets
+// luby(k) units.
+const exactRestartUnit = 2000
+
+// luby is the Luby sequence 1 1 2 1 1 2 4 1 1 2 ..., k >= 1.
+func luby(k int) int {
+	for size := 1; ; size = 2*size + 1 {
+		if k == size {
+			return (size + 1) / 2
+		}
+		if k < size {
+			return luby(k - (size-1)/2)
+		}
+	}
+}
+
+// setOrder ranks the buffers for one run: by the config's keys, with a
+// seeded shuffle among near-equals after the first round of configs.
+func (s *search) setOrder(run int) {
+	cfg := exactConfigs[run%len(exactConfigs)]
+	s.tie = cfg.tie
+	n := len(s.ids)
+	bs := s.p.Buffers
+	area := func(k int32) float64 { return float64(s.size[k]) * float64(lifetime(&bs[s.ids[k]])) }
+	keys := map[byte]func(a, b int32) int{
+		'W': func(a, b int32) int { return cmpInt64(lifetime(&bs[s.ids[b]]), lifetime(&bs[s.ids[a]])) },
+		'S': func(a, b int32) int { return cmpInt64(s.size[b], s.size[a]) },
+		'A': func(a, b int32) int {
+			if x, y := area(a), area(b); x != y {
+				if x > y {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		},
+	}
+	ord := make([]int32, n)
+	for k := range ord {
+		ord[k] = int32(k)
+	}
+	slices.SortStableFunc(ord, func(a, b int32) int {
+		for k := range len(cfg.rank) {
+			if c := keys[cfg.rank[k]](a, b); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	seed := uint64(run)
+	for k, y := range ord {
+		s.prio[y] = int32(k)
+		if run >= len(exactConfigs) {
+			s.prio[y] += int32(splitmix(&seed) % uint64(max(n/8, 1)))
+		}
+	}
 }
 
 // failedCap bounds the memory of the failed-state table.
 const failedCap = 1 << 21
+
+// undo restores one section's floor.
+type undo struct {
+	sec int32
+	old int64
+}
 
 // splitmix is SplitMix64: cheap, well-mixed keys for hashing states.
 func splitmix(x *uint64) uint64 {
@@ -53,37 +147,20 @@ func splitmix(x *uint64) uint64 {
 	return z ^ z>>31
 }
 
-type undo struct {
-	i   int32
-	old int64
-}
-
-type cand struct {
-	off  int64
-	rank int32
+func floorHash(sec int32, v int64) [2]uint64 {
+	x := uint64(sec)<<40 ^ uint64(v)
+	a := splitmix(&x)
+	return [2]uint64{a, splitmix(&x)}
 }
 
 func newSearch(pr *prepared, group []int, ex *exact) *search {
 	p := pr.p
 	bs := p.Buffers
 	ids := slices.Clone(group)
-	area := func(i int) float64 { return float64(bs[i].Span()) * float64(lifetime(&bs[i])) }
-	slices.SortStableFunc(ids, func(a, b int) int {
-		if c := cmpInt64(lifetime(&bs[b]), lifetime(&bs[a])); c != 0 {
-			return c
-		}
-		if x, y := area(a), area(b); x != y {
-			if x > y {
-				return -1
-			}
-			return 1
-		}
-		return cmpInt64(bs[b].Span(), bs[a].Span())
-	})
 	n := len(ids)
-	s := &search{ex: ex, ids: ids, size: make([]int64, n), align: make([]int64, n),
+	s := &search{ex: ex, p: p, ids: ids, prio: make([]int32, len(ids)), size: make([]int64, n), align: make([]int64, n),
 		first: make([]int32, n), last: make([]int32, n), nbr: make([][]int32, n),
-		placed: make([]bool, n), minOff: make([]int64, n), off: make([]int64, n), eff: make([]int64, n), cands: make([][]cand, n+1)}
+		placed: make([]bool, n), off: make([]int64, n), cands: make([][]int32, n+1)}
 	var pts []int
 	for _, i := range ids {
 		pts = append(pts, bs[i].Birth, bs[i].Death+1)
@@ -92,7 +169,10 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	pts = slices.Compact(pts)
 	s.sections = len(pts) - 1
 	s.rem = make([]int64, s.sections)
-	s.minEff = make([]int64, s.sections)
+	s.floor = make([]int64, s.sections)
+	s.minRest = make([]int64, s.sections)
+	s.restv = make([]int64, n)
+	s.live = make([][]int32, s.sections)
 	for k, i := range ids {
 		b := &bs[i]
 		s.size[k], s.align[k] = b.Span(), b.Align
@@ -101,13 +181,8 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 		s.first[k], s.last[k] = int32(f), int32(l)
 		for x := f; x < l; x++ {
 			s.rem[x] += b.Span()
+			s.live[x] = append(s.live[x], int32(k))
 		}
-	}
-	s.failed = make(map[[2]uint64]struct{})
-	s.bufKeys = make([][2]uint64, n)
-	seed := uint64(0x9e3779b97f4a7c15)
-	for k := range s.bufKeys {
-		s.bufKeys[k] = [2]uint64{splitmix(&seed), splitmix(&seed)}
 	}
 	for a := range n {
 		for b := range n {
@@ -115,6 +190,17 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 				s.nbr[a] = append(s.nbr[a], int32(b))
 			}
 		}
+	}
+	s.failed = make(map[[2]uint64]struct{})
+	s.bufKeys = make([][2]uint64, n)
+	seed := uint64(0x2545f4914f6cdd1d)
+	for k := range s.bufKeys {
+		s.bufKeys[k] = [2]uint64{splitmix(&seed), splitmix(&seed)}
+	}
+	for x := range s.sections {
+		h := floorHash(int32(x), 0)
+		s.floorKey[0] += h[0]
+		s.floorKey[1] += h[1]
 	}
 	return s
 }
@@ -126,8 +212,20 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 func (s *search) run(target int64, minimize bool, stopAt time.Time) (found, complete bool) {
 	s.target, s.minimal, s.stopAt = target, minimize, stopAt
 	s.ex.target = target
-	s.dfs(0, 0, -1)
-	return s.found, !s.aborted
+	for x := range s.sections {
+		if s.rem[x] > target {
+			return false, true
+		}
+	}
+	for run := 0; ; run++ {
+		s.setOrder(run)
+		s.restartAt = s.ex.nodes + int64(exactRestartUnit*luby(run+1))
+		s.aborted, s.restart = false, false
+		s.dfs(0)
+		if !s.restart || s.found && !s.minimal {
+			return s.found, !s.aborted
+		}
+	}
 }
 
 // apply writes the best solution into the problem's offsets.
@@ -140,22 +238,53 @@ func (s *search) apply(offsets []int64) {
 func (s *search) timeUp() bool {
 	if s.ex.ctx.Err() != nil || !s.stopAt.IsZero() && time.Now().After(s.stopAt) || s.ex.nodeLimit > 0 && s.ex.nodes >= s.ex.nodeLimit {
 		s.aborted = true
+	} else if s.ex.nodes >= s.restartAt {
+		s.aborted, s.restart = true, true
 	}
 	s.ex.report()
 	return s.aborted
 }
 
-// dfs extends the placement; depth buffers are placed, the last at offset
-// last with rank lastRank. It returns true to stop the whole search.
-func (s *search) dfs(depth int, last int64, lastRank int32) bool {
+// setFloor raises a section's floor, recording the old one.
+func (s *search) setFloor(x int32, v int64) {
+	old := s.floor[x]
+	s.trail = append(s.trail, undo{x, old})
+	s.floor[x] = v
+	h0, h1 := floorHash(x, old), floorHash(x, v)
+	s.floorKey[0] += h1[0] - h0[0]
+	s.floorKey[1] += h1[1] - h0[1]
+}
+
+func (s *search) undoTo(mark int) {
+	for k := len(s.trail) - 1; k >= mark; k-- {
+		u := s.trail[k]
+		h0, h1 := floorHash(u.sec, s.floor[u.sec]), floorHash(u.sec, u.old)
+		s.floorKey[0] += h1[0] - h0[0]
+		s.floorKey[1] += h1[1] - h0[1]
+		s.floor[u.sec] = u.old
+	}
+	s.trail = s.trail[:mark]
+}
+
+// rest is the lowest offset a buffer can take above the floors it spans.
+func (s *search) rest(y int32) int64 {
+	var r int64
+	for x := s.first[y]; x < s.last[y]; x++ {
+		r = max(r, s.floor[x])
+	}
+	return alignUp(r, s.align[y])
+}
+
+// dfs searches below the current state; depth buffers are placed. It
+// returns true to stop the whole search.
+func (s *search) dfs(depth int) bool {
 	s.ex.nodes++
 	if s.ex.nodes&1023 == 0 && s.timeUp() {
 		return true
 	}
-	n := len(s.ids)
-	if depth == n {
+	if depth == len(s.ids) {
 		var arena int64
-		for k := range n {
+		for k := range s.ids {
 			arena = max(arena, s.off[k]+s.size[k])
 		}
 		s.found = true
@@ -167,30 +296,11 @@ func (s *search) dfs(depth int, last int64, lastRank int32) bool {
 		s.ex.target = s.target
 		return false
 	}
-	// The state: the placed set, the last offset, each unplaced buffer's
-	// resting height (or only that it is stuck below the last offset),
-	// and the last rank when a buffer could still tie with it.
-	key := s.setKey
-	tie := int32(-1)
-	for y := range n {
-		if s.placed[y] {
-			continue
-		}
-		v := s.minOff[y]
-		if v < last {
-			v = -1
-		} else if alignUp(v, s.align[y]) == last {
-			tie = lastRank
-		}
-		key[0] = (key[0] ^ uint64(v)) * 0x100000001b3
-		key[1] = (key[1] + uint64(v)*0x9e3779b97f4a7c15) ^ uint64(y)
-	}
-	key[0] ^= uint64(last) * 0xff51afd7ed558ccd
-	key[1] ^= uint64(last)*0xc4ceb9fe1a85ec53 + uint64(tie)
+	key := [2]uint64{s.setKey[0] ^ s.floorKey[0], s.setKey[1] ^ s.floorKey[1]}
 	if _, seen := s.failed[key]; seen {
 		return false
 	}
-	if s.dfsFrom(depth, last, lastRank) {
+	if s.branch(depth) {
 		return true
 	}
 	if len(s.failed) >= failedCap {
@@ -200,104 +310,135 @@ func (s *search) dfs(depth int, last int64, lastRank int32) bool {
 	return false
 }
 
-// dfsFrom branches from a state not known to fail.
-func (s *search) dfsFrom(depth int, last int64, lastRank int32) bool {
-	n := len(s.ids)
-	cs := s.cands[depth][:0]
-	eff := s.eff
-	for y := range n {
+// bounded reports whether the unplaced buffers can still fit under the
+// target: each above its rest, and those of each section stacked above
+// the lowest rest among them (bytes of a section below every rest there
+// are lost). It fills s.restv.
+func (s *search) bounded() bool {
+	for x := range s.minRest {
+		s.minRest[x] = math.MaxInt64
+	}
+	for y := range int32(len(s.ids)) {
 		if s.placed[y] {
 			continue
 		}
-		e := alignUp(max(s.minOff[y], last), s.align[y])
-		if e+s.size[y] > s.target {
-			return false // it only rises from here
+		r := s.rest(y)
+		if r+s.size[y] > s.target {
+			return false // floors only rise
 		}
-		eff[y] = e
-		// A canonical buffer rests on a placed neighbour (or on 0): one
-		// lifted above that only to keep the sequence sorted does not, and
-		// is left for a later neighbour to carry up.
-		if rest := alignUp(s.minOff[y], s.align[y]); rest == e && (e > last || int32(y) > lastRank) {
-			cs = append(cs, cand{e, int32(y)})
+		s.restv[y] = r
+		for x := s.first[y]; x < s.last[y]; x++ {
+			s.minRest[x] = min(s.minRest[x], r)
 		}
 	}
-	// A buffer below the last offset will rest on an unplaced neighbour,
-	// so it sits at least as high as the lowest such neighbour's end.
-	for y := range n {
-		if s.placed[y] || s.minOff[y] >= last {
-			continue
-		}
-		lift := int64(math.MaxInt64)
-		for _, z := range s.nbr[y] {
-			if !s.placed[z] {
-				lift = min(lift, eff[z]+s.size[z])
-			}
-		}
-		if lift == math.MaxInt64 {
-			return false // nothing left to rest on
-		}
-		if e := alignUp(lift, s.align[y]); e > eff[y] {
-			if e+s.size[y] > s.target {
-				return false
-			}
-			eff[y] = e
-		}
-	}
-	for x := range s.minEff {
-		s.minEff[x] = math.MaxInt64
-	}
-	for y := range n {
-		if !s.placed[y] {
-			for x := s.first[y]; x < s.last[y]; x++ {
-				s.minEff[x] = min(s.minEff[x], eff[y])
-			}
-		}
-	}
-	// The unplaced buffers of a section stack above the lowest offset any
-	// of them can still take.
 	for x, r := range s.rem {
-		if r > 0 && s.minEff[x]+r > s.target {
+		if r > 0 && s.minRest[x]+r > s.target {
 			return false
 		}
 	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		if a.off != b.off {
-			return cmpInt64(a.off, b.off)
+	return true
+}
+
+func (s *search) better(x, y int32) bool {
+	switch s.tie {
+	case 'F':
+		return s.rem[x] > s.rem[y]
+	case 'R':
+		return true
+	case 'E':
+		return s.rem[x] < s.rem[y]
+	}
+	return false
+}
+
+// branch splits on who covers the lowest free byte.
+func (s *search) branch(depth int) bool {
+	if !s.bounded() {
+		return false
+	}
+	// The lowest floor; among equals, the fullest section, where a wrong
+	// choice shows soonest.
+	sec, f := int32(-1), int64(math.MaxInt64)
+	for x := range s.sections {
+		if s.rem[x] > 0 && (s.floor[x] < f || s.floor[x] == f && s.better(int32(x), sec)) {
+			sec, f = int32(x), s.floor[x]
 		}
-		return int(a.rank - b.rank)
-	})
-	s.cands[depth] = cs
-	for _, c := range cs {
-		y := c.rank
-		top := c.off + s.size[y]
-		s.placed[y] = true
-		s.setKey[0] ^= s.bufKeys[y][0]
-		s.setKey[1] ^= s.bufKeys[y][1]
-		s.off[y] = c.off
-		for x := s.first[y]; x < s.last[y]; x++ {
-			s.rem[x] -= s.size[y]
+	}
+	// Who can sit at f, and how high the others must go.
+	cs := s.cands[depth][:0]
+	skipTo := int64(math.MaxInt64)
+	for _, y := range s.live[sec] {
+		if s.placed[y] {
+			continue
 		}
-		mark := len(s.trail)
-		for _, z := range s.nbr[y] {
-			if !s.placed[z] && s.minOff[z] < top {
-				s.trail = append(s.trail, undo{z, s.minOff[z]})
-				s.minOff[z] = top
+		r := s.restv[y]
+		if r == f {
+			cs = append(cs, y)
+		}
+		// If nobody takes f, y sits above it: at its rest if that is
+		// higher, else on a neighbour placed later, all of which go at
+		// or above f.
+		lb := r
+		if r <= f {
+			if f%s.align[y] != 0 {
+				lb = alignUp(f, s.align[y])
+			} else {
+				lb = math.MaxInt64
+				for _, z := range s.nbr[y] {
+					if !s.placed[z] {
+						lb = min(lb, alignUp(f+s.size[z], s.align[y]))
+					}
+				}
 			}
 		}
-		stop := s.dfs(depth+1, c.off, y)
-		for k := len(s.trail) - 1; k >= mark; k-- {
-			s.minOff[s.trail[k].i] = s.trail[k].old
-		}
-		s.trail = s.trail[:mark]
-		for x := s.first[y]; x < s.last[y]; x++ {
-			s.rem[x] += s.size[y]
-		}
-		s.placed[y] = false
-		s.setKey[0] ^= s.bufKeys[y][0]
-		s.setKey[1] ^= s.bufKeys[y][1]
-		if stop {
+		skipTo = min(skipTo, lb)
+	}
+	slices.SortFunc(cs, func(a, b int32) int { return int(s.prio[a]-s.prio[b])*int(len(s.ids)) + int(a-b) })
+	s.cands[depth] = cs
+	for _, y := range cs {
+		if s.place(depth, y, f) {
 			return true
 		}
 	}
-	return false
+	// Nobody covers byte f of this section.
+	if skipTo == math.MaxInt64 || skipTo+s.rem[sec] > s.target {
+		return false
+	}
+	mark := len(s.trail)
+	s.setFloor(sec, skipTo)
+	stop := s.dfs(depth)
+	s.undoTo(mark)
+	return stop
+}
+
+// place puts buffer y at offset f and searches on.
+func (s *search) place(depth int, y int32, f int64) bool {
+	top := f + s.size[y]
+	ok := true
+	for x := s.first[y]; x < s.last[y]; x++ {
+		if top+s.rem[x]-s.size[y] > s.target {
+			ok = false // the section's other buffers no longer fit
+		}
+	}
+	if !ok {
+		return false
+	}
+	mark := len(s.trail)
+	s.placed[y] = true
+	s.off[y] = f
+	s.setKey[0] ^= s.bufKeys[y][0]
+	s.setKey[1] ^= s.bufKeys[y][1]
+	for x := s.first[y]; x < s.last[y]; x++ {
+		s.rem[x] -= s.size[y]
+		s.setFloor(x, top)
+	}
+	stop := s.dfs(depth + 1)
+	s.undoTo(mark)
+	for x := s.first[y]; x < s.last[y]; x++ {
+		s.rem[x] += s.size[y]
+	}
+	s.setKey[0] ^= s.bufKeys[y][0]
+	s.setKey[1] ^= s.bufKeys[y][1]
+	s.placed[y] = false
+	return stop
 }
