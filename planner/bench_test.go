@@ -44,3 +44,23 @@ func BenchmarkBreadthY1(b *testing.B) {
 func BenchmarkAutoY1(b *testing.B) {
 	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "auto")
 }
+
+func TestGenerateIsDeterministicAndValid(t *testing.T) {
+	for _, n := range []int{1, 100, 1000, 5000} {
+		a, b := Generate(n, 7), Generate(n, 7)
+		if len(a.Buffers) != n {
+			t.Fatalf("Generate(%d) made %d buffers", n, len(a.Buffers))
+		}
+		if err := a.Check(); err != nil {
+			t.Fatalf("Generate(%d): %v", n, err)
+		}
+		for i := range a.Buffers {
+			if a.Buffers[i] != b.Buffers[i] {
+				t.Fatalf("Generate(%d) differs at buffer %d: %+v vs %+v", n, i, a.Buffers[i], b.Buffers[i])
+			}
+		}
+		if c := Generate(n, 8); n >= 100 && LowerBound(c) == LowerBound(a) {
+			t.Errorf("Generate(%d): seeds 7 and 8 give the same lower bound", n)
+		}
+	}
+}

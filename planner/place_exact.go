@@ -82,31 +82,51 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		pl.Detail = fmt.Sprintf("optimal: arena = lower bound after %d nodes", ex.nodes)
 		return pl, nil
 	}
-	// Phase 2: improve the worst groups below the best arena so far.
-	complete := true
-	for {
-		worst, worstArena := -1, int64(-1)
+	// Phase 2: decision searches below the best arena, on the group that
+	// sets it: halfway down to what is still possible, stepping back up
+	// when one runs out of its share of the time. A search that finishes
+	// without a solution raises what is possible.
+	complete := false
+	for ctx.Err() == nil {
+		worst, worstArena, others := -1, int64(-1), int64(0)
 		for k, g := range groups {
-			if a := groupArena(p, g, offsets); a > worstArena {
-				worst, worstArena = k, a
+			a := groupArena(p, g, offsets)
+			if a > worstArena {
+				worst, worstArena, others = k, a, max(others, worstArena)
+			} else {
+				others = max(others, a)
 			}
 		}
-		if worst < 0 || ctx.Err() != nil {
-			complete = complete && ctx.Err() == nil
-			break
+		if worstArena <= others {
+			break // two groups tie at the top: one alone cannot lower it
 		}
 		s := newSearch(pr, groups[worst], ex)
-		found, done := s.run(worstArena-1, true, time.Time{})
-		if found {
-			s.apply(offsets)
-			ex.best = ArenaOf(p, offsets)
+		floor := lb // below this, known impossible
+		if ex.provedAbove {
+			floor = lb + 1
 		}
-		if !found || !done {
-			// Either nothing smaller exists for the worst group (done), or
-			// time ran out; either way the arena cannot shrink further.
-			complete = done
-			break
+		step := (worstArena - floor + 1) / 2
+		for step > 0 && ctx.Err() == nil {
+			target := worstArena - step
+			share := time.Until(start.Add(limit)) / 3
+			found, done := s.run(target, false, time.Now().Add(share))
+			switch {
+			case found:
+				s.apply(offsets)
+				worstArena = groupArena(p, groups[worst], offsets)
+				ex.best = ArenaOf(p, offsets)
+				step = min(step, (worstArena-floor+1)/2)
+			case done:
+				floor = target + 1
+				step = (worstArena - floor + 1) / 2
+			default:
+				step /= 2
+			}
 		}
+		if floor >= worstArena {
+			complete = true
+		}
+		break
 	}
 	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
 	pl.Optimal = complete || pl.Arena == lb

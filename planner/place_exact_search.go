@@ -54,10 +54,11 @@ type search struct {
 	// failed holds states already searched without success. A state is
 	// the placed set and the floors; stacks of buffers reached in another
 	// order meet here again.
-	failed   map[[2]uint64]struct{}
-	setKey   [2]uint64 // XOR of the placed buffers' keys
-	floorKey [2]uint64 // sum of the floors' keys
-	bufKeys  [][2]uint64
+	failed     map[[2]uint64]struct{}
+	memoTarget int64     // the target the failed states were found under
+	setKey     [2]uint64 // XOR of the placed buffers' keys
+	floorKey   [2]uint64 // sum of the floors' keys
+	bufKeys    [][2]uint64
 }
 
 // exactConfigs are the candidate orders and tie rules the restarts cycle
@@ -211,7 +212,12 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 // better exists) rather than running out of time.
 func (s *search) run(target int64, minimize bool, stopAt time.Time) (found, complete bool) {
 	s.target, s.minimal, s.stopAt = target, minimize, stopAt
+	s.found, s.bestOff = false, nil
 	s.ex.target = target
+	if target > s.memoTarget {
+		clear(s.failed) // what failed under a lower target may fit now
+	}
+	s.memoTarget = target
 	for x := range s.sections {
 		if s.rem[x] > target {
 			return false, true

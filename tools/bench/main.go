@@ -1,0 +1,317 @@
+// Command bench measures the placement strategies and prints one markdown
+// table: for every buffer CSV under -data, for generated problems of the
+// -sizes given, and for every graph JSON under -examples, the number of
+// buffers, the lower bound, and per strategy the arena as a multiple of
+// the lower bound and the time taken. Every plan is checked with
+// planner.Verify; a plan that fails is reported, not measured.
+//
+// With -score, it also reads an external solver's output CSV (the input
+// columns plus an offset per row, as MiniMalloc writes), verifies it and
+// prints its arena in the same table.
+//
+// Usage:
+//
+//	go run ./tools/bench [flags]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"memplan/ir"
+	"memplan/planner"
+)
+
+type config struct {
+	data, examples, score string
+	strategies            []string
+	sizes                 []int
+	seed                  uint64
+	timeLimit             time.Duration
+	referenceMax          int
+	exactMax              int
+	progress              bool
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./tools/bench [flags]\n\n"+
+			"Prints a markdown table of the arena each strategy finds (as a multiple of the\n"+
+			"lower bound: the most bytes live at one step) and the time it takes, for the\n"+
+			"buffer CSVs under -data, generated problems of -sizes buffers and the graph\n"+
+			"JSON examples under -examples. Every plan is verified.\n\nFlags:\n")
+		fl.PrintDefaults()
+	}
+	fl.StringVar(&cfg.data, "data", "../shared/data", "directory searched recursively for buffer CSVs (id,lower,upper,size); empty to skip")
+	fl.StringVar(&cfg.examples, "examples", "examples", "directory of graph JSON examples, lowered with the default options; empty to skip")
+	fl.StringVar(&cfg.score, "score", "", "an external solver's output CSV (with an offset column) to verify and score")
+	strategies := fl.String("strategies", "auto,best-fit,best-fit-temporal,breadth,first-use,reference,exact", "comma-separated strategies to run")
+	sizes := fl.String("sizes", "1000,10000,100000,1000000", "comma-separated sizes of generated problems; empty for none")
+	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated problems")
+	fl.DurationVar(&cfg.timeLimit, "time-limit", 10*time.Second, "time limit of the exact strategy, per instance")
+	fl.IntVar(&cfg.referenceMax, "skip-reference-above", 5000, "skip the reference strategy (O(n^3)) above this many buffers")
+	fl.IntVar(&cfg.exactMax, "skip-exact-above", 2000, "skip the exact strategy above this many buffers")
+	fl.BoolVar(&cfg.progress, "progress", false, "print exact's progress reports to stderr")
+	if err := fl.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fl.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fl.Args())
+	}
+	known := planner.StrategyNames()
+	for _, s := range strings.Split(*strategies, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if !slices.Contains(known, s) {
+			return cfg, fmt.Errorf("unknown strategy %q (known: %s)", s, strings.Join(known, ", "))
+		}
+		cfg.strategies = append(cfg.strategies, s)
+	}
+	for _, s := range strings.Split(*sizes, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("bad size %q in -sizes", s)
+		}
+		cfg.sizes = append(cfg.sizes, n)
+	}
+	return cfg, nil
+}
+
+// instance is one row of the table.
+type instance struct {
+	name string
+	p    *planner.Problem
+}
+
+func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	var insts []instance
+	if cfg.data != "" {
+		found, err := loadCSVs(cfg.data)
+		if err != nil {
+			return err
+		}
+		insts = append(insts, found...)
+	}
+	for _, n := range cfg.sizes {
+		insts = append(insts, instance{fmt.Sprintf("generated %d", n), planner.Generate(n, cfg.seed)})
+	}
+	if cfg.examples != "" {
+		found, err := loadExamples(cfg.examples, stderr)
+		if err != nil {
+			return err
+		}
+		insts = append(insts, found...)
+	}
+	header := []string{"instance", "buffers", "lower bound"}
+	for _, s := range cfg.strategies {
+		header = append(header, s+" arena/LB", s+" time")
+	}
+	if cfg.score != "" {
+		header = append(header, "score arena/LB")
+	}
+	fmt.Fprintf(stdout, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+	for _, in := range insts {
+		lb := planner.LowerBound(in.p)
+		row := []string{in.name, strconv.Itoa(len(in.p.Buffers)), strconv.FormatInt(lb, 10)}
+		for _, s := range cfg.strategies {
+			ratio, took := measure(ctx, cfg, in, s, lb, stderr)
+			row = append(row, ratio, took)
+		}
+		if cfg.score != "" {
+			row = append(row, "")
+		}
+		fmt.Fprintf(stdout, "| %s |\n", strings.Join(row, " | "))
+	}
+	if cfg.score != "" {
+		name, n, lb, ratio, err := score(cfg.score)
+		if err != nil {
+			return err
+		}
+		row := []string{"score: " + name, strconv.Itoa(n), strconv.FormatInt(lb, 10)}
+		for range cfg.strategies {
+			row = append(row, "", "")
+		}
+		row = append(row, ratio)
+		fmt.Fprintf(stdout, "| %s |\n", strings.Join(row, " | "))
+	}
+	return nil
+}
+
+// measure runs one strategy on one instance and returns the table cells.
+func measure(ctx context.Context, cfg config, in instance, strategy string, lb int64, stderr io.Writer) (string, string) {
+	n := len(in.p.Buffers)
+	switch {
+	case strategy == "reference" && n > cfg.referenceMax,
+		strategy == "exact" && n > cfg.exactMax:
+		return "skipped", ""
+	}
+	opts := planner.PlaceOptions{TimeLimit: cfg.timeLimit}
+	if cfg.progress {
+		opts.Progress = func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", in.name, msg) }
+	}
+	start := time.Now()
+	pl, err := planner.Place(ctx, in.p, strategy, opts)
+	took := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s, %s: %v\n", in.name, strategy, err)
+		return "error", ""
+	}
+	if err := planner.Verify(planner.NewPlan(in.p, strategy, pl)); err != nil {
+		fmt.Fprintf(stderr, "%s, %s: INVALID PLAN: %v\n", in.name, strategy, err)
+		return "INVALID", ""
+	}
+	ratio := ratioCell(pl.Arena, lb)
+	if strategy == "exact" && pl.Optimal {
+		ratio += " (optimal)"
+	}
+	return ratio, formatDuration(took)
+}
+
+func ratioCell(arena, lb int64) string {
+	if lb == 0 {
+		return fmt.Sprintf("%d B", arena)
+	}
+	return fmt.Sprintf("%.4f", float64(arena)/float64(lb))
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}
+
+// loadCSVs reads every buffer CSV under dir, in path order.
+func loadCSVs(dir string) ([]instance, error) {
+	var out []instance
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".csv") {
+			return err
+		}
+		p, err := readCSV(path, false)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		out = append(out, instance{filepath.ToSlash(rel), p})
+		return nil
+	})
+	return out, err
+}
+
+// readCSV lowers a buffer CSV with alignment 1 (the published instances
+// have none). With dropOffsets, an offset column is a solver's answer,
+// not a fixed position.
+func readCSV(path string, dropOffsets bool) (*planner.Problem, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := ir.DecodeBufferCSV(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if dropOffsets {
+		for i := range t.Rows {
+			t.Rows[i].HasOffset = false
+		}
+	}
+	return planner.FromTable(t, 1)
+}
+
+// loadExamples lowers every graph JSON under dir with the default options.
+func loadExamples(dir string, stderr io.Writer) ([]instance, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var out []instance
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		src, err := ir.Decode(path, data, ir.DecodeOptions{})
+		if err != nil {
+			fmt.Fprintf(stderr, "skipping %s: %v\n", path, err)
+			continue
+		}
+		if src.Graph == nil {
+			continue
+		}
+		p, err := planner.Analyze(src.Graph, planner.DefaultOptions())
+		if err != nil {
+			fmt.Fprintf(stderr, "skipping %s: %v\n", path, err)
+			continue
+		}
+		out = append(out, instance{"example " + filepath.Base(path), p})
+	}
+	return out, nil
+}
+
+// score verifies an external solver's output and returns its arena
+// against the lower bound.
+func score(path string) (name string, n int, lb int64, ratio string, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", 0, 0, "", err
+	}
+	t, err := ir.DecodeBufferCSV(path, data)
+	if err != nil {
+		return "", 0, 0, "", err
+	}
+	offsets := make([]int64, len(t.Rows))
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		if !r.HasOffset {
+			return "", 0, 0, "", fmt.Errorf("%s:%d: buffer %q has no offset", path, r.Line, r.ID)
+		}
+		offsets[i] = r.Offset
+		r.HasOffset = false
+	}
+	p, err := planner.FromTable(t, 1)
+	if err != nil {
+		return "", 0, 0, "", err
+	}
+	pl := planner.Placement{Offsets: offsets, Arena: planner.ArenaOf(p, offsets)}
+	if err := planner.Verify(planner.NewPlan(p, "score", pl)); err != nil {
+		return "", 0, 0, "", fmt.Errorf("%s: invalid placement: %w", path, err)
+	}
+	lb = planner.LowerBound(p)
+	return filepath.Base(path), len(p.Buffers), lb, ratioCell(pl.Arena, lb), nil
+}
