@@ -92,7 +92,7 @@ func appendText(dst []Quad, x, y float64, s string, c RGB) []Quad {
 					end++
 				}
 				qy := float32(y) + float32(row+fontTop)
-				dst = append(dst, Quad{float32(x) + float32(col), qy, float32(x) + float32(end), qy + 1, c, 1, false})
+				dst = append(dst, Quad{float32(x) + float32(col), qy, float32(x) + float32(end), qy + 1, c, false})
 				col = end
 			}
 		}

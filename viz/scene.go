@@ -4,12 +4,13 @@ import (
 	"math"
 )
 
-// Quad is one screen-space rectangle to draw, in pixels. Hatched quads
-// take a diagonal stripe pattern (guard bands); the others are solid.
+// Quad is one opaque screen-space rectangle to draw, in pixels. Hatched
+// quads take a diagonal stripe pattern (guard bands); the others are solid.
+// Everything is opaque so the renderer can draw without blending, which
+// matters when WebGL runs on a software rasterizer.
 type Quad struct {
 	X0, Y0, X1, Y1 float32
 	C              RGB
-	A              float32 // opacity in [0, 1]
 	Hatch          bool
 }
 
@@ -196,7 +197,6 @@ func (v *View) ScreenRect(i int) (Rect, bool) {
 
 // Quads appends everything to draw, back to front, to dst.
 func (v *View) Quads(dst []Quad) []Quad {
-	dst = append(dst, Quad{0, 0, float32(v.W), float32(v.H), Background, 1, false})
 	if v.Layout == nil {
 		return appendText(dst, 10, 10, "no plan loaded", TextColor)
 	}
@@ -208,7 +208,7 @@ func (v *View) Quads(dst []Quad) []Quad {
 	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
 		_, sy := v.Cam.ToScreen(0, t.V)
 		sy = math.Round(sy)
-		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), GridColor, 1, false})
+		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), GridColor, false})
 	}
 
 	clear(v.grid)
@@ -244,29 +244,25 @@ func (v *View) Quads(dst []Quad) []Quad {
 			if y1-y0 >= 4 {
 				y0++
 			}
-			dst = v.appendRect(dst, plot, x0, y0, x1, y1, c, 1, false)
+			dst = v.appendRect(dst, plot, x0, y0, x1, y1, c, false)
 		case ItemGuard:
-			a := float32(1)
+			// Tall enough for stripes: one hatched quad (the pattern's
+			// gaps are a darker shade, so it stays opaque); else a solid
+			// band.
+			c, hatch := GuardColor, y1-y0 >= 3 && x1-x0 >= 3
+			if !hatch {
+				c = GuardColor.mix(Background, 0.5)
+			}
 			if dim {
-				a = 0.3
+				c = c.mix(Background, 0.75)
 			}
-			base := GuardColor.mix(Background, 0.7)
-			if dim {
-				base, a = GuardColor.mix(Background, 0.9), 1
-			}
-			n := len(dst)
-			dst = v.appendRect(dst, plot, x0, y0, x1, y1, base, a, false)
-			if len(dst) > n && y1-y0 >= 3 {
-				q := dst[n]
-				q.C, q.Hatch = GuardColor, true
-				dst = append(dst, q)
-			}
+			dst = v.appendRect(dst, plot, x0, y0, x1, y1, c, hatch)
 		case ItemView:
 			c := ViewColor
 			if dim {
 				c = c.mix(Background, 0.75)
 			}
-			dst = v.appendOutline(dst, plot, x0, y0, x1, y1, c, 1)
+			dst = v.appendOutline(dst, plot, x0, y0, x1, y1, c)
 		}
 	}
 
@@ -280,7 +276,7 @@ func (v *View) Quads(dst []Quad) []Quad {
 		it := &l.Items[l.ItemOf[t]]
 		x0, y1 := v.Cam.ToScreen(it.X0, it.Y0)
 		x1, y0 := v.Cam.ToScreen(it.X1, it.Y1)
-		dst = v.appendOutline(dst, plot, x0-1, y0-1, x1+1, y1+1, SelectRing, 1)
+		dst = v.appendOutline(dst, plot, x0-1, y0-1, x1+1, y1+1, SelectRing)
 	}
 
 	for _, ln := range l.Lines {
@@ -289,22 +285,22 @@ func (v *View) Quads(dst []Quad) []Quad {
 			continue
 		}
 		sy = math.Round(sy)
-		dst = append(dst, Quad{float32(plot.X0), float32(sy - 1), float32(plot.X1), float32(sy + 1), lineColor(l, ln), 1, false})
+		dst = append(dst, Quad{float32(plot.X0), float32(sy - 1), float32(plot.X1), float32(sy + 1), lineColor(l, ln), false})
 	}
 
 	// Axes.
 	dst = append(dst,
-		Quad{float32(plot.X0 - 1), float32(plot.Y0), float32(plot.X0), float32(plot.Y1 + 1), AxisColor, 1, false},
-		Quad{float32(plot.X0 - 1), float32(plot.Y1), float32(plot.X1), float32(plot.Y1 + 1), AxisColor, 1, false})
+		Quad{float32(plot.X0 - 1), float32(plot.Y0), float32(plot.X0), float32(plot.Y1 + 1), AxisColor, false},
+		Quad{float32(plot.X0 - 1), float32(plot.Y1), float32(plot.X1), float32(plot.Y1 + 1), AxisColor, false})
 	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64) {
 		sx, _ := v.Cam.ToScreen(t.V, 0)
 		sx = math.Round(sx)
-		dst = append(dst, Quad{float32(sx), float32(plot.Y1), float32(sx + 1), float32(plot.Y1 + 4), AxisColor, 1, false})
+		dst = append(dst, Quad{float32(sx), float32(plot.Y1), float32(sx + 1), float32(plot.Y1 + 4), AxisColor, false})
 	}
 	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
 		_, sy := v.Cam.ToScreen(0, t.V)
 		sy = math.Round(sy)
-		dst = append(dst, Quad{float32(plot.X0 - 5), float32(sy), float32(plot.X0 - 1), float32(sy + 1), AxisColor, 1, false})
+		dst = append(dst, Quad{float32(plot.X0 - 5), float32(sy), float32(plot.X0 - 1), float32(sy + 1), AxisColor, false})
 	}
 	dst = v.appendStrip(dst)
 	v.labels = v.Labels(v.labels[:0])
@@ -332,14 +328,14 @@ func lineColor(l *Layout, ln Line) RGB {
 func (v *View) appendStrip(dst []Quad) []Quad {
 	l := v.Layout
 	s := v.StripRect()
-	dst = append(dst, Quad{float32(s.X0), float32(s.Y0), float32(s.X1), float32(s.Y1), GridColor, 1, false})
+	dst = append(dst, Quad{float32(s.X0), float32(s.Y0), float32(s.X1), float32(s.Y1), GridColor, false})
 	top := float64(max(l.MaxLive, l.Plan.ArenaSize, 1))
 	pts := l.Live
 	k := 0
 	runX, runH := s.X0, -1.0
 	flush := func(x float64) {
 		if runH > 0 {
-			dst = append(dst, Quad{float32(runX), float32(s.Y1 - runH), float32(x), float32(s.Y1), LiveColor, 1, false})
+			dst = append(dst, Quad{float32(runX), float32(s.Y1 - runH), float32(x), float32(s.Y1), LiveColor, false})
 		}
 	}
 	for px := s.X0; px < s.X1; px++ {
@@ -364,14 +360,14 @@ func (v *View) appendStrip(dst []Quad) []Quad {
 	flush(s.X1)
 	// The peak (lower bound) as a line across the strip.
 	y := s.Y1 - float64(l.MaxLive)/top*(s.Y1-s.Y0)
-	dst = append(dst, Quad{float32(s.X0), float32(math.Round(y)), float32(s.X1), float32(math.Round(y) + 1), LowerColor, 1, false})
+	dst = append(dst, Quad{float32(s.X0), float32(math.Round(y)), float32(s.X1), float32(math.Round(y) + 1), LowerColor, false})
 	return dst
 }
 
 // appendRect clips a rectangle to the plot and appends it, at least one
 // pixel in each direction. Opaque rectangles thinner than a pixel either
 // way go to the pixel grid instead (see View.grid).
-func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, a float32, hatch bool) []Quad {
+func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, hatch bool) []Quad {
 	x0, x1 = max(x0, plot.X0), min(x1, plot.X1)
 	y0, y1 = max(y0, plot.Y0), min(y1, plot.Y1)
 	thinX, thinY := x1-x0 < 1, y1-y0 < 1
@@ -386,7 +382,7 @@ func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, 
 	if x1 <= x0 || y1 <= y0 || x1 < plot.X0 || y1 < plot.Y0 || x0 > plot.X1 || y0 > plot.Y1 {
 		return dst
 	}
-	if (thinX || thinY) && a == 1 && !hatch {
+	if (thinX || thinY) && !hatch {
 		if id := v.gridID(c); id != 0 {
 			px0, px1 := max(int(x0), 0), min(int(math.Ceil(x1)), v.W)
 			py0, py1 := max(int(y0), 0), min(int(math.Ceil(y1)), v.H)
@@ -399,7 +395,7 @@ func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, 
 			return dst
 		}
 	}
-	return append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, a, hatch})
+	return append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, hatch})
 }
 
 // gridID is the grid's id of colour c, 0 when the 255 ids are used up.
@@ -433,7 +429,7 @@ func (v *View) appendGridRuns(dst []Quad, plot Rect) []Quad {
 				end++
 			}
 			if id != 0 {
-				dst = append(dst, Quad{float32(x), float32(y), float32(end), float32(y + 1), v.gridColor[id], 1, false})
+				dst = append(dst, Quad{float32(x), float32(y), float32(end), float32(y + 1), v.gridColor[id], false})
 			}
 			x = end
 		}
@@ -443,16 +439,16 @@ func (v *View) appendGridRuns(dst []Quad, plot Rect) []Quad {
 
 // appendOutline appends the four one-pixel sides of a rectangle, clipped
 // to the plot.
-func (v *View) appendOutline(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, a float32) []Quad {
+func (v *View) appendOutline(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB) []Quad {
 	x0, y0, x1, y1 = math.Round(x0), math.Round(y0), math.Round(x1), math.Round(y1)
 	if x1-x0 < 3 || y1-y0 < 3 {
-		return v.appendRect(dst, plot, x0, y0, x1, y1, c, a, false)
+		return v.appendRect(dst, plot, x0, y0, x1, y1, c, false)
 	}
 	side := func(ax0, ay0, ax1, ay1 float64) {
 		ax0, ax1 = max(ax0, plot.X0), min(ax1, plot.X1)
 		ay0, ay1 = max(ay0, plot.Y0), min(ay1, plot.Y1)
 		if ax1 > ax0 && ay1 > ay0 {
-			dst = append(dst, Quad{float32(ax0), float32(ay0), float32(ax1), float32(ay1), c, a, false})
+			dst = append(dst, Quad{float32(ax0), float32(ay0), float32(ax1), float32(ay1), c, false})
 		}
 	}
 	side(x0, y0, x1, y0+1)

@@ -286,5 +286,8 @@ func TestBrowserApp(t *testing.T) {
 		p.wait("redraw", `(() => { const s = `+frame+`.memplan.state(); return !s.dirty; })()`)
 		time.Sleep(300 * time.Millisecond)
 		p.screenshot("app-800x600")
+		p.run("open the viewer alone", chromedp.Navigate(srv.URL+"/viewer.html"))
+		p.wait("the viewer", `window.memplan && window.memplan.state().file === "transformer.json" && !window.memplan.state().dirty`)
+		p.screenshot("viewer-800x600")
 	}
 }

@@ -49,6 +49,10 @@ func New(parent context.Context, userDataDir string) (context.Context, context.C
 		chromedp.UserDataDir(userDataDir),
 		chromedp.WindowSize(1280, 800),
 	}
+	if os.Getenv("MEMPLAN_CHROMIUM_GPU") == "1" {
+		// For comparing: let the GPU process (SwiftShader) composite.
+		opts = append(opts, chromedp.Flag("disable-gpu", false))
+	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(parent, opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	return ctx, func() { cancelCtx(); cancelAlloc() }
