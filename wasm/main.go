@@ -410,6 +410,13 @@ func (a *app) handle(m js.Value) {
 				a.postSelect(a.view.Selected)
 			}
 		})
+	case "leave":
+		// The pointer left the viewer: nothing is hovered any more.
+		a.queue(func() {
+			if a.view.SetHover(viz.None) {
+				a.hovered(viz.None, -1, -1)
+			}
+		})
 	case "wheel":
 		// A host forwarding wheel events it caught over the viewer.
 		x, y, d := m.Get("x").Float(), m.Get("y").Float(), m.Get("delta").Float()

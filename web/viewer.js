@@ -35,6 +35,9 @@
     const f = e.dataTransfer && e.dataTransfer.files[0];
     if (f && window.memplan) window.memplan.send({ type: "load", name: f.name, data: await f.arrayBuffer() });
   });
+  document.documentElement.addEventListener("mouseleave", () => {
+    if (window.memplan) window.memplan.send({ type: "leave" });
+  });
   const go = new Go();
   WebAssembly.instantiateStreaming(fetch("memplan.wasm"), go.importObject)
     .then((r) => go.run(r.instance))
