@@ -37,6 +37,10 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		limit = exactDefaultLimit
 	}
 	start := time.Now()
+	parent := ctx
+	if err := parent.Err(); err != nil {
+		return Placement{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	pr := prepare(p)
@@ -127,6 +131,9 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			complete = true
 		}
 		break
+	}
+	if err := parent.Err(); err != nil {
+		return Placement{}, err // cancelled, not merely out of time
 	}
 	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
 	pl.Optimal = complete || pl.Arena == lb

@@ -1,0 +1,203 @@
+package planner
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bruteForceArena is the smallest arena over every order of stacking the
+// buffers, each on top of the already placed buffers live with it. Every
+// placement that cannot be pushed down is built by some order (its own,
+// sorted by offset), and an optimal one can always be pushed down, so this
+// is the optimum. Exponential: a handful of buffers only.
+func bruteForceArena(p *Problem) int64 {
+	var ids []int
+	for i := range p.Buffers {
+		if p.Buffers[i].Span() > 0 {
+			ids = append(ids, i)
+		}
+	}
+	offsets := make([]int64, len(p.Buffers))
+	placed := make([]bool, len(p.Buffers))
+	best := int64(-1)
+	var rec func(depth int, arena int64)
+	rec = func(depth int, arena int64) {
+		if best >= 0 && arena >= best {
+			return
+		}
+		if depth == len(ids) {
+			best = arena
+			return
+		}
+		for _, i := range ids {
+			if placed[i] {
+				continue
+			}
+			b := &p.Buffers[i]
+			var top int64
+			for _, j := range ids {
+				if placed[j] && b.Overlaps(&p.Buffers[j]) {
+					top = max(top, p.Buffers[j].End(offsets[j]))
+				}
+			}
+			offsets[i] = alignUp(top, b.Align)
+			placed[i] = true
+			rec(depth+1, max(arena, b.End(offsets[i])))
+			placed[i] = false
+		}
+	}
+	rec(0, 0)
+	return max(best, 0)
+}
+
+func TestExactMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	count := 400
+	if testing.Short() {
+		count = 100
+	}
+	for k := range count {
+		p := randomProblem(rng, 1+rng.IntN(7), 2+rng.IntN(8))
+		for i := range p.Buffers { // exact leaves fixed buffers to auto
+			p.Buffers[i].Fixed, p.Buffers[i].Offset = false, 0
+		}
+		want := bruteForceArena(p)
+		pl, err := Place(context.Background(), p, "exact", PlaceOptions{TimeLimit: 5 * time.Second})
+		if err != nil {
+			t.Fatalf("problem %d: %v", k, err)
+		}
+		if err := checkOffsets(p, pl.Offsets); err != nil {
+			t.Fatalf("problem %d: %v", k, err)
+		}
+		if pl.Arena != want || !pl.Optimal {
+			t.Fatalf("problem %d: exact found %d (optimal %v, %s), brute force %d\n%+v", k, pl.Arena, pl.Optimal, pl.Detail, want, p.Buffers)
+		}
+	}
+}
+
+func TestExactValidOnRandomProblems(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for k := range 200 {
+		p := randomProblem(rng, rng.IntN(30), 2+rng.IntN(20))
+		pl, err := Place(context.Background(), p, "exact", PlaceOptions{TimeLimit: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatalf("problem %d: %v", k, err)
+		}
+		if err := Verify(NewPlan(p, "exact", pl)); err != nil {
+			t.Fatalf("problem %d: %v", k, err)
+		}
+		auto, _ := Place(context.Background(), p, "auto", PlaceOptions{})
+		if pl.Arena > auto.Arena {
+			t.Fatalf("problem %d: exact %d is worse than auto %d", k, pl.Arena, auto.Arena)
+		}
+	}
+}
+
+// TestExactReachesOptimum runs exact on MiniMalloc's challenging
+// instances that it solves well inside the limit here; the bench tool
+// covers the whole suite.
+func TestExactReachesOptimum(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		opt  int64
+	}{
+		{"C.1048576.csv", 1039360},
+		{"G.1048576.csv", 1048576},
+	} {
+		p := loadCSV(t, "testdata/"+tt.file)
+		pl, err := Place(context.Background(), p, "exact", PlaceOptions{TimeLimit: 3 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(NewPlan(p, "exact", pl)); err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if pl.Arena != tt.opt || !pl.Optimal {
+			t.Errorf("%s: arena %d (optimal %v, %s), want %d", tt.file, pl.Arena, pl.Optimal, pl.Detail, tt.opt)
+		}
+	}
+}
+
+func TestExactReportsProgressAndStops(t *testing.T) {
+	p := loadCSV(t, "testdata/E.1048576.csv") // not solved in a second
+	var msgs []string
+	start := time.Now()
+	pl, err := Place(context.Background(), p, "exact", PlaceOptions{
+		TimeLimit: 1500 * time.Millisecond,
+		Progress:  func(m string) { msgs = append(msgs, m) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("exact ran %v with a 1.5 s limit", took)
+	}
+	if len(msgs) == 0 || !strings.Contains(msgs[0], "best arena") {
+		t.Errorf("progress reports: %q", msgs)
+	}
+	bf, _ := Place(context.Background(), p, "best-fit", PlaceOptions{})
+	if pl.Arena > bf.Arena {
+		t.Errorf("exact %d is worse than best-fit %d", pl.Arena, bf.Arena)
+	}
+	if err := Verify(NewPlan(p, "exact", pl)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExactCancelled(t *testing.T) {
+	p := loadCSV(t, "testdata/E.1048576.csv")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Place(ctx, p, "exact", PlaceOptions{}); err == nil {
+		t.Fatal("exact on a cancelled context returned no error")
+	}
+}
+
+func TestStrategiesAreDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	problems := []*Problem{loadCSV(t, "testdata/G_1.csv"), loadCSV(t, "testdata/A.1048576.csv")}
+	for range 20 {
+		problems = append(problems, randomProblem(rng, 30, 20))
+	}
+	for _, name := range append(slices.Clone(heuristics), "exact") {
+		for k, p := range problems {
+			opts := PlaceOptions{TimeLimit: 100 * time.Millisecond}
+			a, err := Place(context.Background(), p, name, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := Place(context.Background(), p, name, opts)
+			if name == "exact" && !a.Optimal {
+				continue // a timed search may stop at another node
+			}
+			if !slices.Equal(a.Offsets, b.Offsets) {
+				t.Errorf("%s on problem %d: two runs differ", name, k)
+			}
+		}
+	}
+}
+
+func TestAutoNoWorseThanBestFit(t *testing.T) {
+	files := []string{"A.1048576.csv", "B.1048576.csv", "C.1048576.csv", "D.1048576.csv", "E.1048576.csv",
+		"F.1048576.csv", "G.1048576.csv", "I.1048576.csv", "J.1048576.csv", "G_1.csv", "resnet50.csv"}
+	for _, f := range files {
+		p := loadCSV(t, "testdata/"+f)
+		auto, err := Place(context.Background(), p, "auto", PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(auto.Detail, "won by ") {
+			t.Errorf("%s: auto's detail %q does not name the winner", f, auto.Detail)
+		}
+		for _, bf := range []string{"best-fit", "best-fit-temporal", "breadth", "first-use"} {
+			pl, _ := Place(context.Background(), p, bf, PlaceOptions{})
+			if auto.Arena > pl.Arena {
+				t.Errorf("%s: auto %d > %s %d", f, auto.Arena, bf, pl.Arena)
+			}
+		}
+	}
+}
