@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"compress/gzip"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestHandler(t *testing.T) {
@@ -71,5 +73,43 @@ func TestHandler(t *testing.T) {
 		if resp, _ := get(p, false); resp.StatusCode != 404 {
 			t.Errorf("%s: %d, want 404", p, resp.StatusCode)
 		}
+	}
+}
+
+// A prebuilt file.gz is served when it is up to date, and ignored when the
+// file is newer.
+func TestHandlerPrefersFreshGz(t *testing.T) {
+	dir := t.TempDir()
+	wasm := filepath.Join(dir, "m.wasm")
+	os.WriteFile(wasm, []byte("raw"), 0o644)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte("from the .gz"))
+	zw.Close()
+	os.WriteFile(wasm+".gz", b.Bytes(), 0o644)
+	now := time.Now()
+	os.Chtimes(wasm, now, now)
+	os.Chtimes(wasm+".gz", now, now)
+
+	read := func() string {
+		h := Handler(dir, wasm)
+		req := httptest.NewRequest("GET", "/memplan.wasm", nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		zr, err := gzip.NewReader(rec.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(zr)
+		return string(out)
+	}
+	if got := read(); got != "from the .gz" {
+		t.Errorf("fresh .gz: served %q", got)
+	}
+	later := now.Add(time.Minute)
+	os.Chtimes(wasm, later, later)
+	if got := read(); got != "raw" {
+		t.Errorf("stale .gz: served %q, want the file compressed afresh", got)
 	}
 }
