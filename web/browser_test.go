@@ -5,6 +5,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"image"
 	"image/png"
@@ -146,9 +147,21 @@ func hex(img image.Image, x, y int) string {
 // drop dispatches a real drop event holding a File on the page.
 func (p *page) drop(name, content string) {
 	p.t.Helper()
+	p.dropJS(name, fmt.Sprintf("%q", content))
+}
+
+// dropBytes drops a binary file.
+func (p *page) dropBytes(name string, data []byte) {
+	p.t.Helper()
+	p.dropJS(name, fmt.Sprintf("Uint8Array.from(atob(%q), c => c.charCodeAt(0))", base64.StdEncoding.EncodeToString(data)))
+}
+
+// dropJS drops a file whose contents are the JS expression content.
+func (p *page) dropJS(name, content string) {
+	p.t.Helper()
 	js := fmt.Sprintf(`(() => {
 		const dt = new DataTransfer();
-		dt.items.add(new File([%q], %q, {type: "application/json"}));
+		dt.items.add(new File([%s], %q));
 		const opts = {dataTransfer: dt, bubbles: true, cancelable: true};
 		document.body.dispatchEvent(new DragEvent("dragenter", opts));
 		document.body.dispatchEvent(new DragEvent("dragover", opts));
@@ -279,8 +292,21 @@ func TestBrowserApp(t *testing.T) {
 		p.fail("after the broken file: pixel inside a is %s, want %s", got, want)
 	}
 
+	// An ONNX model planned in the browser (the decoder is in the wasm).
+	if model, err := os.ReadFile(filepath.Join(root, "ir", "onnx", "testdata", "mnist.onnx")); err == nil {
+		p.drop("bad.json", broken) // the error banner goes once a plan lands
+		p.dropBytes("mnist.onnx", model)
+		p.wait("the ONNX model", viewerShows("mnist.onnx"))
+		if n := eval[int](p, `window.memplanApp.tensors.length`); n < 5 {
+			p.fail("mnist.onnx planned to %d tensors", n)
+		}
+		if !eval[bool](p, `document.getElementById("error").hidden`) {
+			p.fail("the error banner stayed after a good plan")
+		}
+	}
+
 	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
-		p.screenshot("app-error-1280x800")
+		p.screenshot("app-onnx-1280x800")
 		p.run("resize", chromedp.EmulateViewport(800, 600))
 		p.run("load example", chromedp.Evaluate[chromedp.Void](`document.getElementById("error-close").click()`))
 		p.wait("redraw", `(() => { const s = `+frame+`.memplan.state(); return !s.dirty; })()`)
