@@ -484,6 +484,7 @@ func (v *View) Labels(dst []Label) []Label {
 		}
 		dst = append(dst, Label{plot.X0 - 7 - TextWidth(t.Label), sy - CharH/2, t.Label, TextColor})
 	}
+	var placed []Label
 	for _, ln := range v.Layout.Lines {
 		_, sy := v.Cam.ToScreen(0, ln.Y)
 		if sy < plot.Y0 || sy > plot.Y1 {
@@ -493,8 +494,17 @@ func (v *View) Labels(dst []Label) []Label {
 		if ln.Role == LineBudget && v.Layout.OverBudget {
 			text += " exceeded by " + FormatBytes(v.Layout.Plan.ArenaSize-v.Layout.Budget)
 		}
-		x := plot.X1 - TextWidth(text) - 4
-		dst = append(dst, Label{x, sy - CharH, text, lineColor(v.Layout, ln)})
+		// Lines close together (arena and lower bound often are) put
+		// their labels side by side rather than on top of each other.
+		x, y := plot.X1-TextWidth(text)-4, sy-CharH
+		for _, o := range placed {
+			if math.Abs(o.Y-y) < CharH && x < o.X+TextWidth(o.Text)+12 {
+				x = min(x, o.X-TextWidth(text)-12)
+			}
+		}
+		lb := Label{x, y, text, lineColor(v.Layout, ln)}
+		placed = append(placed, lb)
+		dst = append(dst, lb)
 	}
 	s := v.StripRect()
 	dst = append(dst, Label{s.X0 - 7 - TextWidth("live"), s.Y0 + stripHeight/2 - CharH/2, "live", TextColor})

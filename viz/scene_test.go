@@ -90,3 +90,23 @@ func TestHitAtScreen(t *testing.T) {
 		t.Errorf("hit %+v in the margin", h)
 	}
 }
+
+func TestLineLabelsDoNotOverlap(t *testing.T) {
+	p := sample.Plan()
+	p.LowerBound = p.ArenaSize - 10 // two lines a hair apart
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(p, 0), false)
+	var ls []Label
+	for _, l := range v.Labels(nil) {
+		if l.C == ArenaColor || l.C == LowerColor {
+			ls = append(ls, l)
+		}
+	}
+	if len(ls) != 2 {
+		t.Fatalf("line labels %+v", ls)
+	}
+	a, b := ls[0], ls[1]
+	if a.X < b.X+TextWidth(b.Text) && b.X < a.X+TextWidth(a.Text) {
+		t.Errorf("labels %q at x=%v and %q at x=%v overlap", a.Text, a.X, b.Text, b.X)
+	}
+}

@@ -160,6 +160,7 @@
     hideError();
     renderSummary(m.summary);
     state.query = null; // recompute matches on the next search
+    $("matches").textContent = "";
     renderTable();
   }
 
