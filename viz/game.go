@@ -123,3 +123,10 @@ func (g *Game) Layout(w, h int) (int, int) {
 	g.V.Resize(w, h)
 	return w, h
 }
+
+// DrawFinalScreen copies the picture to the window without blending: it
+// is opaque, and on a software rasterizer (WebGL on SwiftShader) the
+// blend's read of every pixel is a cost paid each frame.
+func (g *Game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	screen.DrawImage(offscreen, &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy})
+}
