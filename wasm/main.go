@@ -194,7 +194,7 @@ func (a *app) planned(job *planJob, plan *planner.Plan, err error) {
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
 	a.hovered(viz.None, -1, -1) // what was under the pointer is gone
-	a.post(map[string]any{"type": "plan", "file": job.f.name, "summary": summary(l), "tensors": plan.Tensors})
+	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": summary(l), "tensors": plan.Tensors})
 	a.postSelect(a.view.Selected)
 }
 

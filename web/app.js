@@ -38,7 +38,7 @@
     switch (m.type) {
       case "ready": onReady(m); break;
       case "busy": setStatus("planning " + m.file + "…"); break;
-      case "plan": onPlan(m); break;
+      case "summary": onPlan(m); break;
       case "error": onError(m); break;
       case "hover": onHover(m); break;
       case "select": onSelect(m); break;

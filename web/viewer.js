@@ -6,7 +6,7 @@
   const keys = document.getElementById("keys");
   window.addEventListener("memplan", (e) => {
     const m = e.detail;
-    if (m.type === "ready" || m.type === "plan") status.textContent = "";
+    if (m.type === "ready" || m.type === "summary") status.textContent = "";
     if (m.type === "busy") status.textContent = "planning " + m.file + "…";
     if (m.type === "error") status.textContent = "";
   });
