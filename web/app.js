@@ -43,6 +43,7 @@
       case "hover": onHover(m); break;
       case "select": onSelect(m); break;
       case "dragenter": showDrop(true); break;
+      case "open": $("file").click(); break;
     }
   });
 

@@ -13,6 +13,12 @@
   // Keys go to the viewer as commands, one per keydown (auto-repeat
   // included): ebiten samples keys once a frame and would miss a quick tap.
   window.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o" && window.parent !== window) {
+      // The host's file picker, even when the canvas has the focus.
+      e.preventDefault();
+      window.parent.postMessage({ source: "memplan", type: "open" }, "*");
+      return;
+    }
     if (e.ctrlKey || e.metaKey) return;
     if (e.key === "?") keys.classList.toggle("open");
     if (e.key === "Escape") keys.classList.remove("open");
