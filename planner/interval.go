@@ -159,36 +159,61 @@ func (o *occupancy) taken(l, r int) []span {
 }
 
 // unionSpans appends the union of two sorted disjoint span lists to dst,
-// merging spans that overlap or touch.
+// merging spans that overlap or touch. It is the hot loop of best fit:
+// the span being grown stays in registers, and the inputs are consumed by
+// reslicing, which spares the bounds checks.
 func unionSpans(dst, a, b []span) []span {
-	start := len(dst)
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
+	if len(a) == 0 {
+		return append(dst, b...)
+	}
+	if len(b) == 0 {
+		return append(dst, a...)
+	}
+	var cur span
+	if a[0].lo <= b[0].lo {
+		cur, a = a[0], a[1:]
+	} else {
+		cur, b = b[0], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 {
 		var s span
-		if j == len(b) || i < len(a) && a[i].lo <= b[j].lo {
-			s = a[i]
-			i++
+		if a[0].lo <= b[0].lo {
+			s, a = a[0], a[1:]
 		} else {
-			s = b[j]
-			j++
+			s, b = b[0], b[1:]
 		}
-		if n := len(dst) - 1; n >= start && s.lo <= dst[n].hi {
-			if s.hi > dst[n].hi {
-				dst[n].hi = s.hi
-			}
+		if s.lo <= cur.hi {
+			cur.hi = max(cur.hi, s.hi)
 			continue
 		}
-		dst = append(dst, s)
+		dst = append(dst, cur)
+		cur = s
 	}
-	return dst
+	if len(b) > 0 {
+		a = b
+	}
+	for len(a) > 0 && a[0].lo <= cur.hi {
+		cur.hi = max(cur.hi, a[0].hi)
+		a = a[1:]
+	}
+	dst = append(dst, cur)
+	return append(dst, a...)
 }
 
 // addSpan inserts [lo, hi) into sorted disjoint spans, merging every span
 // it touches.
 func addSpan(s []span, lo, hi int64) []span {
 	// First span that ends at or after lo: it may touch the new one.
-	i := sort.Search(len(s), func(k int) bool { return s[k].hi >= lo })
-	j := i
+	i, j := 0, len(s)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s[h].hi < lo {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	j = i
 	for j < len(s) && s[j].lo <= hi {
 		lo, hi = min(lo, s[j].lo), max(hi, s[j].hi)
 		j++
