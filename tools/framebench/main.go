@@ -40,6 +40,7 @@ func main() {
 	n := flag.Int("n", 100000, "buffers in the plan")
 	seconds := flag.Float64("seconds", 3, "seconds to measure each motion")
 	strategy := flag.String("strategy", "first-use", "strategy that places the synthetic buffers")
+	extra := flag.String("file", "", "also time planning and drawing this file (graph JSON, ONNX, CSV) in the browser")
 	alone := flag.Bool("viewer", false, "measure viewer.html alone instead of the app around it")
 	width := flag.Int("width", 1280, "viewport width in CSS pixels")
 	height := flag.Int("height", 800, "viewport height in CSS pixels")
@@ -74,6 +75,9 @@ func main() {
 	sent := map[string]int{}
 	app := site.Handler(filepath.Join(root, "web"), wasm)
 	mux := http.NewServeMux()
+	mux.HandleFunc("/bench-file", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, *extra)
+	})
 	mux.HandleFunc("/bench-plan.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(planJSON)
@@ -167,6 +171,17 @@ func main() {
 	must("idle frame rate", err)
 	fmt.Printf("%-38s %5.1f fps (the page's animation frames, nothing redrawn)\n", "idle", raf)
 	measure("zooming the small default example", []string{"w", "s"})
+
+	if *extra != "" {
+		name := filepath.Base(*extra)
+		start := time.Now()
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`fetch("/bench-file").then(r => r.arrayBuffer()).then(b => {
+			`+frame+`.postMessage({type: "load", name: `+mustJSON(name)+`, data: b}, "*", [b]); return true; })`, chromedp.EvalAwaitPromise))
+		must("send "+name, err)
+		poll(name, `(() => { const s = `+frame+`.memplan.state(); return s.file === `+mustJSON(name)+` && !s.dirty; })()`)
+		tensors, _ := chromedp.Run(ctx, chromedp.Evaluate[int](frame+`.memplan.state().tensors`))
+		fmt.Printf("\nplanned and drew %s (%d tensors) in %.1f s, the canvas still meanwhile\n", name, tensors, time.Since(start).Seconds())
+	}
 
 	loadStart := time.Now()
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`fetch("/bench-plan.json").then(r => r.arrayBuffer()).then(b => {
