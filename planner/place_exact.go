@@ -68,7 +68,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			continue
 		}
 		s := newSearch(pr, g, ex)
-		found, complete := s.run(lb, false, decisionEnd)
+		found, complete := s.run(lb, decisionEnd)
 		switch {
 		case found:
 			s.apply(offsets)
@@ -113,7 +113,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		for step > 0 && ctx.Err() == nil {
 			target := worstArena - step
 			share := time.Until(start.Add(limit)) / 3
-			found, done := s.run(target, false, time.Now().Add(share))
+			found, done := s.run(target, time.Now().Add(share))
 			switch {
 			case found:
 				s.apply(offsets)

@@ -43,13 +43,18 @@ type search struct {
 	minRest []int64   // scratch: per section, the lowest rest of its buffers
 
 	target    int64
-	minimal   bool // minimize: keep going after a solution, below it
 	found     bool
 	bestOff   []int64
 	stopAt    time.Time
 	aborted   bool
 	restart   bool  // aborted only because this run's budget is spent
 	restartAt int64 // node count that ends this run
+
+	pending []part   // groups left for after the current one
+	groups  [][]part // scratch, per depth
+	cross   []int32  // scratch: buffers starting minus ending per section
+	splits  int64    // split nodes so far, their ids
+	unwind  int64    // nonzero: a group failed; back to this split
 
 	// failed holds states already searched without success. A state is
 	// the placed set and the floors; stacks of buffers reached in another
@@ -172,6 +177,8 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	s.rem = make([]int64, s.sections)
 	s.floor = make([]int64, s.sections)
 	s.minRest = make([]int64, s.sections)
+	s.cross = make([]int32, s.sections+1)
+	s.groups = make([][]part, n+1)
 	s.restv = make([]int64, n)
 	s.live = make([][]int32, s.sections)
 	for k, i := range ids {
@@ -206,12 +213,11 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	return s
 }
 
-// run searches for offsets with every buffer's end at most target. With
-// minimize it keeps searching below each solution found. It reports
-// whether a solution was found and whether the search finished (so none
-// better exists) rather than running out of time.
-func (s *search) run(target int64, minimize bool, stopAt time.Time) (found, complete bool) {
-	s.target, s.minimal, s.stopAt = target, minimize, stopAt
+// run searches for offsets with every buffer's end at most target. It
+// reports whether a solution was found and whether the search finished
+// (so none exists if not found) rather than running out of time.
+func (s *search) run(target int64, stopAt time.Time) (found, complete bool) {
+	s.target, s.stopAt = target, stopAt
 	s.found, s.bestOff = false, nil
 	s.ex.target = target
 	if target > s.memoTarget {
@@ -226,9 +232,10 @@ func (s *search) run(target int64, minimize bool, stopAt time.Time) (found, comp
 	for run := 0; ; run++ {
 		s.setOrder(run)
 		s.restartAt = s.ex.nodes + int64(exactRestartUnit*luby(run+1))
-		s.aborted, s.restart = false, false
-		s.dfs(0)
-		if !s.restart || s.found && !s.minimal {
+		s.aborted, s.restart, s.unwind = false, false, 0
+		s.pending = s.pending[:0]
+		s.dfs(0, 0, int32(s.sections))
+		if !s.restart || s.found {
 			return s.found, !s.aborted
 		}
 	}
@@ -281,39 +288,113 @@ func (s *search) rest(y int32) int64 {
 	return alignUp(r, s.align[y])
 }
 
-// dfs searches below the current state; depth buffers are placed. It
-// returns true to stop the whole search.
-func (s *search) dfs(depth int) bool {
+// dfs searches below the current state for a placement of the unplaced
+// buffers of sections [a, b), then of the pending groups; depth buffers
+// are placed. It returns true to stop the whole search (found, or out of
+// time).
+func (s *search) dfs(depth int, a, b int32) bool {
 	s.ex.nodes++
 	if s.ex.nodes&1023 == 0 && s.timeUp() {
 		return true
 	}
-	if depth == len(s.ids) {
-		var arena int64
-		for k := range s.ids {
-			arena = max(arena, s.off[k]+s.size[k])
-		}
-		s.found = true
-		s.bestOff = slices.Clone(s.off)
-		if !s.minimal {
-			return true
-		}
-		s.target = arena - 1
-		s.ex.target = s.target
-		return false
+	if !slices.ContainsFunc(s.rem[a:b], func(r int64) bool { return r > 0 }) {
+		return s.next(depth)
 	}
 	key := [2]uint64{s.setKey[0] ^ s.floorKey[0], s.setKey[1] ^ s.floorKey[1]}
 	if _, seen := s.failed[key]; seen {
 		return false
 	}
-	if s.branch(depth) {
+	if s.branch(depth, a, b) {
 		return true
 	}
+	// Failed, or unwinding because a later group failed: either way no
+	// placement of what is left exists from here.
 	if len(s.failed) >= failedCap {
 		clear(s.failed)
 	}
 	s.failed[key] = struct{}{}
 	return false
+}
+
+// part is a run of sections whose unplaced buffers share no step with
+// the rest, searched on its own once the current one is placed.
+type part struct {
+	a, b  int32
+	owner int64 // the node that split it off
+}
+
+// next goes on to the next pending group, or records a solution.
+func (s *search) next(depth int) bool {
+	if len(s.pending) == 0 {
+		s.found = true
+		s.bestOff = slices.Clone(s.off)
+		return true
+	}
+	g := s.pending[len(s.pending)-1]
+	s.pending = s.pending[:len(s.pending)-1]
+	stop := s.dfs(depth, g.a, g.b)
+	if !stop && s.unwind == 0 {
+		// The group failed whatever the groups before it did: they
+		// share no section, so their choices cannot help. Back to the
+		// node that split them.
+		s.unwind = g.owner
+	}
+	s.pending = append(s.pending, g)
+	return stop
+}
+
+// split cuts sections [a, b) into groups that no unplaced buffer spans
+// across. With more than one, it searches the tightest first and leaves
+// the others pending, and reports true; the outcome is in stop.
+func (s *search) split(depth int, a, b int32) (split, stop bool) {
+	cross := s.cross[:b-a+1]
+	clear(cross)
+	for y := range int32(len(s.ids)) {
+		if !s.placed[y] && s.first[y] >= a && s.last[y] <= b {
+			cross[s.first[y]-a]++
+			cross[s.last[y]-1-a]--
+		}
+	}
+	gs := s.groups[depth][:0]
+	open, start := int32(0), int32(-1)
+	for x := a; x < b; x++ {
+		if s.rem[x] > 0 && start < 0 {
+			start = x
+		}
+		open += cross[x-a]
+		if open == 0 && start >= 0 {
+			gs = append(gs, part{a: start, b: x + 1})
+			start = -1
+		}
+	}
+	s.groups[depth] = gs
+	if len(gs) < 2 {
+		return false, false
+	}
+	s.splits++
+	id := s.splits
+	// Tightest first: a failure there ends the node soonest.
+	slack := func(g part) int64 {
+		sl := int64(math.MaxInt64)
+		for x := g.a; x < g.b; x++ {
+			if s.rem[x] > 0 {
+				sl = min(sl, s.target-s.minRest[x]-s.rem[x])
+			}
+		}
+		return sl
+	}
+	slices.SortStableFunc(gs, func(g, h part) int { return cmpInt64(slack(g), slack(h)) })
+	mark := len(s.pending)
+	for k := len(gs) - 1; k >= 1; k-- {
+		gs[k].owner = id
+		s.pending = append(s.pending, gs[k])
+	}
+	stop = s.dfs(depth, gs[0].a, gs[0].b)
+	s.pending = s.pending[:mark]
+	if s.unwind == id {
+		s.unwind = 0
+	}
+	return true, stop
 }
 
 // bounded reports whether the unplaced buffers can still fit under the
@@ -358,16 +439,19 @@ func (s *search) better(x, y int32) bool {
 }
 
 // branch splits on who covers the lowest free byte.
-func (s *search) branch(depth int) bool {
+func (s *search) branch(depth int, a, b int32) bool {
 	if !s.bounded() {
 		return false
+	}
+	if split, stop := s.split(depth, a, b); split {
+		return stop
 	}
 	// The lowest floor; among equals, the fullest section, where a wrong
 	// choice shows soonest.
 	sec, f := int32(-1), int64(math.MaxInt64)
-	for x := range s.sections {
-		if s.rem[x] > 0 && (s.floor[x] < f || s.floor[x] == f && s.better(int32(x), sec)) {
-			sec, f = int32(x), s.floor[x]
+	for x := a; x < b; x++ {
+		if s.rem[x] > 0 && (s.floor[x] < f || s.floor[x] == f && s.better(x, sec)) {
+			sec, f = x, s.floor[x]
 		}
 	}
 	// Who can sit at f, and how high the others must go.
@@ -402,8 +486,11 @@ func (s *search) branch(depth int) bool {
 	slices.SortFunc(cs, func(a, b int32) int { return int(s.prio[a]-s.prio[b])*int(len(s.ids)) + int(a-b) })
 	s.cands[depth] = cs
 	for _, y := range cs {
-		if s.place(depth, y, f) {
+		if s.place(depth, y, f, a, b) {
 			return true
+		}
+		if s.unwind != 0 {
+			return false
 		}
 	}
 	// Nobody covers byte f of this section.
@@ -412,13 +499,13 @@ func (s *search) branch(depth int) bool {
 	}
 	mark := len(s.trail)
 	s.setFloor(sec, skipTo)
-	stop := s.dfs(depth)
+	stop := s.dfs(depth, a, b)
 	s.undoTo(mark)
 	return stop
 }
 
 // place puts buffer y at offset f and searches on.
-func (s *search) place(depth int, y int32, f int64) bool {
+func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
 	top := f + s.size[y]
 	ok := true
 	for x := s.first[y]; x < s.last[y]; x++ {
@@ -438,7 +525,7 @@ func (s *search) place(depth int, y int32, f int64) bool {
 		s.rem[x] -= s.size[y]
 		s.setFloor(x, top)
 	}
-	stop := s.dfs(depth + 1)
+	stop := s.dfs(depth+1, a, b)
 	s.undoTo(mark)
 	for x := s.first[y]; x < s.last[y]; x++ {
 		s.rem[x] += s.size[y]
