@@ -476,7 +476,7 @@ func (s *search) branch(depth int, a, b int32) bool {
 				lb = math.MaxInt64
 				for _, z := range s.nbr[y] {
 					if !s.placed[z] {
-						lb = min(lb, alignUp(f+s.size[z], s.align[y]))
+						lb = min(lb, alignUp(s.restv[z]+s.size[z], s.align[y]))
 					}
 				}
 			}
