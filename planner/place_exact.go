@@ -63,7 +63,9 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	// Phase 1: the decision problem at the lower bound, group by group.
 	decisionEnd := start.Add(limit * 3 / 5)
 	proved := true
-	for _, g := range groups {
+	floors := make([]int64, len(groups)) // per group: below this, known impossible
+	for k, g := range groups {
+		floors[k] = lb
 		if groupArena(p, g, offsets) <= lb {
 			continue
 		}
@@ -73,7 +75,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		case found:
 			s.apply(offsets)
 		case complete:
-			ex.provedAbove = true
+			floors[k] = lb + 1
 			proved = false
 		default:
 			proved = false
@@ -105,10 +107,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			break // two groups tie at the top: one alone cannot lower it
 		}
 		s := newSearch(pr, groups[worst], ex)
-		floor := lb // below this, known impossible
-		if ex.provedAbove {
-			floor = lb + 1
-		}
+		floor := floors[worst]
 		step := (worstArena - floor + 1) / 2
 		for step > 0 && ctx.Err() == nil {
 			target := worstArena - step
@@ -147,15 +146,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 
 // exact is the state shared by the searches of one call.
 type exact struct {
-	ctx         context.Context
-	opts        PlaceOptions
-	start       time.Time
-	lastReport  time.Time
-	lb, best    int64
-	target      int64
-	nodes       int64
-	nodeLimit   int64 // stops the search, for tests that must not depend on the clock
-	provedAbove bool
+	ctx        context.Context
+	opts       PlaceOptions
+	start      time.Time
+	lastReport time.Time
+	lb, best   int64
+	target     int64
+	nodes      int64
+	nodeLimit  int64 // stops the search, for tests that must not depend on the clock
 }
 
 func (ex *exact) report() {
