@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const example = "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n"
+
+func TestTable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "input.12.csv"), []byte(example), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseFlags([]string{"-data", dir, "-examples", "", "-sizes", "200", "-strategies", "auto,best-fit,reference,exact", "-time-limit", "1s"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := run(context.Background(), cfg, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("want header, rule and 2 rows, got:\n%s", out.String())
+	}
+	if !strings.Contains(lines[0], "exact arena/LB") || !strings.HasPrefix(lines[1], "|---|") {
+		t.Errorf("header:\n%s\n%s", lines[0], lines[1])
+	}
+	// MiniMalloc's README example packs into its lower bound, 12.
+	if want := "| input.12.csv | 5 | 12 | 1.0000 |"; !strings.HasPrefix(lines[2], want) {
+		t.Errorf("row %q, want prefix %q", lines[2], want)
+	}
+	if !strings.Contains(lines[2], "1.0000 (optimal)") || !strings.HasPrefix(lines[3], "| generated 200 | 200 |") {
+		t.Errorf("rows:\n%s\n%s", lines[2], lines[3])
+	}
+	if errs.Len() > 0 {
+		t.Errorf("stderr: %s", errs.String())
+	}
+}
+
+func TestScore(t *testing.T) {
+	dir := t.TempDir()
+	good := "id,lower,upper,size,offset\nb1,0,3,4,8\nb2,3,9,4,8\nb3,0,9,4,4\nb4,9,21,4,4\nb5,0,21,4,0\n"
+	bad := "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,8\nb3,0,9,4,4\nb4,9,21,4,4\nb5,0,21,4,0\n"
+	for _, tt := range []struct {
+		csv, want string
+		ok        bool
+	}{
+		{good, "| score: s.csv | 5 | 12 |", true},
+		{bad, "invalid placement", false},
+	} {
+		path := filepath.Join(dir, "s.csv")
+		if err := os.WriteFile(path, []byte(tt.csv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := config{score: path, timeLimit: time.Second}
+		var out bytes.Buffer
+		err := run(context.Background(), cfg, &out, &bytes.Buffer{})
+		switch {
+		case tt.ok && (err != nil || !strings.Contains(out.String(), tt.want) || !strings.Contains(out.String(), "1.0000")):
+			t.Errorf("good score: err %v, out:\n%s", err, out.String())
+		case !tt.ok && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("bad score: err %v", err)
+		}
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, args := range [][]string{{"-strategies", "nope"}, {"-sizes", "x"}, {"extra"}} {
+		if _, err := parseFlags(args, &bytes.Buffer{}); err == nil {
+			t.Errorf("parseFlags(%q) accepted", args)
+		}
+	}
+}
