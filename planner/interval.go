@@ -244,3 +244,16 @@ func bestGap(taken []span, size, align int64) int64 {
 	}
 	return best
 }
+
+// firstGap returns the lowest offset below the top of taken that holds
+// size bytes at alignment align, or the aligned top.
+func firstGap(taken []span, size, align int64) int64 {
+	var lo int64
+	for _, s := range taken {
+		if off := alignUp(lo, align); off+size <= s.lo {
+			return off
+		}
+		lo = s.hi
+	}
+	return alignUp(lo, align)
+}

@@ -32,17 +32,23 @@ var autoMembers = []autoMember{
 	bestFitMember(orderBreadth),
 	bestFitMember(orderArea),
 	{"first-use", func(ctx context.Context, pr *prepared) ([]int64, error) { return pr.firstUse(ctx) }},
+	// The seed planner's rule (lowest offset that fits, by size), in
+	// O(n log n): auto is then never worse than reference.
+	{"first-fit size", func(ctx context.Context, pr *prepared) ([]int64, error) {
+		return pr.fit(ctx, pr.order(orderSize), firstGap)
+	}},
 }
 
-// autoLarge is the size above which auto leaves out best fit by area,
-// which rarely wins there, to stay under a second at 60,000 buffers.
-const autoLarge = 20000
+// autoLarge is the size above which auto leaves out best fit by area and
+// first fit, which rarely win there, to stay under a second at 60,000
+// buffers. It is also the most buffers reference accepts.
+const autoLarge = referenceLimit
 
 func placeAuto(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
 	pr := prepare(p)
 	members := autoMembers
 	if len(pr.movable) > autoLarge {
-		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" })
+		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
 	}
 	offsets, name, err := pr.portfolio(ctx, members)
 	if err != nil {

@@ -18,9 +18,11 @@ const (
 	// orderBreadth: buffers of the busiest step first (TFLite's greedy by
 	// breadth), largest first within a step.
 	orderBreadth
+	// orderSize: by size alone, largest first, as the seed planner sorts.
+	orderSize
 )
 
-var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth"}
+var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size"}
 
 func (o fitOrder) String() string { return fitOrderNames[o] }
 
@@ -101,6 +103,8 @@ func (pr *prepared) order(o fitOrder) []int {
 		}
 	case orderBreadth:
 		return pr.breadthOrder()
+	case orderSize:
+		key = func(a, b int) int { return cmpInt64(bs[b].Size, bs[a].Size) }
 	}
 	slices.SortStableFunc(ord, key)
 	return ord
@@ -110,6 +114,12 @@ func (pr *prepared) order(o fitOrder) []int {
 // gap among the bytes taken while it lives (lowest on ties), else on top
 // of them. Fixed buffers are placed first, where they must be.
 func (pr *prepared) bestFit(ctx context.Context, order []int) ([]int64, error) {
+	return pr.fit(ctx, order, bestGap)
+}
+
+// fit places the buffers in order, each where gap chooses among the bytes
+// taken while it lives.
+func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span, size, align int64) int64) ([]int64, error) {
 	p := pr.p
 	offsets := pr.initialOffsets()
 	occ := newOccupancy(pr.tl.len())
@@ -123,7 +133,7 @@ func (pr *prepared) bestFit(ctx context.Context, order []int) ([]int64, error) {
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
-		off := bestGap(occ.taken(l, r), b.Span(), b.Align)
+		off := gap(occ.taken(l, r), b.Span(), b.Align)
 		offsets[i] = off
 		occ.insert(l, r, off, b.End(off))
 	}

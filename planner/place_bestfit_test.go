@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"memplan/ir"
@@ -195,6 +196,34 @@ func TestOccupancyMatchesScan(t *testing.T) {
 			if got := occ.taken(ql, qr); fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
 				t.Fatalf("taken(%d,%d) = %v, want %v", ql, qr, got, want)
 			}
+		}
+	}
+}
+
+// TestAutoNoWorseThanReference: auto's first-fit member follows the seed
+// planner's rule, so auto is never larger.
+func TestAutoNoWorseThanReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	problems := []*Problem{loadCSV(t, "testdata/A.1048576.csv"), loadCSV(t, "testdata/G_1.csv"), Generate(500, 3)}
+	for range 300 {
+		problems = append(problems, randomProblem(rng, rng.IntN(40), 2+rng.IntN(30)))
+	}
+	for k, p := range problems {
+		auto, err := Place(context.Background(), p, "auto", PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := Place(context.Background(), p, "reference", PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if auto.Arena > ref.Arena {
+			t.Fatalf("problem %d: auto %d > reference %d", k, auto.Arena, ref.Arena)
+		}
+		pr := prepare(p)
+		ff, _ := pr.fit(context.Background(), pr.order(orderSize), firstGap)
+		if !slices.Equal(ff, ref.Offsets) {
+			t.Fatalf("problem %d: first fit by size differs from reference\n%v\n%v", k, ff, ref.Offsets)
 		}
 	}
 }

@@ -44,7 +44,7 @@ type Strategy struct {
 var strategies = []Strategy{
 	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison", Place: placeReference},
 	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against", Place: placeNoReuse},
-	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders and first use, keeping the smallest arena", Place: placeAuto},
+	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders, first use and the seed's first fit, keeping the smallest arena", Place: placeAuto},
 	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s)", Place: placeExact},
 	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time", Place: placeBestFit},
 	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first", Place: placeBestFitOrder(orderTemporal)},
