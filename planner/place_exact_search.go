@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 )
@@ -33,14 +34,15 @@ type search struct {
 	live     [][]int32 // per section: the buffers live in it
 	sections int
 
-	placed  []bool
-	floor   []int64
-	rem     []int64 // per section: bytes of the unplaced buffers
-	off     []int64
-	trail   []undo
-	cands   [][]int32 // scratch, per depth
-	restv   []int64   // scratch: per buffer, its rest
-	minRest []int64   // scratch: per section, the lowest rest of its buffers
+	placed []bool
+	floor  []int64
+	rem    []int64 // per section: bytes of the unplaced buffers
+	off    []int64
+	trail  []undo
+	cands  [][]int32 // scratch, per depth
+	restv  []int64   // scratch: per buffer, its rest
+	maxTab [][]int64 // scratch: maxTab[k][x] = highest floor of sections [x, x+2^k)
+	minTab [][]int64 // scratch: lowest rest over [x, x+2^k); minTab[0] is per section
 
 	target    int64
 	found     bool
@@ -176,7 +178,10 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	s.sections = len(pts) - 1
 	s.rem = make([]int64, s.sections)
 	s.floor = make([]int64, s.sections)
-	s.minRest = make([]int64, s.sections)
+	for w := 1; w <= max(s.sections, 1); w *= 2 {
+		s.maxTab = append(s.maxTab, make([]int64, s.sections))
+		s.minTab = append(s.minTab, make([]int64, s.sections))
+	}
 	s.cross = make([]int32, s.sections+1)
 	s.groups = make([][]part, n+1)
 	s.restv = make([]int64, n)
@@ -279,13 +284,12 @@ func (s *search) undoTo(mark int) {
 	s.trail = s.trail[:mark]
 }
 
-// rest is the lowest offset a buffer can take above the floors it spans.
+// rest is the lowest offset a buffer can take above the floors it spans,
+// read from the sparse table that bounded builds.
 func (s *search) rest(y int32) int64 {
-	var r int64
-	for x := s.first[y]; x < s.last[y]; x++ {
-		r = max(r, s.floor[x])
-	}
-	return alignUp(r, s.align[y])
+	l, r := s.first[y], s.last[y]
+	k := bits.Len32(uint32(r-l)) - 1
+	return alignUp(max(s.maxTab[k][l], s.maxTab[k][r-1<<k]), s.align[y])
 }
 
 // dfs searches below the current state for a placement of the unplaced
@@ -378,7 +382,7 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 		sl := int64(math.MaxInt64)
 		for x := g.a; x < g.b; x++ {
 			if s.rem[x] > 0 {
-				sl = min(sl, s.target-s.minRest[x]-s.rem[x])
+				sl = min(sl, s.target-s.minTab[0][x]-s.rem[x])
 			}
 		}
 		return sl
@@ -402,8 +406,23 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 // the lowest rest among them (bytes of a section below every rest there
 // are lost). It fills s.restv.
 func (s *search) bounded() bool {
-	for x := range s.minRest {
-		s.minRest[x] = math.MaxInt64
+	// Range maxima of the floors and range-minimum updates of the rests go
+	// through sparse tables: O(S log S) a node instead of a pass over every
+	// section of every buffer.
+	S := int32(s.sections)
+	copy(s.maxTab[0], s.floor)
+	for k := 1; k < len(s.maxTab); k++ {
+		h := int32(1) << (k - 1)
+		prev, cur := s.maxTab[k-1], s.maxTab[k]
+		for x := int32(0); x+2*h <= S; x++ {
+			cur[x] = max(prev[x], prev[x+h])
+		}
+	}
+	for k := range s.minTab {
+		row := s.minTab[k]
+		for x := range row {
+			row[x] = math.MaxInt64
+		}
 	}
 	for y := range int32(len(s.ids)) {
 		if s.placed[y] {
@@ -414,12 +433,25 @@ func (s *search) bounded() bool {
 			return false // floors only rise
 		}
 		s.restv[y] = r
-		for x := s.first[y]; x < s.last[y]; x++ {
-			s.minRest[x] = min(s.minRest[x], r)
+		l, e := s.first[y], s.last[y]
+		k := bits.Len32(uint32(e-l)) - 1
+		row := s.minTab[k]
+		row[l] = min(row[l], r)
+		row[e-1<<k] = min(row[e-1<<k], r)
+	}
+	for k := len(s.minTab) - 1; k >= 1; k-- {
+		h := int32(1) << (k - 1)
+		row, below := s.minTab[k], s.minTab[k-1]
+		for x := int32(0); x+2*h <= S; x++ {
+			if v := row[x]; v != math.MaxInt64 {
+				below[x] = min(below[x], v)
+				below[x+h] = min(below[x+h], v)
+			}
 		}
 	}
+	minRest := s.minTab[0]
 	for x, r := range s.rem {
-		if r > 0 && s.minRest[x]+r > s.target {
+		if r > 0 && minRest[x]+r > s.target {
 			return false
 		}
 	}
