@@ -30,8 +30,10 @@ func Generate(n int, seed uint64) *Problem {
 			name  string
 			bytes int64
 		}{{"wqkv", 3 * d * d}, {"wo", d * d}, {"w1", 4 * d * d}, {"w2", 4 * d * d}, {"ln1", d}, {"ln2", d}} {
-			g.add(l+w.name, w.bytes*elem, 0, -1, KindParam)
-			g.add(l+w.name+".m", w.bytes*4, 0, -1, KindConstant) // Adam moments
+			// Weights and Adam moments are sharded 16 ways (tensor and
+			// data parallel), so activations, not weights, set the peak.
+			g.add(l+w.name, max(w.bytes*elem/16, 64), 0, -1, KindParam)
+			g.add(l+w.name+".m", max(w.bytes*4/16, 64), 0, -1, KindConstant)
 		}
 		// Forward. Saved tensors live until this layer's backward, which
 		// comes after every later layer's forward: the usual training
