@@ -405,27 +405,32 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 // target: each above its rest, and those of each section stacked above
 // the lowest rest among them (bytes of a section below every rest there
 // are lost). It fills s.restv.
-func (s *search) bounded() bool {
+func (s *search) bounded(a, b int32) bool {
 	// Range maxima of the floors and range-minimum updates of the rests go
-	// through sparse tables: O(S log S) a node instead of a pass over every
-	// section of every buffer.
-	S := int32(s.sections)
-	copy(s.maxTab[0], s.floor)
-	for k := 1; k < len(s.maxTab); k++ {
+	// through sparse tables over the part's sections: O(S log S) a node
+	// instead of a pass over every section of every buffer. Buffers of
+	// other parts wait in sections this node does not change.
+	copy(s.maxTab[0][a:b], s.floor[a:b])
+	for k := 1; k < len(s.maxTab) && int32(1)<<k <= b-a; k++ {
 		h := int32(1) << (k - 1)
 		prev, cur := s.maxTab[k-1], s.maxTab[k]
-		for x := int32(0); x+2*h <= S; x++ {
+		for x := a; x+2*h <= b; x++ {
 			cur[x] = max(prev[x], prev[x+h])
 		}
 	}
+	levels := 0
 	for k := range s.minTab {
-		row := s.minTab[k]
+		if int32(1)<<k > b-a {
+			break
+		}
+		levels = k + 1
+		row := s.minTab[k][a:b]
 		for x := range row {
 			row[x] = math.MaxInt64
 		}
 	}
 	for y := range int32(len(s.ids)) {
-		if s.placed[y] {
+		if s.placed[y] || s.first[y] < a || s.last[y] > b {
 			continue
 		}
 		r := s.rest(y)
@@ -439,10 +444,10 @@ func (s *search) bounded() bool {
 		row[l] = min(row[l], r)
 		row[e-1<<k] = min(row[e-1<<k], r)
 	}
-	for k := len(s.minTab) - 1; k >= 1; k-- {
+	for k := levels - 1; k >= 1; k-- {
 		h := int32(1) << (k - 1)
 		row, below := s.minTab[k], s.minTab[k-1]
-		for x := int32(0); x+2*h <= S; x++ {
+		for x := a; x+2*h <= b; x++ {
 			if v := row[x]; v != math.MaxInt64 {
 				below[x] = min(below[x], v)
 				below[x+h] = min(below[x+h], v)
@@ -450,8 +455,8 @@ func (s *search) bounded() bool {
 		}
 	}
 	minRest := s.minTab[0]
-	for x, r := range s.rem {
-		if r > 0 && minRest[x]+r > s.target {
+	for x := a; x < b; x++ {
+		if r := s.rem[x]; r > 0 && minRest[x]+r > s.target {
 			return false
 		}
 	}
@@ -472,7 +477,7 @@ func (s *search) better(x, y int32) bool {
 
 // branch splits on who covers the lowest free byte.
 func (s *search) branch(depth int, a, b int32) bool {
-	if !s.bounded() {
+	if !s.bounded(a, b) {
 		return false
 	}
 	if split, stop := s.split(depth, a, b); split {
