@@ -61,11 +61,18 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	ex := &exact{ctx: ctx, opts: opts, start: start, lb: lb, best: best}
 	groups := pr.groups()
 	// Phase 1: the decision problem at the lower bound, group by group.
-	decisionEnd := start.Add(limit * 3 / 5)
+	decisionEnd := start.Add(limit * 4 / 5)
 	proved := true
 	floors := make([]int64, len(groups)) // per group: below this, known impossible
-	for k, g := range groups {
-		floors[k] = lb
+	bySize := make([]int, len(groups))
+	for k := range groups {
+		floors[k], bySize[k] = lb, k
+	}
+	// Small groups first: they are quick, and a big one would take the
+	// whole share before their turn.
+	slices.SortStableFunc(bySize, func(a, b int) int { return len(groups[a]) - len(groups[b]) })
+	for _, k := range bySize {
+		g := groups[k]
 		if groupArena(p, g, offsets) <= lb {
 			continue
 		}
@@ -94,20 +101,18 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	// without a solution raises what is possible.
 	complete := false
 	for ctx.Err() == nil {
-		worst, worstArena, others := -1, int64(-1), int64(0)
+		worst, worstArena := -1, int64(-1)
 		for k, g := range groups {
-			a := groupArena(p, g, offsets)
-			if a > worstArena {
-				worst, worstArena, others = k, a, max(others, worstArena)
-			} else {
-				others = max(others, a)
+			if a := groupArena(p, g, offsets); a > worstArena {
+				worst, worstArena = k, a
 			}
 		}
-		if worstArena <= others {
-			break // two groups tie at the top: one alone cannot lower it
+		floor := floors[worst]
+		if floor >= worstArena {
+			complete = true // the group that sets the arena is optimal
+			break
 		}
 		s := newSearch(pr, groups[worst], ex)
-		floor := floors[worst]
 		step := (worstArena - floor + 1) / 2
 		for step > 0 && ctx.Err() == nil {
 			target := worstArena - step
@@ -126,10 +131,10 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 				step /= 2
 			}
 		}
-		if floor >= worstArena {
-			complete = true
+		floors[worst] = floor
+		if floor < worstArena {
+			break // out of time for this group: the arena stays
 		}
-		break
 	}
 	if err := parent.Err(); err != nil {
 		return Placement{}, err // cancelled, not merely out of time

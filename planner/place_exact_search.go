@@ -81,7 +81,7 @@ var exactConfigs = []struct {
 
 // exactRestartUnit is the node budget of the shortest run; run k gets
 // luby(k) units.
-const exactRestartUnit = 2000
+const exactRestartUnit = 1000
 
 // luby is the Luby sequence 1 1 2 1 1 2 4 1 1 2 ..., k >= 1.
 func luby(k int) int {

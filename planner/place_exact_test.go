@@ -139,6 +139,11 @@ func TestExactReportsProgressAndStops(t *testing.T) {
 	if len(msgs) == 0 || !strings.Contains(msgs[0], "best arena") {
 		t.Errorf("progress reports: %q", msgs)
 	}
+	// E packs into its lower bound, so a claim of optimality above it is
+	// false (E has two independent groups: proving one is not enough).
+	if pl.Optimal && pl.Arena != LowerBound(p) {
+		t.Errorf("exact claims %d is optimal; %d is feasible", pl.Arena, LowerBound(p))
+	}
 	bf, _ := Place(context.Background(), p, "best-fit", PlaceOptions{})
 	if pl.Arena > bf.Arena {
 		t.Errorf("exact %d is worse than best-fit %d", pl.Arena, bf.Arena)
