@@ -8,25 +8,26 @@ import (
 )
 
 // Exact is a branch and bound for the smallest arena, in the spirit of
-// MiniMalloc (Moffitt, ASPLOS 2023):
+// MiniMalloc (Moffitt, ASPLOS 2023). The search itself is in
+// place_exact_search.go:
 //
 //   - Canonical solutions only. Any placement can be pushed down until
 //     each buffer rests on 0 or on a buffer live with it, without growing
-//     the arena. Listed by (offset, rank), such a placement is rebuilt by
-//     putting each buffer at the lowest offset above the buffers already
-//     placed and live with it, never below the previous one. So the search
-//     picks the next buffer, and its offset follows; the sequence must
-//     increase in (offset, rank), which lists each solution once.
-//   - Section bounds. Time is cut into sections where the live set is
-//     constant. Buffers placed later never go below the last offset, so
-//     the bytes under it in a section are lost for good; a section whose
-//     lost bytes plus its unplaced bytes exceed the target fails the node.
-//   - Independent groups. Buffers split into groups with no live range
-//     crossing between them; each is searched alone.
+//     the arena; only such placements are searched.
+//   - Skyline. Time is cut into sections where the live set is constant,
+//     each with a floor below which everything is decided. A node takes
+//     the lowest floor and branches on which buffer covers it, or none.
+//   - Section bounds. A section's unplaced bytes must fit between the
+//     lowest offset any of its buffers can still take and the target.
+//   - Independent groups, found up front and again as buffers are placed:
+//     a group that fails fails its node whatever the others do.
+//   - A table of failed states, and restarts over several candidate
+//     orders (the cost of a bad order is heavy-tailed).
 //
-// It starts from auto's answer, first asks for an arena equal to the lower
-// bound (a decision problem: the bound prunes hardest there), and then, if
-// time is left, searches for anything smaller than the best so far.
+// It starts from auto's answer and first asks, group by group, for an
+// arena equal to the lower bound: a decision problem, where the bounds
+// prune hardest. With time left it asks for arenas halfway between the
+// best found and what is known to be impossible.
 
 // exactDefaultLimit bounds exact when PlaceOptions.TimeLimit is zero.
 const exactDefaultLimit = 10 * time.Second
