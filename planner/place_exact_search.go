@@ -18,14 +18,14 @@ import (
 // and only placements where every buffer rests on 0 or on a neighbour are
 // kept (any other can be pushed down without growing the arena).
 //
-// Buffers are renumbered by rank (the static priority: longest lived,
-// then largest area), the order candidates are tried in.
+// Candidates are tried in the order of the current run's priorities
+// (setOrder); runs restart after a node budget, keeping the failed states.
 type search struct {
 	ex       *exact
 	p        *Problem
 	ids      []int   // problem index of each buffer of the group
 	prio     []int32 // this run's candidate order, lower first
-	tie      byte
+	tie      byte    // this run's rule among sections at the lowest floor
 	size     []int64
 	align    []int64
 	first    []int32 // first local section
