@@ -2,6 +2,17 @@
 // loads the module, shows its status and the key help.
 "use strict";
 (function () {
+  // Ebiten draws into its own textures and copies the finished picture
+  // to the canvas, so the canvas's multisampling only adds work: with
+  // WebGL on a software rasterizer (SwiftShader, GPU-less machines) that
+  // copy then rasterizes four samples a pixel and resolves them, which
+  // measured as the largest fixed cost of a frame. Ask for none before
+  // ebiten creates its context.
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (type, attrs) {
+    if (type === "webgl2" || type === "webgl") attrs = Object.assign({}, attrs, { antialias: false });
+    return getContext.call(this, type, attrs);
+  };
   const status = document.getElementById("status");
   const keys = document.getElementById("keys");
   window.addEventListener("memplan", (e) => {
