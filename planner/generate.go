@@ -26,15 +26,12 @@ func Generate(n int, seed uint64) *Problem {
 		tok := batch * seq
 		act := tok * d * elem
 		l := fmt.Sprintf("l%d.", layer)
-		for _, w := range []struct {
-			name  string
-			bytes int64
-		}{{"wqkv", 3 * d * d}, {"wo", d * d}, {"w1", 4 * d * d}, {"w2", 4 * d * d}, {"ln1", d}, {"ln2", d}} {
-			// Weights and Adam moments are sharded 16 ways (tensor and
-			// data parallel), so activations, not weights, set the peak.
-			g.add(l+w.name, max(w.bytes*elem/16, 64), 0, -1, KindParam)
-			g.add(l+w.name+".m", max(w.bytes*4/16, 64), 0, -1, KindConstant)
-		}
+		// Weights and Adam moments sit in one flat buffer each per layer,
+		// as FSDP-style trainers keep them, sharded genShards ways so that
+		// activations, not weights, set the peak.
+		params := 12*d*d + 2*d
+		g.add(l+"params", params*elem/genShards, 0, -1, KindParam)
+		g.add(l+"adam", params*8/genShards, 0, -1, KindConstant)
 		// Forward. Saved tensors live until this layer's backward, which
 		// comes after every later layer's forward: the usual training
 		// pyramid.
@@ -99,6 +96,9 @@ func Generate(n int, seed uint64) *Problem {
 	g.p.Steps = g.step + 1
 	return g.p
 }
+
+// genShards is how many ways Generate's weights are sharded.
+const genShards = 8
 
 type generator struct {
 	p     *Problem
