@@ -1,23 +1,42 @@
 package viz
 
 import (
-	"image/color"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// Renderer draws a View's quads, labels included, in one DrawTriangles32
-// call.
+// quadShader colours each pixel from its vertex colour alone, and stripes
+// hatched quads (Custom0 = 1) in screen space: no texture is read. On a
+// software rasterizer (WebGL on SwiftShader) texture sampling, and the
+// repeat addressing a shared stripe texture needed, were a cost paid per
+// pixel per frame.
+//
+// The stripes are those of an 8×8 tile whose pixel (x, y) is lit when
+// (x+y) mod 8 < 2; the gaps keep 110/255 of the colour, so a hatched
+// quad stays opaque.
+const quadShader = `//kage:unit pixels
+
+package main
+
+func Fragment(dstPos vec4, srcPos vec2, color vec4, custom vec4) vec4 {
+	if custom.x > 0.5 {
+		p := floor(dstPos.xy - imageDstOrigin())
+		if mod(p.x+p.y, 8) >= 2 {
+			return vec4(color.rgb*(110.0/255.0), 1)
+		}
+	}
+	return vec4(color.rgb, 1)
+}
+`
+
+// Renderer draws a View's quads, labels and background included, in one
+// DrawTrianglesShader32 call.
 type Renderer struct {
-	// src is an 8×8 opaque stripe pattern, white stripes on grey, whose
-	// texel (0, 0) is white: solid quads sample only that texel, hatched
-	// quads sample the pattern in screen space with repeat addressing, so
-	// both share one call.
-	src   *ebiten.Image
-	verts []ebiten.Vertex
-	idx   []uint32
-	quads []Quad
+	shader *ebiten.Shader
+	verts  []ebiten.Vertex
+	idx    []uint32
+	quads  []Quad
 
 	// Stats of the last frame, for measuring: quads drawn and the time
 	// spent building them and their vertices.
@@ -25,39 +44,30 @@ type Renderer struct {
 	LastBuild time.Duration
 }
 
-const (
-	hatchSize = 8
-	hatchGap  = 110 // brightness of the gaps between stripes, of 255
-)
-
-// NewRenderer makes the shared source pattern.
+// NewRenderer compiles the quad shader.
 func NewRenderer() *Renderer {
-	img := ebiten.NewImage(hatchSize, hatchSize)
-	pix := make([]byte, 4*hatchSize*hatchSize)
-	for y := 0; y < hatchSize; y++ {
-		for x := 0; x < hatchSize; x++ {
-			v := byte(hatchGap)
-			if (x+y)%hatchSize < 2 {
-				v = 255
-			}
-			copy(pix[4*(y*hatchSize+x):], []byte{v, v, v, 255})
-		}
+	s, err := ebiten.NewShader([]byte(quadShader))
+	if err != nil {
+		panic("viz: quad shader: " + err.Error()) // a constant: a bug, not an input
 	}
-	img.WritePixels(pix)
-	return &Renderer{src: img}
+	return &Renderer{shader: s}
 }
 
 // Draw draws the whole view onto dst and clears the view's dirty flag.
 func (r *Renderer) Draw(dst *ebiten.Image, v *View) {
 	start := time.Now()
-	r.quads = v.Quads(r.quads[:0])
+	// The background is the first quad of the batch rather than a Fill:
+	// a separate full-screen pass costs as much as the quads themselves
+	// on a software rasterizer.
+	b := dst.Bounds()
+	r.quads = append(r.quads[:0], Quad{float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y), Background, false})
+	r.quads = v.Quads(r.quads)
 	r.verts, r.idx = appendVertices(r.verts[:0], r.idx[:0], r.quads)
 	r.LastQuads, r.LastBuild = len(r.quads), time.Since(start)
 	// Every quad is opaque: copying without blending spares a software
-	// rasterizer (WebGL on SwiftShader) reading the screen back.
-	dst.Fill(color.RGBA{Background.R, Background.G, Background.B, 255})
-	op := &ebiten.DrawTrianglesOptions{Address: ebiten.AddressRepeat, Blend: ebiten.BlendCopy}
-	dst.DrawTriangles32(r.verts, r.idx, r.src, op)
+	// rasterizer reading the screen back.
+	op := &ebiten.DrawTrianglesShaderOptions{Blend: ebiten.BlendCopy}
+	dst.DrawTrianglesShader32(r.verts, r.idx, r.shader, op)
 	v.Dirty = false
 }
 
@@ -66,12 +76,12 @@ func appendVertices(vs []ebiten.Vertex, is []uint32, qs []Quad) ([]ebiten.Vertex
 	for _, q := range qs {
 		n := uint32(len(vs))
 		cr, cg, cb := float32(q.C.R)/255, float32(q.C.G)/255, float32(q.C.B)/255
+		var h float32
+		if q.Hatch {
+			h = 1
+		}
 		corner := func(x, y float32) ebiten.Vertex {
-			sx, sy := float32(0.5), float32(0.5)
-			if q.Hatch {
-				sx, sy = x, y
-			}
-			return ebiten.Vertex{DstX: x, DstY: y, SrcX: sx, SrcY: sy, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: 1}
+			return ebiten.Vertex{DstX: x, DstY: y, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: 1, Custom0: h}
 		}
 		vs = append(vs, corner(q.X0, q.Y0), corner(q.X1, q.Y0), corner(q.X0, q.Y1), corner(q.X1, q.Y1))
 		is = append(is, n, n+1, n+2, n+1, n+3, n+2)

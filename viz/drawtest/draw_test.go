@@ -144,9 +144,15 @@ func TestViewOutlineAndGuardHatch(t *testing.T) {
 	x0, _ := v.Cam.ToScreen(0.2, 0)
 	x1, _ := v.Cam.ToScreen(4.8, 0)
 	seen := map[bool]int{}
+	g := viz.GuardColor
+	gap := viz.RGB{R: uint8(int(g.R) * 110 / 255), G: uint8(int(g.G) * 110 / 255), B: uint8(int(g.B) * 110 / 255)}
 	for x := x0; x < x1; x++ {
 		c := pixel(img, x, y)
-		seen[near(c, viz.GuardColor)]++
+		seen[near(c, g)]++
+		if !near(c, g) && !near(c, gap) {
+			t.Errorf("guard band pixel at (%.0f, %.0f) is %s, neither stripe %s nor gap %s", x, y, c.Hex(), g.Hex(), gap.Hex())
+			break
+		}
 	}
 	if seen[true] == 0 || seen[false] == 0 {
 		t.Errorf("guard band row at y=%.0f is not striped: %v", y, seen)
