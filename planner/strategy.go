@@ -28,6 +28,21 @@ type PlaceOptions struct {
 	TimeLimit time.Duration
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)
+	// Yield, if non-nil, lets the caller's other work run: in the browser
+	// Go's wasm has no preemption, so the page freezes while planning
+	// unless the planner pauses now and then. Place calls it before and
+	// after the strategy; a strategy that runs longer than a few
+	// milliseconds should call opts.yield() from its outer loops (per
+	// buffer placed, per search node), which is cheap: the hook itself
+	// decides how often to really pause.
+	Yield func()
+}
+
+// yield calls the Yield hook if there is one.
+func (o *PlaceOptions) yield() {
+	if o.Yield != nil {
+		o.Yield()
+	}
 }
 
 // Strategy is one placement algorithm. Place must return offsets that
@@ -89,7 +104,9 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	if err := p.Check(); err != nil {
 		return Placement{}, err
 	}
+	opts.yield()
 	pl, err := s.Place(ctx, p, opts)
+	opts.yield()
 	if err != nil {
 		return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
 	}
