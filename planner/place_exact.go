@@ -62,7 +62,9 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	ex := &exact{ctx: ctx, opts: opts, start: start, lb: lb, best: best}
 	groups := pr.groups()
 	// Phase 1: the decision problem at the lower bound, group by group.
-	decisionEnd := start.Add(limit * 4 / 5)
+	// Most instances that pack into the bound do so within seconds; past
+	// that, time is better spent lowering the best arena.
+	decisionEnd := start.Add(min(limit*4/5, max(8*time.Second, limit/3)))
 	proved := true
 	floors := make([]int64, len(groups)) // per group: below this, known impossible
 	bySize := make([]int, len(groups))
