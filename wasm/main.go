@@ -10,7 +10,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,19 +17,16 @@ import (
 	"sort"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"memplan/examples"
 	"memplan/ir"
 	_ "memplan/ir/onnx"
 	"memplan/planner"
 	"memplan/viz"
 )
-
-// The built-in examples, so the viewer shows something without a fetch.
-//
-//go:embed examples/*.json
-var examples embed.FS
 
 // DefaultExample is loaded on start unless the page sends a file first.
 const DefaultExample = "transformer.json"
@@ -89,7 +85,7 @@ func main() {
 	a.installJS()
 	go a.planner()
 
-	data, _ := examples.ReadFile("examples/" + DefaultExample)
+	data, _ := examples.FS.ReadFile(DefaultExample)
 	a.request(file{DefaultExample, data}, a.opts, false)
 
 	ebiten.SetWindowTitle("memplan")
@@ -105,7 +101,7 @@ func main() {
 }
 
 func exampleNames() []string {
-	ents, _ := examples.ReadDir("examples")
+	ents, _ := examples.FS.ReadDir(".")
 	var names []string
 	for _, e := range ents {
 		names = append(names, e.Name())
@@ -168,11 +164,41 @@ func planFile(f file, o wireOptions) (*planner.Plan, error) {
 		}
 		return &p, nil
 	}
+	yield := yielder()
 	src, err := ir.Decode(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols})
 	if err != nil {
 		return nil, err
 	}
-	return planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{})
+	yield()
+	// planner.PlanSource's phases one by one, with a pause between them.
+	p, err := planner.Lower(src, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	yield()
+	pl, err := planner.Place(context.Background(), p, o.Strategy, planner.PlaceOptions{Yield: yield})
+	if err != nil {
+		return nil, err
+	}
+	yield()
+	return planner.NewPlan(p, pl.Strategy, pl), nil
+}
+
+// yielder returns a hook for the planner that hands the JavaScript event
+// loop a turn (frames, input, messages) when it has run for a frame's
+// worth of time since the last turn. Go's wasm has no preemption and
+// runtime.Gosched or time.Sleep(0) never leave Go: only blocking every
+// goroutine does, and a timer brings the planner back.
+func yielder() func() {
+	const slice = 12 * time.Millisecond // leaves room for a frame at 60 Hz
+	last := time.Now()
+	return func() {
+		if time.Since(last) < slice {
+			return
+		}
+		time.Sleep(time.Millisecond)
+		last = time.Now()
+	}
 }
 
 // planned shows a finished plan, or reports its error and keeps the last
@@ -364,7 +390,7 @@ func (a *app) handle(m js.Value) {
 		a.request(file{name, data}, opts, false)
 	case "example":
 		name := path.Base(str("name"))
-		data, err := examples.ReadFile("examples/" + name)
+		data, err := examples.FS.ReadFile(name)
 		if err != nil {
 			a.postError(fmt.Errorf("no built-in example %q", name))
 			return
