@@ -174,13 +174,27 @@ func main() {
 
 	if *extra != "" {
 		name := filepath.Base(*extra)
+		// Count the viewer page's animation frames while it plans, and
+		// the longest gap between two: the page is frozen for that long.
+		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const w = `+frame+`; const s = w.__bench = {frames: 0, gap: 0, last: w.performance.now(), on: true};
+			const f = (t) => { s.frames++; s.gap = Math.max(s.gap, t - s.last); s.last = t; if (s.on) w.requestAnimationFrame(f); };
+			w.requestAnimationFrame(f); return true; })()`))
+		must("count frames", err)
 		start := time.Now()
 		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`fetch("/bench-file").then(r => r.arrayBuffer()).then(b => {
 			`+frame+`.postMessage({type: "load", name: `+mustJSON(name)+`, data: b}, "*", [b]); return true; })`, chromedp.EvalAwaitPromise))
 		must("send "+name, err)
 		poll(name, `(() => { const s = `+frame+`.memplan.state(); return s.file === `+mustJSON(name)+` && !s.dirty; })()`)
+		took := time.Since(start)
 		tensors, _ := chromedp.Run(ctx, chromedp.Evaluate[int](frame+`.memplan.state().tensors`))
-		fmt.Printf("\nplanned and drew %s (%d tensors) in %.1f s, the canvas still meanwhile\n", name, tensors, time.Since(start).Seconds())
+		fr, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const s = `+frame+`.__bench; s.on = false; return JSON.stringify(s); })()`))
+		var f struct {
+			Frames int
+			Gap    float64
+		}
+		json.Unmarshal([]byte(fr), &f)
+		fmt.Printf("\nplanned and drew %s (%d tensors) in %.1f s; meanwhile the page had %d animation frames (%.1f fps), the longest gap %.0f ms\n",
+			name, tensors, took.Seconds(), f.Frames, float64(f.Frames)/took.Seconds(), f.Gap)
 	}
 
 	loadStart := time.Now()
