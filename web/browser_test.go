@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -35,6 +36,13 @@ const dropped = `{"format": "memplan.graph/v1", "name": "dropped", "nodes": [
 
 // broken has a syntax error on line 3.
 const broken = "{\"format\": \"memplan.graph/v1\",\n \"nodes\": [\n  {\"name\": \"x\" \"op\": \"input\"}\n ]}\n"
+
+// embedHost is a docs page taller than the window with the viewer embedded
+// in it, as docs/embedding.md shows.
+const embedHost = `<!doctype html><html><body style="margin:0">
+<div style="height:200px">docs</div>
+<iframe id="viewer" src="viewer.html" style="width:100%;height:480px;border:0"></iframe>
+<div style="height:2000px">more docs</div></body></html>`
 
 // page is the app in a headless browser, with helpers that read the viewer
 // through window.memplan inside its iframe.
@@ -189,7 +197,13 @@ func TestBrowserApp(t *testing.T) {
 	if err := site.BuildWasm(context.Background(), root, wasm); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(site.Handler(filepath.Join(root, "web"), wasm))
+	mux := http.NewServeMux()
+	mux.Handle("/", site.Handler(filepath.Join(root, "web"), wasm))
+	mux.HandleFunc("/host.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(embedHost))
+	})
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
 	ctx, cancel := browser.New(context.Background(), t.TempDir())
@@ -315,5 +329,36 @@ func TestBrowserApp(t *testing.T) {
 		p.run("open the viewer alone", chromedp.Navigate(srv.URL+"/viewer.html"))
 		p.wait("the viewer", `window.memplan && window.memplan.state().file === "transformer.json" && !window.memplan.state().dirty`)
 		p.screenshot("viewer-800x600")
+	}
+
+	// Embedded in a page that scrolls, the wheel over the viewer scrolls
+	// the page until the viewer is clicked; then it zooms.
+	p.run("open a docs page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/host.html"))
+	p.wait("the embedded viewer", `(() => { const m = `+frame+`.memplan; return m && m.state().file === "transformer.json" && !m.state().dirty; })()`)
+	width := func() float64 {
+		return eval[float64](p, `(() => { const v = `+frame+`.memplan.state().visible; return v.x1 - v.x0; })()`)
+	}
+	w0 := width()
+	wheel := func() {
+		p.run("wheel over the viewer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, 640, 400,
+			func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, 120 }))
+	}
+	wheel()
+	p.wait("the page to scroll", `window.scrollY > 0`)
+	time.Sleep(200 * time.Millisecond) // a zoom would show within a few frames
+	if w := width(); w != w0 {
+		p.fail("the wheel zoomed the unclicked embedded viewer (visible steps %v, were %v)", w, w0)
+	}
+	sy := eval[float64](p, `window.scrollY`)
+	// The iframe's top is at 200 - scrollY; click inside it.
+	cy := 200 - sy + 240
+	p.run("click the viewer",
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, 640, cy, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, 640, cy, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	p.run("wheel over the clicked viewer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, 640, cy,
+		func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, -360 }))
+	p.wait("the zoom", fmt.Sprintf(`(() => { const v = %s.memplan.state().visible; return v.x1 - v.x0 < %v * 0.9; })()`, frame, w0))
+	if y2 := eval[float64](p, `window.scrollY`); y2 != sy {
+		p.fail("the wheel over the clicked viewer scrolled the page from %v to %v", sy, y2)
 	}
 }

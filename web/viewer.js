@@ -13,6 +13,7 @@
     if (type === "webgl2" || type === "webgl") attrs = Object.assign({}, attrs, { antialias: false });
     return getContext.call(this, type, attrs);
   };
+  const embedded = window.parent !== window;
   const status = document.getElementById("status");
   const keys = document.getElementById("keys");
   window.addEventListener("memplan", (e) => {
@@ -41,7 +42,6 @@
   // Files dragged over the canvas: inside the app, tell the host page,
   // which covers the canvas and takes the drop; standalone, load the
   // dropped file here.
-  const embedded = window.parent !== window;
   window.addEventListener("dragenter", (e) => {
     e.preventDefault();
     if (embedded) window.parent.postMessage({ source: "memplan", type: "dragenter" }, "*");
@@ -52,6 +52,22 @@
     const f = e.dataTransfer && e.dataTransfer.files[0];
     if (f && window.memplan) window.memplan.send({ type: "load", name: f.name, data: await f.arrayBuffer() });
   });
+  // The wheel, as on an embedded map: over an embedded viewer it zooms
+  // only once the viewer has the focus (a click in it) or with Ctrl/⌘
+  // held; otherwise the event never reaches ebiten, which would cancel
+  // it, and the host page scrolls. viewer.html?wheel=always (memplan's own
+  // app, where nothing scrolls) zooms at once.
+  const wheelAlways = !embedded || new URLSearchParams(location.search).get("wheel") === "always";
+  const hint = document.getElementById("hint");
+  let hintTimer = 0;
+  window.addEventListener("wheel", (e) => {
+    if (wheelAlways || e.ctrlKey || e.metaKey || document.hasFocus()) return;
+    e.stopPropagation(); // capture phase, on window: before ebiten's listener on its canvas
+    hint.classList.add("open");
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(() => hint.classList.remove("open"), 1500);
+  }, { capture: true });
+  window.addEventListener("focus", () => hint.classList.remove("open"));
   document.documentElement.addEventListener("mouseleave", () => {
     if (window.memplan) window.memplan.send({ type: "leave" });
   });
