@@ -3,6 +3,8 @@ package planner
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -189,5 +191,71 @@ func TestPlanMoE(t *testing.T) {
 	}
 	if _, err := PlanMoE(MoE{ExpertBytes: 1 << 62, Layers: 8, ExpertsPerLayer: 1, Budget: 1}); err == nil || !strings.Contains(err.Error(), "overflow") {
 		t.Errorf("overflow not caught: %v", err)
+	}
+}
+
+// The blocked live set agrees with a plain sorted slice under random
+// inserts and removals, including equal offsets.
+func TestLiveSetMatchesSortedSlice(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	offsets := make([]int64, 5000)
+	for i := range offsets {
+		offsets[i] = int64(r.IntN(3000)) // duplicates on purpose
+	}
+	s := &liveSet{offset: func(i int) int64 { return offsets[i] }}
+	var ref []int // sorted by offset, then by insertion
+	in := map[int]bool{}
+	for step := range 20000 {
+		i := r.IntN(len(offsets))
+		if in[i] {
+			s.remove(i)
+			ref = slices.DeleteFunc(ref, func(j int) bool { return j == i })
+			delete(in, i)
+		} else {
+			s.insert(i)
+			k := sort.Search(len(ref), func(k int) bool { return offsets[ref[k]] >= offsets[i] })
+			ref = slices.Insert(ref, k, i)
+			in[i] = true
+		}
+		var got []int
+		for _, b := range s.blocks {
+			got = append(got, b...)
+		}
+		if len(got) != len(ref) {
+			t.Fatalf("step %d: %d live, want %d", step, len(got), len(ref))
+		}
+		for k := range got {
+			if offsets[got[k]] != offsets[ref[k]] {
+				t.Fatalf("step %d: position %d has offset %d, want %d", step, k, offsets[got[k]], offsets[ref[k]])
+			}
+		}
+		off := int64(r.IntN(3000))
+		prev, next := s.neighbours(off)
+		k := sort.Search(len(ref), func(k int) bool { return offsets[ref[k]] >= off })
+		if wantNext := -1; k < len(ref) {
+			if wantNext = ref[k]; next < 0 || offsets[next] != offsets[wantNext] {
+				t.Fatalf("step %d: next of %d is %d, want offset %d", step, off, next, offsets[wantNext])
+			}
+		} else if next != -1 {
+			t.Fatalf("step %d: next of %d is %d, want none", step, off, next)
+		}
+		if k > 0 && (prev < 0 || offsets[prev] != offsets[ref[k-1]]) || k == 0 && prev != -1 {
+			t.Fatalf("step %d: prev of %d is %d", step, off, prev)
+		}
+	}
+}
+
+func BenchmarkVerifyGenerated1M(b *testing.B) {
+	p := Generate(1_000_000, 1)
+	pl, err := Place(b.Context(), p, "first-use", PlaceOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan := NewPlan(p, pl.Strategy, pl)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := Verify(plan); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
