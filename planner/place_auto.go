@@ -26,10 +26,13 @@ func bestFitMember(o fitOrder) autoMember {
 	}}
 }
 
+// The order is the tie-break, and the portfolio stops early once a member
+// reaches the lower bound: breadth, which reaches it most often on real
+// workloads, goes first.
 var autoMembers = []autoMember{
+	bestFitMember(orderBreadth),
 	bestFitMember(orderSpatial),
 	bestFitMember(orderTemporal),
-	bestFitMember(orderBreadth),
 	bestFitMember(orderArea),
 	{"first-use", func(ctx context.Context, pr *prepared) ([]int64, error) { return pr.firstUse(ctx) }},
 	// The seed planner's rule (lowest offset that fits, by size), in
@@ -59,12 +62,20 @@ func placeAuto(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, erro
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns
 // the offsets with the smallest arena and the member that found them.
+// Members run in table order; once one reaches the lower bound no later
+// member can win (ties go to the earlier), so later ones are skipped or
+// cancelled. The answer is the same on one thread (wasm) or many.
 func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int64, string, error) {
 	type result struct {
 		offsets []int64
 		err     error
+		ran     bool
 	}
+	lb := LowerBound(pr.p)
 	results := make([]result, len(members))
+	cancels := make([]context.CancelFunc, len(members))
+	var mu sync.Mutex
+	optimalAt := len(members) // first member known to reach the bound
 	next := make(chan int, len(members))
 	for i := range members {
 		next <- i
@@ -74,14 +85,37 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int6
 	for range min(runtime.GOMAXPROCS(0), len(members)) {
 		wg.Go(func() {
 			for i := range next {
-				offs, err := members[i].run(ctx, pr)
-				results[i] = result{offs, err}
+				mctx, cancel := context.WithCancel(ctx)
+				mu.Lock()
+				skip := i > optimalAt
+				cancels[i] = cancel
+				mu.Unlock()
+				if skip {
+					cancel()
+					continue
+				}
+				offs, err := members[i].run(mctx, pr)
+				cancel()
+				mu.Lock()
+				results[i] = result{offs, err, true}
+				if err == nil && i < optimalAt && ArenaOf(pr.p, offs) == lb {
+					optimalAt = i
+					for j := i + 1; j < len(members); j++ {
+						if cancels[j] != nil {
+							cancels[j]() // running later members cannot win
+						}
+					}
+				}
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
 	best, bestArena := -1, int64(0)
 	for i, r := range results {
+		if i > optimalAt || !r.ran {
+			continue
+		}
 		if r.err != nil {
 			return nil, "", fmt.Errorf("%s: %w", members[i].name, r.err)
 		}
