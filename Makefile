@@ -6,6 +6,8 @@ GOROOT  := $(shell $(GO) env GOROOT)
 WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 # Packages free of ebiten, whose tests also run compiled to wasm under Node.
 WASM_TEST_PKGS ?= ./ir/... ./planner/...
+# Benchmark instances: the full set beside the repo if present, else the copies in testdata.
+BENCH_DATA ?= $(if $(wildcard ../shared/data),../shared/data,planner/testdata)
 
 .PHONY: all build wasm serve framebench test test-host test-wasm bench fmt vet clean
 
@@ -39,7 +41,7 @@ test-wasm:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./ir/... ./planner/...
-	$(GO) run ./tools/bench
+	$(GO) run ./tools/bench -data $(BENCH_DATA) -examples examples
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
