@@ -170,6 +170,9 @@ func main() {
 		requestAnimationFrame(f); })`, chromedp.EvalAwaitPromise))
 	must("idle frame rate", err)
 	fmt.Printf("%-38s %5.1f fps (the page's animation frames, nothing redrawn)\n", "idle", raf)
+	// Frame cost follows the canvas's pixels on a software rasterizer.
+	size, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const c = `+frame+`.document.querySelector("canvas"); return c.width + "×" + c.height; })()`))
+	fmt.Printf("%-38s %s pixels in a %d×%d window\n", "canvas", size, *width, *height)
 	measure("zooming the small default example", []string{"w", "s"})
 
 	if *extra != "" {
