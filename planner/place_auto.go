@@ -47,8 +47,8 @@ var autoMembers = []autoMember{
 // buffers. It is also the most buffers reference accepts.
 const autoLarge = referenceLimit
 
-func placeAuto(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
-	pr := prepare(p)
+func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	pr := prepare(p, opts)
 	members := autoMembers
 	if len(pr.movable) > autoLarge {
 		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })

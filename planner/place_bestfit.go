@@ -35,10 +35,23 @@ type prepared struct {
 	last    []int32 // one past its last section
 	movable []int   // buffers to place: not fixed, span > 0
 	fixed   []int   // fixed buffers with span > 0
+	yield   func()  // the caller's Yield hook, or nil
 }
 
-func prepare(p *Problem) *prepared {
-	pr := &prepared{p: p, tl: newTimeline(p), first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers))}
+// pause lets the caller's other work run every 256 buffers (the browser's
+// event loop, in wasm) and reports cancellation.
+func (pr *prepared) pause(ctx context.Context, k int) error {
+	if k&255 != 255 {
+		return nil
+	}
+	if pr.yield != nil {
+		pr.yield()
+	}
+	return ctx.Err()
+}
+
+func prepare(p *Problem, opts PlaceOptions) *prepared {
+	pr := &prepared{p: p, tl: newTimeline(p), first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers)), yield: opts.Yield}
 	for i := range p.Buffers {
 		b := &p.Buffers[i]
 		if b.Span() == 0 {
@@ -128,8 +141,8 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 		occ.insert(int(pr.first[i]), int(pr.last[i]), b.Offset, b.End(b.Offset))
 	}
 	for k, i := range order {
-		if k&1023 == 1023 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if err := pr.pause(ctx, k); err != nil {
+			return nil, err
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
@@ -142,8 +155,8 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 
 // placeBestFitOrder returns the best-fit strategy for one order.
 func placeBestFitOrder(o fitOrder) func(context.Context, *Problem, PlaceOptions) (Placement, error) {
-	return func(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
-		pr := prepare(p)
+	return func(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+		pr := prepare(p, opts)
 		offsets, err := pr.bestFit(ctx, pr.order(o))
 		if err != nil {
 			return Placement{}, err
@@ -187,9 +200,9 @@ func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) error {
 	}
 	bs := p.Buffers
 	slices.SortStableFunc(moved, func(a, b int) int { return cmpInt64(bs[b].Span(), bs[a].Span()) })
-	for _, i := range moved {
-		if ctx.Err() != nil {
-			return ctx.Err()
+	for k, i := range moved {
+		if err := pr.pause(ctx, k); err != nil {
+			return err
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])

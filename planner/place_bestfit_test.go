@@ -220,7 +220,7 @@ func TestAutoNoWorseThanReference(t *testing.T) {
 		if auto.Arena > ref.Arena {
 			t.Fatalf("problem %d: auto %d > reference %d", k, auto.Arena, ref.Arena)
 		}
-		pr := prepare(p)
+		pr := prepare(p, PlaceOptions{})
 		ff, _ := pr.fit(context.Background(), pr.order(orderSize), firstGap)
 		if !slices.Equal(ff, ref.Offsets) {
 			t.Fatalf("problem %d: first fit by size differs from reference\n%v\n%v", k, ff, ref.Offsets)

@@ -44,7 +44,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	pr := prepare(p)
+	pr := prepare(p, opts)
 	offsets, member, err := pr.portfolio(ctx, autoMembers)
 	if err != nil {
 		return Placement{}, err

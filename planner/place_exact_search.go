@@ -254,6 +254,7 @@ func (s *search) apply(offsets []int64) {
 }
 
 func (s *search) timeUp() bool {
+	s.ex.opts.yield()
 	if s.ex.ctx.Err() != nil || !s.stopAt.IsZero() && time.Now().After(s.stopAt) || s.ex.nodeLimit > 0 && s.ex.nodes >= s.ex.nodeLimit {
 		s.aborted = true
 	} else if s.ex.nodes >= s.restartAt {

@@ -11,8 +11,8 @@ import (
 // largest first, takes the smallest free block that holds it (split, the
 // rest stays free), or extends the arena's top. Unlike OxiCUDA's pool,
 // blocks are split and merged, so nothing is wasted but alignment padding.
-func placeFirstUse(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
-	pr := prepare(p)
+func placeFirstUse(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	pr := prepare(p, opts)
 	offsets, err := pr.firstUse(ctx)
 	if err != nil {
 		return Placement{}, err
@@ -37,8 +37,8 @@ func (pr *prepared) firstUse(ctx context.Context) ([]int64, error) {
 	var top int64
 	d := 0
 	for k, i := range births {
-		if k&1023 == 1023 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if err := pr.pause(ctx, k); err != nil {
+			return nil, err
 		}
 		b := &bs[i]
 		for ; d < len(deaths) && bs[deaths[d]].Death < b.Birth; d++ {

@@ -14,7 +14,7 @@ const referenceLimit = 20000
 // largest first; each takes the lowest candidate offset (0 or the end of a
 // placed buffer, rounded up to its alignment) whose bytes, guard included,
 // meet no placed buffer live at a common step.
-func placeReference(ctx context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
+func placeReference(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	n := len(p.Buffers)
 	if n > referenceLimit {
 		return Placement{}, fmt.Errorf("%d buffers is too many for this O(n^3) strategy (limit %d); use auto", n, referenceLimit)
@@ -35,6 +35,9 @@ func placeReference(ctx context.Context, p *Problem, _ PlaceOptions) (Placement,
 	// Stable: equal sizes keep schedule order, as the seed's sort did.
 	slices.SortStableFunc(order, func(a, b int) int { return cmpInt64(p.Buffers[b].Size, p.Buffers[a].Size) })
 	for k, i := range order {
+		if k%64 == 0 {
+			opts.yield()
+		}
 		if k%64 == 0 && ctx.Err() != nil {
 			return Placement{}, ctx.Err()
 		}

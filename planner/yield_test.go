@@ -2,7 +2,9 @@ package planner
 
 import (
 	"context"
+	"sync"
 	"testing"
+	"time"
 
 	"memplan/ir"
 )
@@ -24,5 +26,27 @@ func TestPlaceCallsYield(t *testing.T) {
 	}
 	if n < 2 {
 		t.Errorf("Place called Yield %d times, want at least 2 (before and after the strategy)", n)
+	}
+}
+
+// Each strategy yields from inside its work, not only around it, so a
+// browser stays responsive through a long placement.
+func TestStrategiesYieldWhileWorking(t *testing.T) {
+	p := Generate(3000, 5)
+	for _, name := range StrategyNames() {
+		if name == "no-reuse" {
+			continue // one linear pass: milliseconds even for a million buffers
+		}
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex // auto's members may yield from several goroutines
+			n := 0
+			yield := func() { mu.Lock(); n++; mu.Unlock() }
+			if _, err := Place(context.Background(), p, name, PlaceOptions{Yield: yield, TimeLimit: 300 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			if want := 2 + len(p.Buffers)/256; n < want {
+				t.Errorf("%s yielded %d times placing %d buffers, want at least %d", name, n, len(p.Buffers), want)
+			}
+		})
 	}
 }
