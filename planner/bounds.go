@@ -16,15 +16,35 @@ type LiveStep struct {
 // entry per step where the value changes, in time order. It runs in
 // O(n log n) whatever the number of steps.
 func LiveProfile(p *Problem) []LiveStep {
+	return liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
+		b := &p.Buffers[i]
+		return b.Birth, b.Death, b.Span()
+	})
+}
+
+// LiveProfile is the same step function for a plan record: the bytes
+// (size + guard) its placed tensors hold over time.
+func (p *Plan) LiveProfile() []LiveStep {
+	return liveSteps(len(p.Tensors), func(i int) (int, int, int64) {
+		t := &p.Tensors[i]
+		if !t.Placed() {
+			return 0, 0, 0
+		}
+		return t.Birth, t.Death, t.Size + t.Guard
+	})
+}
+
+// liveSteps sums n items, each holding bytes over [birth, death], into a
+// step function.
+func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveStep {
 	type event struct {
 		at    int
 		delta int64
 	}
-	events := make([]event, 0, 2*len(p.Buffers))
-	for i := range p.Buffers {
-		b := &p.Buffers[i]
-		if s := b.Span(); s > 0 {
-			events = append(events, event{b.Birth, s}, event{b.Death + 1, -s})
+	events := make([]event, 0, 2*n)
+	for i := range n {
+		if birth, death, s := item(i); s > 0 {
+			events = append(events, event{birth, s}, event{death + 1, -s})
 		}
 	}
 	slices.SortFunc(events, func(a, b event) int { return a.at - b.at })

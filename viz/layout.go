@@ -169,28 +169,12 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 // liveProfile is the bytes (size + guard) owned by live buffers, as a
 // step function over the schedule, and its maximum.
 func liveProfile(p *planner.Plan) ([]LivePoint, int64) {
-	type event struct {
-		at    int
-		delta int64
-	}
-	events := make([]event, 0, 2*len(p.Tensors))
-	for i := range p.Tensors {
-		t := &p.Tensors[i]
-		if t.Offset < 0 || t.IsView() || t.Size+t.Guard == 0 {
-			continue
-		}
-		events = append(events, event{t.Birth, t.Size + t.Guard}, event{t.Death + 1, -(t.Size + t.Guard)})
-	}
-	slices.SortFunc(events, func(a, b event) int { return a.at - b.at })
-	var out []LivePoint
-	var live, peak int64
-	for i := 0; i < len(events); {
-		at := events[i].at
-		for ; i < len(events) && events[i].at == at; i++ {
-			live += events[i].delta
-		}
-		peak = max(peak, live)
-		out = append(out, LivePoint{float64(at), live})
+	steps := p.LiveProfile()
+	out := make([]LivePoint, len(steps))
+	var peak int64
+	for i, s := range steps {
+		out[i] = LivePoint{float64(s.Start), s.Bytes}
+		peak = max(peak, s.Bytes)
 	}
 	return out, peak
 }
