@@ -81,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fl.DurationVar(&cfg.timeLimit, "time-limit", 10*time.Second, "time limit of the exact strategy, per instance")
 	fl.IntVar(&cfg.referenceMax, "skip-reference-above", 5000, "skip the reference strategy (O(n^3)) above this many buffers")
 	fl.IntVar(&cfg.exactMax, "skip-exact-above", 2000, "skip the exact strategy above this many buffers")
-	fl.IntVar(&cfg.verifyMax, "verify-max", 2000000, "verify plans of at most this many buffers (planner.Verify slows down with very many long-lived buffers); larger ones are marked unverified")
+	fl.IntVar(&cfg.verifyMax, "verify-max", 2000000, "verify plans of at most this many buffers; larger ones are marked unverified")
 	fl.BoolVar(&cfg.progress, "progress", false, "print exact's progress reports to stderr")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
