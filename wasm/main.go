@@ -375,24 +375,19 @@ func (a *app) handle(m js.Value) {
 		return ""
 	}
 	switch typ.String() {
-	case "load":
+	case "load", "example":
 		name := path.Base(str("name"))
-		data, err := bytesOf(m.Get("data"))
-		if err != nil {
-			a.postError(&ir.Error{File: name, Msg: err.Error()})
-			return
+		var data []byte
+		var err error
+		if typ.String() == "load" {
+			if data, err = bytesOf(m.Get("data")); err != nil {
+				err = &ir.Error{File: name, Msg: err.Error()}
+			}
+		} else if data, err = examples.FS.ReadFile(name); err != nil {
+			err = fmt.Errorf("no built-in example %q", name)
 		}
-		opts, err := a.optionsOf(m.Get("options"))
 		if err != nil {
 			a.postError(err)
-			return
-		}
-		a.request(file{name, data}, opts, false)
-	case "example":
-		name := path.Base(str("name"))
-		data, err := examples.FS.ReadFile(name)
-		if err != nil {
-			a.postError(fmt.Errorf("no built-in example %q", name))
 			return
 		}
 		opts, err := a.optionsOf(m.Get("options"))
