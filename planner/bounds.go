@@ -72,20 +72,3 @@ func LowerBound(p *Problem) int64 {
 	}
 	return lb
 }
-
-// LiveBytesPerStep expands the profile to one value per step in
-// [0, steps), for drawing. Callers keep steps small (graphs, not CSVs with
-// a million time units).
-func LiveBytesPerStep(profile []LiveStep, steps int) []int64 {
-	out := make([]int64, steps)
-	for i, s := range profile {
-		end := steps
-		if i+1 < len(profile) {
-			end = min(profile[i+1].Start, steps)
-		}
-		for t := max(s.Start, 0); t < end; t++ {
-			out[t] = s.Bytes
-		}
-	}
-	return out
-}

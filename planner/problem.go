@@ -46,9 +46,6 @@ func (b *Buffer) End(offset int64) int64 { return offset + b.Size + b.Guard }
 // Span is the number of arena bytes the buffer occupies: size plus guard.
 func (b *Buffer) Span() int64 { return b.Size + b.Guard }
 
-// LiveAt reports whether the buffer is live at step s.
-func (b *Buffer) LiveAt(s int) bool { return b.Birth <= s && s <= b.Death }
-
 // Overlaps reports whether two buffers are live at a common step.
 func (b *Buffer) Overlaps(o *Buffer) bool { return b.Birth <= o.Death && o.Birth <= b.Death }
 
