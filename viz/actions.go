@@ -1,5 +1,7 @@
 package viz
 
+import "math"
+
 // Keyboard and pointer actions on a View, shared by the game's own input
 // and the commands a host page sends (which has the keyboard focus more
 // often than the canvas does).
@@ -18,7 +20,9 @@ func (v *View) Key(key string, shift bool) bool {
 	}
 	p := v.PlotRect()
 	cx, cy := (p.X0+p.X1)/2, (p.Y0+p.Y1)/2
-	w, h := p.X1-p.X0, p.Y1-p.Y0
+	// Whole pixels, so panning can move what is drawn instead of
+	// building it again (View.Quads).
+	w, h := math.Round((p.X1-p.X0)*panStep), math.Round((p.Y1-p.Y0)*panStep)
 	zoom := func(f float64) {
 		if shift {
 			v.Cam.ZoomAt(cx, cy, f, 1)
@@ -32,13 +36,13 @@ func (v *View) Key(key string, shift bool) bool {
 	case "s", "S", "-", "_":
 		zoom(1 / zoomStep)
 	case "a", "A", "ArrowLeft":
-		v.Cam.Pan(w*panStep, 0)
+		v.Cam.Pan(w, 0)
 	case "d", "D", "ArrowRight":
-		v.Cam.Pan(-w*panStep, 0)
+		v.Cam.Pan(-w, 0)
 	case "ArrowUp":
-		v.Cam.Pan(0, h*panStep)
+		v.Cam.Pan(0, h)
 	case "ArrowDown":
-		v.Cam.Pan(0, -h*panStep)
+		v.Cam.Pan(0, -h)
 	case "f", "F", "0":
 		v.Cam.Fit()
 	case "Escape":

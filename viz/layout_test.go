@@ -191,3 +191,14 @@ func BenchmarkQuads100k(b *testing.B) {
 		qs = v.Quads(qs[:0])
 	}
 }
+
+func BenchmarkPan100k(b *testing.B) {
+	v := NewView(1280, 800)
+	v.SetLayout(NewLayout(sample.Many(100000), 0), false)
+	v.Key("w", true)
+	var qs []Quad
+	for i := 0; b.Loop(); i++ {
+		v.Key(map[bool]string{true: "ArrowRight", false: "ArrowLeft"}[i%60 < 30], false)
+		qs = v.Quads(qs[:0])
+	}
+}

@@ -61,8 +61,26 @@ type View struct {
 	// id a screen pixel, and drawn as runs of equal pixels along each row:
 	// a plan of 100k buffers then costs a few thousand quads, not 100k.
 	grid      []uint8
-	gridColor []RGB // by id; 0 is empty
+	gridR     [4]int // grid's screen region at build time: x0, y0, w, h
+	gridColor []RGB  // by id; 0 is empty
 	labels    []Label
+
+	// Buffers, guards and views are built once for a zoom and selection
+	// (walking every item costs milliseconds) and only moved while the
+	// camera pans; when panning, over a plot's size more on every side.
+	items      []Quad
+	built      builtKey
+	builtB     [2]float64 // the camera's screen offset they were built at
+	builtWorld Rect       // the world on screen then
+	builtReach Rect       // the screen region they cover then
+}
+
+// builtKey is what the built items depend on besides the pan.
+type builtKey struct {
+	l      *Layout
+	sel    int
+	kx, ky float64
+	w, h   int
 }
 
 // NewView is an empty view of the given screen size.
@@ -91,7 +109,6 @@ func (v *View) Resize(w, h int) {
 	}
 	v.W, v.H = w, h
 	v.Cam.Resize(v.PlotRect())
-	v.grid = make([]uint8, w*h)
 	v.Dirty = true
 }
 
@@ -211,62 +228,50 @@ func (v *View) Quads(dst []Quad) []Quad {
 		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), GridColor, false})
 	}
 
-	clear(v.grid)
-	v.gridColor = append(v.gridColor[:0], RGB{})
-	// The camera's affine map, unpacked once: this loop runs over every
-	// item each frame.
 	m := v.Cam.Matrix()
 	ax, bx, ay, by := m.At(0, 0), m.At(0, 2), m.At(1, 1), m.At(1, 2)
-	for i := range l.Items {
-		it := &l.Items[i]
-		if !it.Overlaps(vis) {
-			continue
+	key := builtKey{l, v.Selected, v.Cam.KX, v.Cam.KY, v.W, v.H}
+	dx, dy := bx-v.builtB[0], by-v.builtB[1]
+	// Only whole-pixel moves keep the pixels a fresh build would paint:
+	// thin items are snapped to the pixel grid when built.
+	rdx, rdy := math.Round(dx), math.Round(dy)
+	whole := math.Abs(dx-rdx) < 1e-3 && math.Abs(dy-rdy) < 1e-3
+	dx, dy = rdx, rdy
+	// The part of the plot that shows the world, where the items were built.
+	need := intersect(Rect{plot.X0 - dx, plot.Y0 - dy, plot.X1 - dx, plot.Y1 - dy}, v.builtWorld)
+	r := v.builtReach
+	if key != v.built || !whole || need.X1 > need.X0 && need.Y1 > need.Y0 &&
+		(need.X0 < r.X0 || need.Y0 < r.Y0 || need.X1 > r.X1 || need.Y1 > r.Y1) {
+		world := Rect{math.Floor(ax*l.Bounds.X0 + bx), math.Floor(ay*l.Bounds.Y1 + by), math.Ceil(ax*l.Bounds.X1 + bx), math.Ceil(ay*l.Bounds.Y0 + by)}
+		reach, cull := plot, vis
+		if key == v.built && whole {
+			// Panning: build further than the plot so the next pans
+			// only move what is built. Not while zooming, which
+			// rebuilds every frame anyway.
+			w, h := plot.X1-plot.X0, plot.Y1-plot.Y0
+			if e := intersect(Rect{plot.X0 - w, plot.Y0 - h, plot.X1 + w, plot.Y1 + h}, world); e.X1 > e.X0 && e.Y1 > e.Y0 {
+				reach = e
+				cull = Rect{(e.X0 - bx) / ax, (e.Y1 - by) / ay, (e.X1 - bx) / ax, (e.Y0 - by) / ay}
+			}
 		}
-		dim := v.related != nil && !v.related[it.Tensor]
-		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
-		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
-		switch it.Kind {
-		case ItemBuffer:
-			c := l.colors[it.Tensor]
-			if x1-x0 < 1 || y1-y0 < 1 {
-				// Too thin to tell neighbours apart: the kind's own
-				// colour, so runs of them merge.
-				c = l.base[it.Tensor]
+		v.items = v.buildItems(v.items[:0], reach, cull, ax, bx, ay, by)
+		v.built, v.builtB, v.builtWorld, v.builtReach = key, [2]float64{bx, by}, world, reach
+		dx, dy = 0, 0
+	}
+	if dx == 0 && dy == 0 && v.builtReach == plot {
+		// Built for this frame's plot (zooming): in place already.
+		dst = append(dst, v.items...)
+	} else {
+		fx, fy := float32(dx), float32(dy)
+		px0, py0, px1, py1 := float32(plot.X0), float32(plot.Y0), float32(plot.X1), float32(plot.Y1)
+		for _, q := range v.items {
+			q.X0, q.Y0 = max(q.X0+fx, px0), max(q.Y0+fy, py0)
+			q.X1, q.Y1 = min(q.X1+fx, px1), min(q.Y1+fy, py1)
+			if q.X1 > q.X0 && q.Y1 > q.Y0 {
+				dst = append(dst, q)
 			}
-			if dim {
-				c = c.mix(Background, 0.75)
-			}
-			// A one-pixel gap on the left and top keeps touching
-			// neighbours apart once they are big enough to spare it.
-			if x1-x0 >= 4 {
-				x0++
-			}
-			if y1-y0 >= 4 {
-				y0++
-			}
-			dst = v.appendRect(dst, plot, x0, y0, x1, y1, c, false)
-		case ItemGuard:
-			// Tall enough for stripes: one hatched quad (the pattern's
-			// gaps are a darker shade, so it stays opaque); else a solid
-			// band.
-			c, hatch := GuardColor, y1-y0 >= 3 && x1-x0 >= 3
-			if !hatch {
-				c = GuardColor.mix(Background, 0.5)
-			}
-			if dim {
-				c = c.mix(Background, 0.75)
-			}
-			dst = v.appendRect(dst, plot, x0, y0, x1, y1, c, hatch)
-		case ItemView:
-			c := ViewColor
-			if dim {
-				c = c.mix(Background, 0.75)
-			}
-			dst = v.appendOutline(dst, plot, x0, y0, x1, y1, c)
 		}
 	}
-
-	dst = v.appendGridRuns(dst, plot)
 
 	// The hovered and selected tensors get a white ring.
 	for _, t := range []int32{v.Hover.Tensor, int32(v.Selected)} {
@@ -308,6 +313,77 @@ func (v *View) Quads(dst []Quad) []Quad {
 		dst = appendText(dst, lb.X, lb.Y, lb.Text, lb.C)
 	}
 	return dst
+}
+
+// buildItems appends the buffers, guards and views inside reach, a screen
+// region with whole-pixel bounds; cull is that region in the world. The
+// camera's affine map comes unpacked: this loop runs over every item.
+func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) []Quad {
+	l := v.Layout
+	gx0, gy0 := int(reach.X0), int(reach.Y0)
+	gw, gh := int(reach.X1)-gx0, int(reach.Y1)-gy0
+	if cap(v.grid) < gw*gh {
+		v.grid = make([]uint8, gw*gh)
+	}
+	v.grid = v.grid[:gw*gh]
+	clear(v.grid)
+	v.gridR = [4]int{gx0, gy0, gw, gh}
+	v.gridColor = append(v.gridColor[:0], RGB{})
+	for i := range l.Items {
+		it := &l.Items[i]
+		if !it.Overlaps(cull) {
+			continue
+		}
+		dim := v.related != nil && !v.related[it.Tensor]
+		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
+		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
+		switch it.Kind {
+		case ItemBuffer:
+			c := l.colors[it.Tensor]
+			if x1-x0 < 1 || y1-y0 < 1 {
+				// Too thin to tell neighbours apart: the kind's own
+				// colour, so runs of them merge.
+				c = l.base[it.Tensor]
+			}
+			if dim {
+				c = c.mix(Background, 0.75)
+			}
+			// A one-pixel gap on the left and top keeps touching
+			// neighbours apart once they are big enough to spare it.
+			if x1-x0 >= 4 {
+				x0++
+			}
+			if y1-y0 >= 4 {
+				y0++
+			}
+			dst = v.appendRect(dst, reach, x0, y0, x1, y1, c, false)
+		case ItemGuard:
+			// Tall enough for stripes: one hatched quad (the pattern's
+			// gaps are a darker shade, so it stays opaque); else a solid
+			// band.
+			c, hatch := GuardColor, y1-y0 >= 3 && x1-x0 >= 3
+			if !hatch {
+				c = GuardColor.mix(Background, 0.5)
+			}
+			if dim {
+				c = c.mix(Background, 0.75)
+			}
+			dst = v.appendRect(dst, reach, x0, y0, x1, y1, c, hatch)
+		case ItemView:
+			c := ViewColor
+			if dim {
+				c = c.mix(Background, 0.75)
+			}
+			dst = v.appendOutline(dst, reach, x0, y0, x1, y1, c)
+		}
+	}
+
+	dst = v.appendGridRuns(dst)
+	return dst
+}
+
+func intersect(a, b Rect) Rect {
+	return Rect{max(a.X0, b.X0), max(a.Y0, b.Y0), min(a.X1, b.X1), min(a.Y1, b.Y1)}
 }
 
 func lineColor(l *Layout, ln Line) RGB {
@@ -384,10 +460,12 @@ func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, 
 	}
 	if (thinX || thinY) && !hatch {
 		if id := v.gridID(c); id != 0 {
-			px0, px1 := max(int(x0), 0), min(int(math.Ceil(x1)), v.W)
-			py0, py1 := max(int(y0), 0), min(int(math.Ceil(y1)), v.H)
+			g := v.gridR
+			// In grid coordinates.
+			px0, px1 := max(int(math.Floor(x0))-g[0], 0), min(int(math.Ceil(x1))-g[0], g[2])
+			py0, py1 := max(int(math.Floor(y0))-g[1], 0), min(int(math.Ceil(y1))-g[1], g[3])
 			for py := py0; py < py1; py++ {
-				row := v.grid[py*v.W : (py+1)*v.W]
+				row := v.grid[py*g[2] : (py+1)*g[2]]
 				for px := px0; px < px1; px++ {
 					row[px] = id
 				}
@@ -414,22 +492,21 @@ func (v *View) gridID(c RGB) uint8 {
 
 // appendGridRuns draws the pixel grid as one quad per run of equal
 // pixels along each row.
-func (v *View) appendGridRuns(dst []Quad, plot Rect) []Quad {
+func (v *View) appendGridRuns(dst []Quad) []Quad {
 	if len(v.gridColor) <= 1 {
 		return dst
 	}
-	x0, x1 := max(int(plot.X0), 0), min(int(math.Ceil(plot.X1)), v.W)
-	y0, y1 := max(int(plot.Y0), 0), min(int(math.Ceil(plot.Y1)), v.H)
-	for y := y0; y < y1; y++ {
-		row := v.grid[y*v.W : (y+1)*v.W]
-		for x := x0; x < x1; {
+	g := v.gridR
+	for y := range g[3] {
+		row := v.grid[y*g[2] : (y+1)*g[2]]
+		for x := 0; x < len(row); {
 			id := row[x]
 			end := x + 1
-			for end < x1 && row[end] == id {
+			for end < len(row) && row[end] == id {
 				end++
 			}
 			if id != 0 {
-				dst = append(dst, Quad{float32(x), float32(y), float32(end), float32(y + 1), v.gridColor[id], false})
+				dst = append(dst, Quad{float32(x + g[0]), float32(y + g[1]), float32(end + g[0]), float32(y + g[1] + 1), v.gridColor[id], false})
 			}
 			x = end
 		}
