@@ -170,18 +170,9 @@ func planFile(f file, o wireOptions) (*planner.Plan, error) {
 		return nil, err
 	}
 	yield()
-	// planner.PlanSource's phases one by one, with a pause between them.
-	p, err := planner.Lower(src, o.Options)
-	if err != nil {
-		return nil, err
-	}
-	yield()
-	pl, err := planner.Place(context.Background(), p, o.Strategy, planner.PlaceOptions{Yield: yield})
-	if err != nil {
-		return nil, err
-	}
-	yield()
-	return planner.NewPlan(p, pl.Strategy, pl), nil
+	// Place yields around and inside its strategy, so the page gets a turn
+	// between lowering, placing and recording too.
+	return planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
 }
 
 // yielder returns a hook for the planner that hands the JavaScript event
