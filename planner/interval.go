@@ -1,8 +1,8 @@
 package planner
 
 import (
+	"math/bits"
 	"slices"
-	"sort"
 )
 
 // Shared data structures of the placement strategies: compressed time and
@@ -32,8 +32,8 @@ func newTimeline(p *Problem) timeline {
 
 // sections returns the sections [first, last) that a live range covers.
 func (t timeline) sections(b *Buffer) (int, int) {
-	first := sort.SearchInts(t.starts, b.Birth)
-	last := sort.SearchInts(t.starts, b.Death+1)
+	first, _ := slices.BinarySearch(t.starts, b.Birth)
+	last, _ := slices.BinarySearch(t.starts, b.Death+1)
 	return first, last
 }
 
@@ -47,31 +47,111 @@ func (t timeline) len() int { return max(len(t.starts)-1, 0) }
 // The bytes taken anywhere in a range of sections are then the union of
 // sub of the range's canonical nodes and own of their ancestors: O(log T)
 // short lists, because packed neighbours merge into one span.
+//
+// The lists live in a pool of pointer-free chunks rather than in a slice
+// each: a tree over 60,000 buffers has half a million lists, and as
+// slices their headers cost the garbage collector a scan and every store a
+// write barrier, which in wasm (one thread, no parallel marking) came to a
+// fifth of a placement.
 type occupancy struct {
 	size  int // leaves, a power of two
-	own   [][]span
-	sub   [][]span
+	own   []spanList
+	sub   []spanList
+	pool  spanPool
 	stamp []uint32
 	epoch uint32
 	nodes []int     // scratch: canonical nodes of the last range
-	lists [][]span  // scratch: the sorted lists taken merges
+	lists []listRef // scratch: the sorted lists taken merges
 	merge [2][]span // scratch: taken's merge rounds
-	slab  []span    // room for new lists, handed out a few spans at a time
 }
 
-// slabList is the capacity a node's list starts with. Most lists stay this
-// short, so carving them from one slab replaces hundreds of thousands of
-// small allocations (GC time is a large share of a placement in wasm).
-const slabList = 4
+// spanList is a sorted span list: the first n spans of the pool block at
+// at, which has room for room. room == 0: no block yet.
+type spanList struct{ at, n, room int }
 
-// fresh returns an empty list with room for slabList spans.
-func (o *occupancy) fresh() []span {
-	if len(o.slab) < slabList {
-		o.slab = make([]span, 1024*slabList)
+// spanPool hands out blocks of minRoom, 2·minRoom, 4·minRoom, ... spans,
+// carved from chunks of chunkRoom spans (a larger block gets a chunk of its
+// own), and takes back the blocks that lists outgrow so that later lists
+// reuse them. Chunks are never copied: the pool grows without the garbage
+// and copying of one ever-doubling slice.
+type spanPool struct {
+	chunks [][]span  // chunk k holds the blocks that start at k<<chunkBits
+	used   int       // spans handed out of the last chunk
+	free   [64][]int // free block starts by class: block of minRoom<<class spans
+}
+
+const (
+	// minRoom is the room a list starts with: most lists stay this short.
+	minRoom   = 4
+	chunkBits = 12
+	chunkRoom = 1 << chunkBits
+)
+
+func roomClass(room int) int { return bits.TrailingZeros(uint(room / minRoom)) }
+
+// alloc returns the start of a free block of room spans (a power of two
+// times minRoom).
+func (p *spanPool) alloc(room int) int {
+	c := roomClass(room)
+	if n := len(p.free[c]); n > 0 {
+		at := p.free[c][n-1]
+		p.free[c] = p.free[c][:n-1]
+		return at
 	}
-	s := o.slab[:0:slabList]
-	o.slab = o.slab[slabList:]
-	return s
+	if room > chunkRoom {
+		p.chunks = append(p.chunks, make([]span, room))
+		p.used = chunkRoom // the next small block starts a new chunk
+		return (len(p.chunks) - 1) << chunkBits
+	}
+	if len(p.chunks) == 0 || p.used+room > chunkRoom {
+		if len(p.chunks) > 0 {
+			p.release(p.used, chunkRoom-p.used)
+		}
+		p.chunks = append(p.chunks, make([]span, chunkRoom))
+		p.used = 0
+	}
+	at := (len(p.chunks)-1)<<chunkBits | p.used
+	p.used += room
+	return at
+}
+
+// release frees the unused tail [used, used+n) of the last chunk as
+// blocks of the classes n is the sum of (n is a multiple of minRoom, as
+// every block is).
+func (p *spanPool) release(used, n int) {
+	base := (len(p.chunks) - 1) << chunkBits
+	for n > 0 {
+		c := roomClass(n) // n's lowest power of two
+		room := minRoom << c
+		p.free[c] = append(p.free[c], base|used)
+		used, n = used+room, n-room
+	}
+}
+
+// block returns the room spans of the block at at.
+func (p *spanPool) block(at, room int) []span {
+	k, i := at>>chunkBits, at&(chunkRoom-1)
+	return p.chunks[k][i : i+room]
+}
+
+// list returns the spans of l.
+func (p *spanPool) list(l spanList) []span { return p.block(l.at, l.room)[:l.n] }
+
+// add inserts [lo, hi) into l, merging every span it touches, and moves
+// the list to a block twice as large when it is full.
+func (p *spanPool) add(l *spanList, lo, hi int64) {
+	if l.n == l.room {
+		room := max(minRoom, 2*l.room)
+		at := p.alloc(room)
+		if l.room > 0 {
+			copy(p.block(at, room), p.list(*l))
+			c := roomClass(l.room)
+			p.free[c] = append(p.free[c], l.at)
+		}
+		l.at, l.room = at, room
+	}
+	s := addSpan(p.block(l.at, l.room)[:l.n], lo, hi)
+	l.n = len(s)
 }
 
 func newOccupancy(sections int) *occupancy {
@@ -79,7 +159,7 @@ func newOccupancy(sections int) *occupancy {
 	for size < max(sections, 1) {
 		size *= 2
 	}
-	return &occupancy{size: size, own: make([][]span, 2*size), sub: make([][]span, 2*size), stamp: make([]uint32, 2*size)}
+	return &occupancy{size: size, own: make([]spanList, 2*size), sub: make([]spanList, 2*size), stamp: make([]uint32, 2*size)}
 }
 
 // canonical fills o.nodes with the canonical nodes of sections [l, r).
@@ -113,25 +193,29 @@ func (o *occupancy) insert(l, r int, lo, hi int64) {
 	o.canonical(l, r)
 	o.nextEpoch()
 	for _, n := range o.nodes {
-		if o.own[n] == nil {
-			o.own[n] = o.fresh()
-		}
-		o.own[n] = addSpan(o.own[n], lo, hi)
+		o.pool.add(&o.own[n], lo, hi)
 		for a := n; a >= 1 && o.stamp[a] != o.epoch; a >>= 1 {
 			o.stamp[a] = o.epoch
-			if o.sub[a] == nil {
-				o.sub[a] = o.fresh()
-			}
-			o.sub[a] = addSpan(o.sub[a], lo, hi)
+			o.pool.add(&o.sub[a], lo, hi)
 		}
 	}
+}
+
+// listRef names a list taken merges without holding a pointer to it:
+// spans [at, at+n) of pool chunk chunk, or of merge buffer -chunk-1.
+// Storing slices instead, even into an array on the stack, costs a write
+// barrier each while the collector marks: a sixth of a placement in wasm.
+type listRef struct{ chunk, at, n int }
+
+func (o *occupancy) ref(l spanList) listRef {
+	return listRef{l.at >> chunkBits, l.at & (chunkRoom - 1), l.n}
 }
 
 // taken returns the bytes taken at any section of [l, r), as sorted
 // disjoint spans with no two touching. The slice is reused by the next
 // call.
 func (o *occupancy) taken(l, r int) []span {
-	o.lists = o.lists[:0]
+	ls := o.lists[:0]
 	if l < r {
 		o.canonical(l, r)
 		o.nextEpoch()
@@ -139,45 +223,64 @@ func (o *occupancy) taken(l, r int) []span {
 			o.stamp[n] = o.epoch
 		}
 		for _, n := range o.nodes {
-			if len(o.sub[n]) > 0 {
-				o.lists = append(o.lists, o.sub[n])
+			if o.sub[n].n > 0 {
+				ls = append(ls, o.ref(o.sub[n]))
 			}
 			for a := n >> 1; a >= 1 && o.stamp[a] != o.epoch; a >>= 1 {
 				o.stamp[a] = o.epoch
-				if len(o.own[a]) > 0 {
-					o.lists = append(o.lists, o.own[a])
+				if o.own[a].n > 0 {
+					ls = append(ls, o.ref(o.own[a]))
 				}
 			}
 		}
+	}
+	o.lists = ls
+	if len(ls) == 0 {
+		return nil
 	}
 	// Merge the two shortest lists until one is left (Huffman's order):
 	// typically one long list (everything live at a section) meets many
 	// short ones (long-lived buffers higher up), and is copied once. The
 	// merges alternate between two buffers, each fresh list going after
 	// the last, so no list is overwritten while still waiting.
-	ls := o.lists
-	slices.SortFunc(ls, func(a, b []span) int { return len(a) - len(b) })
-	for round := 0; len(ls) > 1; round++ {
-		dst := o.merge[round&1]
-		if round < 2 {
-			dst = dst[:0]
+	for i := 1; i < len(ls); i++ { // insertion sort: a few dozen lists
+		for j := i; j > 0 && ls[j].n < ls[j-1].n; j-- {
+			ls[j], ls[j-1] = ls[j-1], ls[j]
 		}
-		start := len(dst)
-		dst = unionSpans(dst, ls[0], ls[1])
-		o.merge[round&1] = dst
-		m := dst[start:]
+	}
+	m0, m1 := o.merge[0][:0], o.merge[1][:0]
+	view := func(r listRef) []span {
+		switch r.chunk {
+		case -1:
+			return m0[r.at : r.at+r.n]
+		case -2:
+			return m1[r.at : r.at+r.n]
+		}
+		return o.pool.chunks[r.chunk][r.at : r.at+r.n]
+	}
+	for round := 0; len(ls) > 1; round++ {
+		a, b := view(ls[0]), view(ls[1])
+		var m listRef
+		if round&1 == 0 {
+			m = listRef{-1, len(m0), 0}
+			m0 = unionSpans(m0, a, b)
+			m.n = len(m0) - m.at
+		} else {
+			m = listRef{-2, len(m1), 0}
+			m1 = unionSpans(m1, a, b)
+			m.n = len(m1) - m.at
+		}
 		ls = ls[1:]
 		k := 1
-		for k < len(ls) && len(ls[k]) < len(m) {
+		for k < len(ls) && ls[k].n < m.n {
 			ls[k-1] = ls[k]
 			k++
 		}
 		ls[k-1] = m
 	}
-	if len(ls) == 0 {
-		return nil
-	}
-	return ls[0]
+	out := view(ls[0])
+	o.merge = [2][]span{m0, m1}
+	return out
 }
 
 // unionSpans appends the union of two sorted disjoint span lists to dst,

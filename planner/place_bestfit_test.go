@@ -166,6 +166,70 @@ func TestAddSpanMerges(t *testing.T) {
 	}
 }
 
+// TestSpanPoolMatchesSlices grows many lists in one pool, one of them
+// past a chunk, and checks each against the same adds on a plain slice,
+// and that the pool's size stays within a bound of the lists' room.
+func TestSpanPoolMatchesSlices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const lists, bigSpans = 40, 3 * chunkRoom
+	var pool spanPool
+	got := make([]spanList, lists)
+	want := make([][]span, lists)
+	// List 0 gets bigSpans disjoint spans in random order; the others get
+	// random, often overlapping, spans between them.
+	for _, k := range rng.Perm(bigSpans) {
+		lo := int64(k) * 10
+		pool.add(&got[0], lo, lo+5)
+		want[0] = addSpan(want[0], lo, lo+5)
+		i := 1 + rng.IntN(lists-1)
+		lo = rng.Int64N(1 << 20)
+		hi := lo + 1 + rng.Int64N(64)
+		pool.add(&got[i], lo, hi)
+		want[i] = addSpan(want[i], lo, hi)
+	}
+	rooms := 0
+	for i := range got {
+		if g := pool.list(got[i]); !slices.Equal(g, want[i]) {
+			t.Fatalf("list %d: %d spans, want %d (first difference in %v...)", i, len(g), len(want[i]), g[:min(len(g), 4)])
+		}
+		rooms += got[i].room
+	}
+	if len(want[0]) != bigSpans {
+		t.Fatalf("big list has %d spans, want %d", len(want[0]), bigSpans)
+	}
+	total := 0
+	for _, c := range pool.chunks {
+		total += len(c)
+	}
+	// Live blocks and the blocks they outgrew (no more, as rooms double)
+	// are at most 2·rooms; each chunk's unused tail is smaller than the
+	// block that opened the next chunk, so tails add at most as much
+	// again; the last chunk may be partly used.
+	if limit := 4*rooms + chunkRoom; total > limit {
+		t.Fatalf("pool holds %d spans for lists with room %d: over %d", total, rooms, limit)
+	}
+}
+
+// TestSpanPoolReusesOutgrownBlocks: the block a list moves out of is the
+// next block of its size handed out.
+func TestSpanPoolReusesOutgrownBlocks(t *testing.T) {
+	var pool spanPool
+	var grown, next spanList
+	for k := range minRoom + 1 { // one more span than the first block holds
+		pool.add(&grown, int64(10*k), int64(10*k+5))
+	}
+	if grown.at == 0 || grown.room != 2*minRoom {
+		t.Fatalf("list after %d adds: %+v, want room %d away from 0", minRoom+1, grown, 2*minRoom)
+	}
+	pool.add(&next, 1, 2)
+	if next.at != 0 {
+		t.Fatalf("new list starts at %d, want the outgrown block at 0", next.at)
+	}
+	if got := pool.list(grown); len(got) != minRoom+1 || got[0] != (span{0, 5}) {
+		t.Fatalf("grown list changed: %v", got)
+	}
+}
+
 // TestOccupancyMatchesScan checks the segment tree against a direct scan
 // of the inserted buffers.
 func TestOccupancyMatchesScan(t *testing.T) {
