@@ -1,6 +1,10 @@
 package planner
 
-import "slices"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Shared analysis of a Problem used by every strategy and the stats: the
 // live bytes over time and the lower bound on any arena.
@@ -35,30 +39,62 @@ func (p *Plan) LiveProfile() []LiveStep {
 }
 
 // liveSteps sums n items, each holding bytes over [birth, death], into a
-// step function.
+// step function. Schedules number their steps densely, so the changes are
+// summed straight into an array indexed by step; a sparse numbering falls
+// back to sorting the changes.
 func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveStep {
-	type event struct {
+	lo, hi, count := math.MaxInt, math.MinInt, 0
+	for i := range n {
+		if birth, death, s := item(i); s > 0 {
+			lo, hi, count = min(lo, birth), max(hi, death+1), count+1
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	var out []LiveStep
+	var live int64
+	step := func(at int, delta int64) {
+		live += delta
+		if k := len(out); k > 0 && out[k-1].Bytes == live {
+			return
+		}
+		out = append(out, LiveStep{at, live})
+	}
+	if span := uint(hi) - uint(lo); span <= 4*uint(count) {
+		delta := make([]int64, span+1)
+		for i := range n {
+			if birth, death, s := item(i); s > 0 {
+				delta[birth-lo] += s
+				delta[death+1-lo] -= s
+			}
+		}
+		for k, d := range delta {
+			if d != 0 {
+				step(lo+k, d)
+			}
+		}
+		return out
+	}
+	type change struct {
 		at    int
 		delta int64
 	}
-	events := make([]event, 0, 2*n)
+	changes := make([]change, 0, 2*count)
 	for i := range n {
 		if birth, death, s := item(i); s > 0 {
-			events = append(events, event{birth, s}, event{death + 1, -s})
+			changes = append(changes, change{birth, s}, change{death + 1, -s})
 		}
 	}
-	slices.SortFunc(events, func(a, b event) int { return a.at - b.at })
-	var out []LiveStep
-	var live int64
-	for i := 0; i < len(events); {
-		at := events[i].at
-		for ; i < len(events) && events[i].at == at; i++ {
-			live += events[i].delta
+	slices.SortFunc(changes, func(a, b change) int { return cmp.Compare(a.at, b.at) })
+	for k := 0; k < len(changes); {
+		at, d := changes[k].at, int64(0)
+		for ; k < len(changes) && changes[k].at == at; k++ {
+			d += changes[k].delta
 		}
-		if n := len(out); n > 0 && out[n-1].Bytes == live {
-			continue
+		if d != 0 {
+			step(at, d)
 		}
-		out = append(out, LiveStep{at, live})
 	}
 	return out
 }

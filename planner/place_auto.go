@@ -71,7 +71,7 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int6
 		err     error
 		ran     bool
 	}
-	lb := LowerBound(pr.p)
+	lb := pr.lowerBound()
 	results := make([]result, len(members))
 	cancels := make([]context.CancelFunc, len(members))
 	var mu sync.Mutex

@@ -36,6 +36,33 @@ type prepared struct {
 	movable []int   // buffers to place: not fixed, span > 0
 	fixed   []int   // fixed buffers with span > 0
 	yield   func()  // the caller's Yield hook, or nil
+	live    []int64 // bytes live in each section, and a zero after the last
+}
+
+// sectionLive sums the bytes live in each section: the lower bound and
+// breadth's order both read it.
+func (pr *prepared) sectionLive() []int64 {
+	n := pr.tl.len()
+	live := make([]int64, n+1)
+	for i := range pr.p.Buffers {
+		if b := &pr.p.Buffers[i]; b.Span() > 0 {
+			live[pr.first[i]] += b.Span()
+			live[pr.last[i]] -= b.Span()
+		}
+	}
+	for s := 1; s <= n; s++ {
+		live[s] += live[s-1]
+	}
+	return live
+}
+
+// lowerBound is LowerBound(pr.p), from the section profile.
+func (pr *prepared) lowerBound() int64 {
+	var lb int64
+	for _, b := range pr.live {
+		lb = max(lb, b)
+	}
+	return lb
 }
 
 // pause lets the caller's other work run every 256 buffers (the browser's
@@ -65,6 +92,7 @@ func prepare(p *Problem, opts PlaceOptions) *prepared {
 			pr.movable = append(pr.movable, i)
 		}
 	}
+	pr.live = pr.sectionLive()
 	return pr
 }
 
@@ -119,7 +147,14 @@ func (pr *prepared) order(o fitOrder) []int {
 	case orderSize:
 		key = func(a, b int) int { return cmpInt64(bs[b].Size, bs[a].Size) }
 	}
-	slices.SortStableFunc(ord, key)
+	// Ties go to the lower index, as a stable sort of the index-ordered
+	// movable list would, without the stable sort's extra moves.
+	slices.SortFunc(ord, func(a, b int) int {
+		if c := key(a, b); c != 0 {
+			return c
+		}
+		return a - b
+	})
 	return ord
 }
 

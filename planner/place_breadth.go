@@ -16,16 +16,7 @@ var placeBreadth = placeBestFitOrder(orderBreadth)
 func (pr *prepared) breadthOrder() []int {
 	p := pr.p
 	n := pr.tl.len()
-	live := make([]int64, n+1)
-	for i := range p.Buffers {
-		if b := &p.Buffers[i]; b.Span() > 0 {
-			live[pr.first[i]] += b.Span()
-			live[pr.last[i]] -= b.Span()
-		}
-	}
-	for s := 1; s <= n; s++ {
-		live[s] += live[s-1]
-	}
+	live := pr.live
 	// Range-max tree of (breadth, earliest section).
 	size := 1
 	for size < max(n, 1) {
@@ -69,7 +60,7 @@ func (pr *prepared) breadthOrder() []int {
 	}
 	ord := slices.Clone(pr.movable)
 	bs := p.Buffers
-	slices.SortStableFunc(ord, func(a, b int) int {
+	slices.SortFunc(ord, func(a, b int) int {
 		sa, sb := peak[a], peak[b]
 		if live[sa] != live[sb] {
 			return cmpInt64(live[sb], live[sa])
@@ -77,7 +68,10 @@ func (pr *prepared) breadthOrder() []int {
 		if sa != sb {
 			return int(sa - sb)
 		}
-		return cmpInt64(bs[b].Span(), bs[a].Span())
+		if c := cmpInt64(bs[b].Span(), bs[a].Span()); c != 0 {
+			return c
+		}
+		return a - b
 	})
 	return ord
 }

@@ -259,3 +259,32 @@ func BenchmarkVerifyGenerated1M(b *testing.B) {
 		}
 	}
 }
+
+// TestLiveProfile covers the dense path (steps numbered closely) and the
+// sorting one (steps far apart) against step functions worked by hand.
+func TestLiveProfile(t *testing.T) {
+	buf := func(birth, death int, size int64) Buffer {
+		return Buffer{Name: "b", Size: size, Birth: birth, Death: death, Align: 1}
+	}
+	tests := []struct {
+		name string
+		bufs []Buffer
+		want []LiveStep
+	}{
+		{"empty", nil, nil},
+		{"zero sizes only", []Buffer{buf(0, 3, 0)}, nil},
+		{"one", []Buffer{buf(2, 4, 10)}, []LiveStep{{2, 10}, {5, 0}}},
+		{"handover keeps one step", []Buffer{buf(0, 1, 8), buf(2, 3, 8)}, []LiveStep{{0, 8}, {4, 0}}},
+		{"overlap", []Buffer{buf(0, 2, 8), buf(1, 3, 4), buf(1, 1, 0)}, []LiveStep{{0, 8}, {1, 12}, {3, 4}, {4, 0}}},
+		{"sparse steps", []Buffer{buf(0, 1_000_000_000, 8), buf(5, 7, 4), buf(1<<40, 1<<40, 2)},
+			[]LiveStep{{0, 8}, {5, 12}, {8, 8}, {1_000_000_001, 0}, {1 << 40, 2}, {1<<40 + 1, 0}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := LiveProfile(&Problem{Buffers: tc.bufs})
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
