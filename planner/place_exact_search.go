@@ -2,7 +2,6 @@ package planner
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"time"
 )
@@ -31,7 +30,8 @@ type search struct {
 	first    []int32 // first local section
 	last     []int32 // one past the last
 	nbr      [][]int32
-	live     [][]int32 // per section: the buffers live in it
+	live     [][]int32 // per section: the buffers live in it, unplaced first
+	unplaced []int32   // per section: how many of live are unplaced
 	sections int
 
 	placed []bool
@@ -40,9 +40,7 @@ type search struct {
 	off    []int64
 	trail  []undo
 	cands  [][]int32 // scratch, per depth
-	restv  []int64   // scratch: per buffer, its rest
-	maxTab [][]int64 // scratch: maxTab[k][x] = highest floor of sections [x, x+2^k)
-	minTab [][]int64 // scratch: lowest rest over [x, x+2^k); minTab[0] is per section
+	restv  []int64   // per buffer: its rest, the lowest offset it can take
 
 	target    int64
 	found     bool
@@ -140,7 +138,8 @@ func (s *search) setOrder(run int) {
 // failedCap bounds the memory of the failed-state table.
 const failedCap = 1 << 21
 
-// undo restores one section's floor.
+// undo restores one section's floor (sec >= 0) or the rest of buffer
+// -sec-1.
 type undo struct {
 	sec int32
 	old int64
@@ -178,14 +177,11 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	s.sections = len(pts) - 1
 	s.rem = make([]int64, s.sections)
 	s.floor = make([]int64, s.sections)
-	for w := 1; w <= max(s.sections, 1); w *= 2 {
-		s.maxTab = append(s.maxTab, make([]int64, s.sections))
-		s.minTab = append(s.minTab, make([]int64, s.sections))
-	}
 	s.cross = make([]int32, s.sections+1)
 	s.groups = make([][]part, n+1)
 	s.restv = make([]int64, n)
 	s.live = make([][]int32, s.sections)
+	s.unplaced = make([]int32, s.sections)
 	for k, i := range ids {
 		b := &bs[i]
 		s.size[k], s.align[k] = b.Span(), b.Align
@@ -195,6 +191,7 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 		for x := f; x < l; x++ {
 			s.rem[x] += b.Span()
 			s.live[x] = append(s.live[x], int32(k))
+			s.unplaced[x]++
 		}
 	}
 	for a := range n {
@@ -264,7 +261,20 @@ func (s *search) timeUp() bool {
 	return s.aborted
 }
 
-// setFloor raises a section's floor, recording the old one.
+// raiseRest lifts buffer y's rest to at least floor v, recording the old
+// one. Floors only rise as the search descends, and a rest is the highest
+// floor under its buffer (aligned), so a floor raised to v lifts the rest
+// of every buffer live there to v: updating those few beats recomputing
+// every rest at every node.
+func (s *search) raiseRest(y int32, v int64) {
+	if r := alignUp(v, s.align[y]); r > s.restv[y] {
+		s.trail = append(s.trail, undo{-y - 1, s.restv[y]})
+		s.restv[y] = r
+	}
+}
+
+// setFloor raises a section's floor, recording the old one. The rests
+// of the buffers live there are the caller's to raise.
 func (s *search) setFloor(x int32, v int64) {
 	old := s.floor[x]
 	s.trail = append(s.trail, undo{x, old})
@@ -277,20 +287,16 @@ func (s *search) setFloor(x int32, v int64) {
 func (s *search) undoTo(mark int) {
 	for k := len(s.trail) - 1; k >= mark; k-- {
 		u := s.trail[k]
+		if u.sec < 0 {
+			s.restv[-u.sec-1] = u.old
+			continue
+		}
 		h0, h1 := floorHash(u.sec, s.floor[u.sec]), floorHash(u.sec, u.old)
 		s.floorKey[0] += h1[0] - h0[0]
 		s.floorKey[1] += h1[1] - h0[1]
 		s.floor[u.sec] = u.old
 	}
 	s.trail = s.trail[:mark]
-}
-
-// rest is the lowest offset a buffer can take above the floors it spans,
-// read from the sparse table that bounded builds.
-func (s *search) rest(y int32) int64 {
-	l, r := s.first[y], s.last[y]
-	k := bits.Len32(uint32(r-l)) - 1
-	return alignUp(max(s.maxTab[k][l], s.maxTab[k][r-1<<k]), s.align[y])
 }
 
 // dfs searches below the current state for a placement of the unplaced
@@ -383,7 +389,7 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 		sl := int64(math.MaxInt64)
 		for x := g.a; x < g.b; x++ {
 			if s.rem[x] > 0 {
-				sl = min(sl, s.target-s.minTab[0][x]-s.rem[x])
+				sl = min(sl, s.target-s.minRest(x, math.MinInt64)-s.rem[x])
 			}
 		}
 		return sl
@@ -405,63 +411,41 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 // bounded reports whether the unplaced buffers can still fit under the
 // target: each above its rest, and those of each section stacked above
 // the lowest rest among them (bytes of a section below every rest there
-// are lost). It fills s.restv.
+// are lost).
 func (s *search) bounded(a, b int32) bool {
-	// Range maxima of the floors and range-minimum updates of the rests go
-	// through sparse tables over the part's sections: O(S log S) a node
-	// instead of a pass over every section of every buffer. Buffers of
-	// other parts wait in sections this node does not change.
-	copy(s.maxTab[0][a:b], s.floor[a:b])
-	for k := 1; k < len(s.maxTab) && int32(1)<<k <= b-a; k++ {
-		h := int32(1) << (k - 1)
-		prev, cur := s.maxTab[k-1], s.maxTab[k]
-		for x := a; x+2*h <= b; x++ {
-			cur[x] = max(prev[x], prev[x+h])
-		}
-	}
-	levels := 0
-	for k := range s.minTab {
-		if int32(1)<<k > b-a {
-			break
-		}
-		levels = k + 1
-		row := s.minTab[k][a:b]
-		for x := range row {
-			row[x] = math.MaxInt64
-		}
-	}
 	for y := range int32(len(s.ids)) {
-		if s.placed[y] || s.first[y] < a || s.last[y] > b {
+		if !s.placed[y] && s.first[y] >= a && s.last[y] <= b && s.restv[y]+s.size[y] > s.target {
+			return false // rests only rise
+		}
+	}
+	// A section fits if some buffer live there can still start low
+	// enough; the first such buffer ends the scan, which is usually
+	// soon, where the lowest rest of every section would read them all.
+	for x := a; x < b; x++ {
+		r := s.rem[x]
+		if r == 0 {
 			continue
 		}
-		r := s.rest(y)
-		if r+s.size[y] > s.target {
-			return false // floors only rise
-		}
-		s.restv[y] = r
-		l, e := s.first[y], s.last[y]
-		k := bits.Len32(uint32(e-l)) - 1
-		row := s.minTab[k]
-		row[l] = min(row[l], r)
-		row[e-1<<k] = min(row[e-1<<k], r)
-	}
-	for k := levels - 1; k >= 1; k-- {
-		h := int32(1) << (k - 1)
-		row, below := s.minTab[k], s.minTab[k-1]
-		for x := a; x+2*h <= b; x++ {
-			if v := row[x]; v != math.MaxInt64 {
-				below[x] = min(below[x], v)
-				below[x+h] = min(below[x+h], v)
-			}
-		}
-	}
-	minRest := s.minTab[0]
-	for x := a; x < b; x++ {
-		if r := s.rem[x]; r > 0 && minRest[x]+r > s.target {
+		if s.minRest(x, s.target-r) > s.target-r {
 			return false
 		}
 	}
 	return true
+}
+
+// minRest returns the lowest rest among the unplaced buffers live in
+// section x, or the first one found at or below enough.
+func (s *search) minRest(x int32, enough int64) int64 {
+	low := int64(math.MaxInt64)
+	for _, y := range s.live[x][:s.unplaced[x]] {
+		if s.restv[y] < low {
+			low = s.restv[y]
+			if low <= enough {
+				break
+			}
+		}
+	}
+	return low
 }
 
 func (s *search) better(x, y int32) bool {
@@ -495,10 +479,7 @@ func (s *search) branch(depth int, a, b int32) bool {
 	// Who can sit at f, and how high the others must go.
 	cs := s.cands[depth][:0]
 	skipTo := int64(math.MaxInt64)
-	for _, y := range s.live[sec] {
-		if s.placed[y] {
-			continue
-		}
+	for _, y := range s.live[sec][:s.unplaced[sec]] {
 		r := s.restv[y]
 		if r == f {
 			cs = append(cs, y)
@@ -537,6 +518,9 @@ func (s *search) branch(depth int, a, b int32) bool {
 	}
 	mark := len(s.trail)
 	s.setFloor(sec, skipTo)
+	for _, y := range s.live[sec][:s.unplaced[sec]] {
+		s.raiseRest(y, skipTo)
+	}
 	stop := s.dfs(depth, a, b)
 	s.undoTo(mark)
 	return stop
@@ -562,11 +546,24 @@ func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
 	for x := s.first[y]; x < s.last[y]; x++ {
 		s.rem[x] -= s.size[y]
 		s.setFloor(x, top)
+		// Move y behind the unplaced buffers of x. Undoing in reverse
+		// order finds it just behind them again: the moves made since
+		// stayed in front of it.
+		u := s.live[x][:s.unplaced[x]]
+		k := slices.Index(u, y)
+		u[k], u[len(u)-1] = u[len(u)-1], u[k]
+		s.unplaced[x]--
+	}
+	for _, z := range s.nbr[y] {
+		if !s.placed[z] {
+			s.raiseRest(z, top)
+		}
 	}
 	stop := s.dfs(depth+1, a, b)
 	s.undoTo(mark)
 	for x := s.first[y]; x < s.last[y]; x++ {
 		s.rem[x] += s.size[y]
+		s.unplaced[x]++
 	}
 	s.setKey[0] ^= s.bufKeys[y][0]
 	s.setKey[1] ^= s.bufKeys[y][1]
