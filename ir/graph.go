@@ -57,6 +57,10 @@ type Node struct {
 	// The inputs of custom ops named "onnx.*", and everything they were
 	// computed from, stay alive to the end of the run (REFERENCE R1).
 	Custom string
+	// Phase names the part of the run the node belongs to, such as
+	// "prefill" or "decode" in streaming inference; "" for none. The plan
+	// reports each phase's steps and peak.
+	Phase string
 
 	// Path locates the node in its source for error messages, for example
 	// `nodes[3]` in graph JSON or `graph.node[12]` in ONNX.

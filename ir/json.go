@@ -45,7 +45,7 @@ func DecodeGraph(fileName string, data []byte) (*Graph, error) {
 // docs/graph.schema.json in step with these lists.
 var (
 	graphFields  = []string{"format", "name", "symbols", "nodes", "outputs", "schedule"}
-	nodeFields   = []string{"name", "op", "inputs", "shape", "dtype", "pin", "pin_producers", "outputs", "axis", "start", "len", "to", "custom"}
+	nodeFields   = []string{"name", "op", "inputs", "shape", "dtype", "pin", "pin_producers", "outputs", "axis", "start", "len", "to", "custom", "phase"}
 	outputFields = []string{"name", "shape", "dtype", "pin", "pin_producers"}
 )
 
@@ -288,6 +288,14 @@ func (d *graphDecoder) node(v *jvalue, base string, n *Node) error {
 	for _, key := range opFieldOrder {
 		if fv := f.get(key); fv != nil && opFields[key] != n.Op {
 			return d.errorf(fv, path.field(key), "field %q applies only to op %q, not %q", key, opFields[key], n.Op)
+		}
+	}
+	if pv := f.get("phase"); pv != nil {
+		if n.Phase, err = d.str(pv, path.field("phase")); err != nil {
+			return err
+		}
+		if n.Phase == "" {
+			return d.errorf(pv, path.field("phase"), "phase name is empty: leave \"phase\" out for none")
 		}
 	}
 	if iv := f.get("inputs"); iv != nil {

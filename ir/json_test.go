@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,6 +138,8 @@ func TestDecodeGraphErrors(t *testing.T) {
 		{name: "cast to unknown", in: graphOf(nX+`,{"name":"c","op":"cast","inputs":["x"],"to":"f12","shape":["batch",4],"dtype":"f16"}`, ""), at: `"f12"`, path: "nodes[1].to", node: "c", msg: `unknown dtype "f12"`},
 		{name: "custom without name", in: graphOf(nX+`,{"name":"k","op":"custom","inputs":["x"],"shape":[1],"dtype":"i64"}`, ""), at: `{"name":"k"`, path: "nodes[1]", node: "k", msg: `needs "custom"`},
 		{name: "custom empty", in: graphOf(nX+`,{"name":"k","op":"custom","custom":"","inputs":["x"],"shape":[1],"dtype":"i64"}`, ""), at: `""`, path: "nodes[1].custom", node: "k", msg: "empty"},
+		{name: "phase empty", in: graphOf(nX+`,{"name":"k","op":"relu","phase":"","inputs":["x"],"shape":[1],"dtype":"f32"}`, ""), at: `""`, path: "nodes[1].phase", node: "k", msg: "phase name is empty"},
+		{name: "phase not a string", in: graphOf(nX+`,{"name":"k","op":"relu","phase":2,"inputs":["x"],"shape":[1],"dtype":"f32"}`, ""), at: `2,"inputs"`, path: "nodes[1].phase", node: "k", msg: "want a string"},
 
 		// Schedule.
 		{name: "schedule unknown node", in: graphOf(join3(nX, nW, nMM), `,"schedule":["x","w","m"]`), at: `"m"]`, path: "schedule[2]", msg: `unknown node "m"`},
@@ -268,6 +271,16 @@ func TestDecodeGraphCases(t *testing.T) {
 			nodes: []nodeWant{{"x", NoAlias, "nodes[0]"}, {"w", NoAlias, "nodes[1]"}, {"mm", NoAlias, "nodes[2]"},
 				{"r", AliasWhole, "nodes[3]"}, {"c", AliasWhole, "nodes[4]"}, {"n", AliasNarrow, "nodes[5]"},
 				{"h", NoAlias, "nodes[6]"}, {"col", NoAlias, "nodes[7]"}, {"small", AliasWhole, "nodes[8]"}},
+		},
+		{
+			name:  "phases",
+			in:    graphOf(nX+`,{"name":"a","op":"relu","phase":"prefill","inputs":["x"],"shape":[1],"dtype":"f32"},{"name":"b","op":"relu","phase":"decode","inputs":["a"],"shape":[1],"dtype":"f32"}`, ""),
+			nodes: []nodeWant{{"x", NoAlias, "nodes[0]"}, {"a", NoAlias, "nodes[1]"}, {"b", NoAlias, "nodes[2]"}},
+			check: func(t *testing.T, g *Graph) {
+				if got := []string{g.Nodes[0].Phase, g.Nodes[1].Phase, g.Nodes[2].Phase}; !slices.Equal(got, []string{"", "prefill", "decode"}) {
+					t.Errorf("phases %q", got)
+				}
+			},
 		},
 		{
 			name:  "schedule reorders",
