@@ -98,6 +98,7 @@ func (a *analysis) tensors() error {
 			if t.Name != n.Name {
 				info.Node = n.Name
 			}
+			info.Phase = n.Phase
 			a.byName[t.Name] = len(a.infos)
 			a.infos = append(a.infos, info)
 			a.step = append(a.step, s)
@@ -247,6 +248,14 @@ func (a *analysis) problem() (*Problem, error) {
 	}
 	for i := range a.g.Nodes {
 		p.Schedule = append(p.Schedule, a.g.Nodes[i].Name)
+		if ph := a.g.Nodes[i].Phase; ph != "" && p.Phases == nil {
+			p.Phases = make([]string, len(a.g.Nodes))
+		}
+	}
+	if p.Phases != nil {
+		for i := range a.g.Nodes {
+			p.Phases[i] = a.g.Nodes[i].Phase
+		}
 	}
 	for t := range p.Tensors {
 		ti := &p.Tensors[t]

@@ -99,6 +99,45 @@ func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveSt
 	return out
 }
 
+// PhaseRun is a run of consecutive schedule steps whose nodes share a
+// phase.
+type PhaseRun struct {
+	Phase       string
+	First, Last int   // steps, inclusive
+	Peak        int64 // the most bytes (size + guard) live at one of them
+}
+
+// PhaseRuns splits the schedule into runs of one phase, in order, each
+// with its peak live bytes: how much a streaming run needs in prefill
+// against decode, say. Steps of nodes without a phase belong to no run.
+// It is nil when no node has a phase.
+func (p *Plan) PhaseRuns() []PhaseRun {
+	if len(p.Phases) == 0 {
+		return nil
+	}
+	prof := p.LiveProfile()
+	var runs []PhaseRun
+	k := 0 // prof[k] is the last change at or before the run's first step
+	for first := 0; first < len(p.Phases); {
+		last := first
+		for last+1 < len(p.Phases) && p.Phases[last+1] == p.Phases[first] {
+			last++
+		}
+		for k+1 < len(prof) && prof[k+1].Start <= first {
+			k++
+		}
+		var peak int64
+		for j := k; j < len(prof) && prof[j].Start <= last; j++ {
+			peak = max(peak, prof[j].Bytes)
+		}
+		if p.Phases[first] != "" {
+			runs = append(runs, PhaseRun{p.Phases[first], first, last, peak})
+		}
+		first = last + 1
+	}
+	return runs
+}
+
 // LowerBound is the largest number of bytes live at one step: no arena
 // can be smaller.
 func LowerBound(p *Problem) int64 {

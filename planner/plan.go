@@ -30,8 +30,11 @@ type Plan struct {
 	Options       Options `json:"options"`
 	// Steps is the number of schedule steps; tensors may live to step
 	// Steps, one past the last node.
-	Steps       int              `json:"steps"`
-	Schedule    []string         `json:"schedule"`
+	Steps    int      `json:"steps"`
+	Schedule []string `json:"schedule"`
+	// Phases is each scheduled node's phase ("" for none), present when
+	// any node has one.
+	Phases      []string         `json:"phases,omitempty"`
 	Tensors     []PlanTensor     `json:"tensors"`
 	IO          IO               `json:"io"`
 	Symbols     map[string]int64 `json:"symbols"`
@@ -44,6 +47,7 @@ type PlanTensor struct {
 	Name   string  `json:"name"`
 	Op     string  `json:"op"`
 	Node   string  `json:"node,omitempty"`
+	Phase  string  `json:"phase,omitempty"` // of the producing node
 	Kind   Kind    `json:"kind"`
 	Shape  []int64 `json:"shape"`
 	DType  string  `json:"dtype"`
@@ -81,6 +85,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		Options:       p.Options,
 		Steps:         p.Steps,
 		Schedule:      p.Schedule,
+		Phases:        p.Phases,
 		IO:            p.IO,
 		Symbols:       p.Symbols,
 		Notes:         p.Notes,
@@ -101,7 +106,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 	for i := range p.Tensors {
 		ti := &p.Tensors[i]
 		t := PlanTensor{
-			Name: ti.Name, Op: ti.Op, Node: ti.Node, Kind: ti.Kind, Shape: ti.Shape, DType: ti.DType,
+			Name: ti.Name, Op: ti.Op, Node: ti.Node, Phase: ti.Phase, Kind: ti.Kind, Shape: ti.Shape, DType: ti.DType,
 			Size: ti.Size, Offset: -1, Guard: ti.Guard, Birth: ti.Birth, Death: ti.Death,
 			Skipped: ti.Skipped,
 		}
@@ -175,6 +180,12 @@ func (p *Plan) ComputeFingerprint() string {
 	put(len(p.Schedule))
 	for _, s := range p.Schedule {
 		put(s)
+	}
+	if len(p.Phases) > 0 { // hashed only when present: older plans keep their fingerprints
+		put("phases", len(p.Phases))
+		for _, s := range p.Phases {
+			put(s)
+		}
 	}
 	put(len(p.Tensors))
 	for i := range p.Tensors {

@@ -20,9 +20,12 @@ type Problem struct {
 	Alignment int64 // default offset alignment, a power of two >= 1
 	Options   Options
 	Schedule  []string // node names, in order
-	IO        IO
-	Symbols   map[string]int64 // symbol values used
-	Notes     []string
+	// Phases holds each scheduled node's phase ("" for none), or is nil
+	// when no node has one.
+	Phases  []string
+	IO      IO
+	Symbols map[string]int64 // symbol values used
+	Notes   []string
 }
 
 // Buffer is one block of arena bytes to place.
@@ -66,6 +69,7 @@ type TensorInfo struct {
 	Name         string
 	Op           string
 	Node         string // producing node, when it differs from Name
+	Phase        string // the producing node's phase, if any
 	Kind         Kind
 	Shape        []int64
 	DType        string

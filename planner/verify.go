@@ -21,6 +21,9 @@ func Verify(plan *Plan) error {
 	if plan.Alignment < 1 || plan.Alignment&(plan.Alignment-1) != 0 {
 		v.add("alignment %d is not a power of two", plan.Alignment)
 	}
+	if len(plan.Phases) > 0 && len(plan.Phases) != len(plan.Schedule) {
+		v.add("phases has length %d, but schedule %d", len(plan.Phases), len(plan.Schedule))
+	}
 	byName := make(map[string]int, len(plan.Tensors))
 	var owners []int // tensors that own bytes
 	for i := range plan.Tensors {

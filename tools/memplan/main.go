@@ -312,6 +312,9 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
 			fmt.Fprintf(w, "# exceeds WebGPU's 128 MiB storage-binding limit by %s\n", planner.FormatMiB(plan.ArenaSize-planner.WebGPUBindingLimit))
 		}
 	}
+	for _, r := range plan.PhaseRuns() {
+		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", r.Phase, r.First, r.Last, planner.FormatBytes(r.Peak))
+	}
 	if pl.Detail != "" {
 		fmt.Fprintf(w, "# %s\n", pl.Detail)
 	}
