@@ -20,8 +20,7 @@ build: wasm
 # The viewer: planner and canvas in one wasm; tools/serve adds web/ and wasm_exec.js.
 wasm:
 	@mkdir -p $(BUILD)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(BUILD)/memplan.wasm ./wasm
-	gzip -9 -k -f -n $(BUILD)/memplan.wasm  # served as is: smaller than Go's own gzip
+	$(GO) run ./tools/serve -build $(BUILD)/memplan.wasm  # the flags the tests build with, and gzip -9
 
 serve: wasm
 	$(GO) run ./tools/serve -addr $(ADDR) -wasm $(BUILD)/memplan.wasm

@@ -198,7 +198,8 @@ func TestBrowserApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", site.Handler(filepath.Join(root, "web"), wasm))
+	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), wasm)}
+	mux.Handle("/", served)
 	mux.HandleFunc("/host.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(embedHost))
@@ -216,6 +217,12 @@ func TestBrowserApp(t *testing.T) {
 	// The default example is planned and drawn: a buffer's pixels have its
 	// colour. Take the largest buffer that no view outlines.
 	p.wait("the default example", viewerShows("transformer.json"))
+	// Everything the page downloaded to get here, gzipped as served.
+	if sent, total := served.Sent(); total > site.PageBudget {
+		p.fail("the page downloaded %d bytes, over the budget of %d: %v", total, site.PageBudget, sent)
+	} else {
+		t.Logf("the page downloaded %d bytes (budget %d)", total, site.PageBudget)
+	}
 	big := eval[string](p, `(() => { const ts = window.memplanApp.tensors;
 		const viewed = new Set(ts.filter(t => t.root).map(t => t.root));
 		let best = "", area = 0;

@@ -18,14 +18,14 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -71,9 +71,7 @@ func main() {
 	}
 
 	// Count what the page downloads, as sent (gzipped) on the wire.
-	var mu sync.Mutex
-	sent := map[string]int{}
-	app := site.Handler(filepath.Join(root, "web"), wasm)
+	app := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), wasm)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/bench-file", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, *extra)
@@ -82,13 +80,7 @@ func main() {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(planJSON)
 	})
-	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cw := &countingWriter{ResponseWriter: w}
-		app.ServeHTTP(cw, r)
-		mu.Lock()
-		sent[r.URL.Path] += cw.n
-		mu.Unlock()
-	}))
+	mux.Handle("/", app)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
@@ -112,20 +104,12 @@ func main() {
 	must("open the app", chromedp.Do(ctx, chromedp.EmulateViewport(int64(*width), int64(*height)), chromedp.Navigate(srv.URL+pageName)))
 	poll("the default example", `(() => { const m = `+frame+`.memplan; return m && m.state().file === "transformer.json" && !m.state().dirty; })()`)
 
-	mu.Lock()
-	var total int
-	var paths []string
-	for p := range sent {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	sent, total := app.Sent()
 	fmt.Println("\ndownloaded by the page (gzip as served):")
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(sent)) {
 		fmt.Printf("  %-18s %9d B\n", p, sent[p])
-		total += sent[p]
 	}
-	mu.Unlock()
-	fmt.Printf("  %-18s %9d B = %.2f MB (goal <= 3.5 MB)\n", "total", total, float64(total)/1e6)
+	fmt.Printf("  %-18s %9d B = %.2f MB (goal <= %.1f MB)\n", "total", total, float64(total)/1e6, float64(site.PageBudget)/1e6)
 
 	// measure sends one key per animation frame of the viewer's own
 	// window for the given time: the browser then draws as fast as the
@@ -250,15 +234,4 @@ func syntheticPlan(n int, strategy string) ([]byte, error) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-type countingWriter struct {
-	http.ResponseWriter
-	n int
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.ResponseWriter.Write(b)
-	c.n += n
-	return n, err
 }

@@ -4,6 +4,7 @@
 //	go run ./tools/serve                 # http://127.0.0.1:8080/
 //	go run ./tools/serve -addr 127.0.0.1:9000
 //	go run ./tools/serve -wasm out/memplan.wasm   # serve a prebuilt wasm
+//	go run ./tools/serve -build out/memplan.wasm  # only build it (and its .gz)
 //
 // ADDR in the environment sets the default address. Without -wasm it runs
 // `go build` for GOOS=js GOARCH=wasm into the user cache directory first.
@@ -29,12 +30,19 @@ func main() {
 	}
 	flag.StringVar(&addr, "addr", addr, "address to listen on")
 	wasm := flag.String("wasm", "", "prebuilt viewer wasm (default: build it)")
+	build := flag.String("build", "", "build the viewer wasm and its gzip to this file, and exit")
 	flag.Parse()
 
 	wd, _ := os.Getwd()
 	root, err := site.ModuleRoot(wd)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *build != "" {
+		if err := site.BuildWasm(context.Background(), root, *build); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	if *wasm == "" {
 		cache, err := os.UserCacheDir()

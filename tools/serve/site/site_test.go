@@ -113,3 +113,16 @@ func TestHandlerPrefersFreshGz(t *testing.T) {
 		t.Errorf("stale .gz: served %q, want the file compressed afresh", got)
 	}
 }
+
+func TestCounterCountsBodyBytesByPath(t *testing.T) {
+	c := &Counter{Next: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(r.URL.Path + "!"))
+	})}
+	for _, p := range []string{"/a", "/bb", "/a"} {
+		c.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", p, nil))
+	}
+	sent, total := c.Sent()
+	if sent["/a"] != 6 || sent["/bb"] != 4 || len(sent) != 2 || total != 10 {
+		t.Fatalf("sent %v, total %d; want /a 6, /bb 4, total 10", sent, total)
+	}
+}

@@ -1,0 +1,53 @@
+package site
+
+import (
+	"maps"
+	"net/http"
+	"sync"
+)
+
+// PageBudget is the most a page load may download, compressed as served:
+// the app's goal, 3.5 MB.
+const PageBudget = 3_500_000
+
+// Counter wraps a handler and counts the body bytes it sends, by path, as
+// they go on the wire (gzipped when the client accepts it).
+type Counter struct {
+	Next http.Handler
+
+	mu   sync.Mutex
+	sent map[string]int
+}
+
+func (c *Counter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	cw := &countingWriter{ResponseWriter: w}
+	c.Next.ServeHTTP(cw, r)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sent == nil {
+		c.sent = map[string]int{}
+	}
+	c.sent[r.URL.Path] += cw.n
+}
+
+// Sent returns the bytes sent so far by path, and their total.
+func (c *Counter) Sent() (map[string]int, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	total := 0
+	for _, n := range c.sent {
+		total += n
+	}
+	return maps.Clone(c.sent), total
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n int
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.ResponseWriter.Write(b)
+	c.n += n
+	return n, err
+}
