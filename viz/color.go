@@ -37,6 +37,7 @@ var (
 	BudgetOK   = RGB{240, 228, 66} // yellow: a limit not crossed
 	BudgetOver = RGB{255, 64, 64}  // red: the arena does not fit
 	LiveColor  = RGB{120, 126, 140}
+	PhaseColor = RGB{0, 114, 178} // blue: phase boundaries and peaks
 	SelectRing = RGB{255, 255, 255}
 	kindColors = map[planner.Kind]RGB{
 		planner.KindInput:      {86, 180, 233}, // sky blue

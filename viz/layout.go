@@ -63,6 +63,14 @@ type LivePoint struct {
 	Bytes int64
 }
 
+// PhaseBand is a run of steps in one phase (planner.PhaseRun), in world
+// x: steps [X0, X1).
+type PhaseBand struct {
+	Name   string
+	X0, X1 float64
+	Peak   int64 // most bytes live at one of its steps
+}
+
 // Layout is a plan laid out in world coordinates, ready to draw and hit
 // test. Items are in draw order: buffers, then guards, then views on top.
 type Layout struct {
@@ -77,6 +85,7 @@ type Layout struct {
 	Lines      []Line
 	Live       []LivePoint
 	MaxLive    int64
+	Phases     []PhaseBand
 	Budget     int64 // 0: none
 	OverBudget bool
 	index      *hitIndex
@@ -156,6 +165,9 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 	}
 	l.Bounds = Rect{0, 0, steps, top * 1.02}
 	l.Live, l.MaxLive = liveProfile(p)
+	for _, r := range p.PhaseRuns() {
+		l.Phases = append(l.Phases, PhaseBand{r.Phase, float64(r.First), float64(r.Last + 1), r.Peak})
+	}
 	l.index = newHitIndex(l.Items)
 	l.colors = make([]RGB, len(p.Tensors))
 	l.base = make([]RGB, len(p.Tensors))

@@ -2,6 +2,7 @@ package viz
 
 import (
 	"math"
+	"strings"
 )
 
 // Quad is one opaque screen-space rectangle to draw, in pixels. Hatched
@@ -308,6 +309,7 @@ func (v *View) Quads(dst []Quad) []Quad {
 		dst = append(dst, Quad{float32(plot.X0 - 5), float32(sy), float32(plot.X0 - 1), float32(sy + 1), AxisColor, false})
 	}
 	dst = v.appendStrip(dst)
+	dst = v.appendPhases(dst)
 	v.labels = v.Labels(v.labels[:0])
 	for _, lb := range v.labels {
 		dst = appendText(dst, lb.X, lb.Y, lb.Text, lb.C)
@@ -437,6 +439,39 @@ func (v *View) appendStrip(dst []Quad) []Quad {
 	// The peak (lower bound) as a line across the strip.
 	y := s.Y1 - float64(l.MaxLive)/top*(s.Y1-s.Y0)
 	dst = append(dst, Quad{float32(s.X0), float32(math.Round(y)), float32(s.X1), float32(math.Round(y) + 1), LowerColor, false})
+	return dst
+}
+
+// appendPhases marks where each phase starts and ends with a line down the
+// plot and the strip, and its peak with a line across its part of the
+// strip.
+func (v *View) appendPhases(dst []Quad) []Quad {
+	l := v.Layout
+	plot, s := v.PlotRect(), v.StripRect()
+	top := float64(max(l.MaxLive, l.Plan.ArenaSize, 1))
+	edge := func(x float64) {
+		sx, _ := v.Cam.ToScreen(x, 0)
+		sx = math.Round(sx)
+		if sx < plot.X0 || sx >= plot.X1 {
+			return
+		}
+		dst = append(dst,
+			Quad{float32(sx), float32(plot.Y0), float32(sx + 1), float32(plot.Y1), PhaseColor, false},
+			Quad{float32(sx), float32(s.Y0), float32(sx + 1), float32(s.Y1), PhaseColor, false})
+	}
+	for k, b := range l.Phases {
+		if k == 0 || l.Phases[k-1].X1 != b.X0 {
+			edge(b.X0)
+		}
+		edge(b.X1)
+		x0, _ := v.Cam.ToScreen(b.X0, 0)
+		x1, _ := v.Cam.ToScreen(b.X1, 0)
+		x0, x1 = max(math.Round(x0), s.X0), min(math.Round(x1), s.X1)
+		if x1 > x0 {
+			y := math.Round(s.Y1 - float64(b.Peak)/top*(s.Y1-s.Y0))
+			dst = append(dst, Quad{float32(x0), float32(y), float32(x1), float32(y + 1), PhaseColor, false})
+		}
+	}
 	return dst
 }
 
@@ -585,5 +620,19 @@ func (v *View) Labels(dst []Label) []Label {
 	}
 	s := v.StripRect()
 	dst = append(dst, Label{s.X0 - 7 - TextWidth("live"), s.Y0 + stripHeight/2 - CharH/2, "live", TextColor})
+	// Each phase's name (and peak, room allowing) at the top of its part
+	// of the strip; the font has no capitals to spare.
+	for _, b := range v.Layout.Phases {
+		x0, _ := v.Cam.ToScreen(b.X0, 0)
+		x1, _ := v.Cam.ToScreen(b.X1, 0)
+		x0, x1 = max(x0, s.X0)+3, min(x1, s.X1)-3
+		name := strings.ToLower(b.Name)
+		for _, text := range []string{name + " " + FormatBytes(b.Peak), name} {
+			if TextWidth(text) <= x1-x0 {
+				dst = append(dst, Label{x0, s.Y0 + 2, text, TextColor})
+				break
+			}
+		}
+	}
 	return dst
 }

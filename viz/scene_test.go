@@ -163,3 +163,49 @@ func TestPanMatchesFreshBuild(t *testing.T) {
 		t.Error("a pan built the items again")
 	}
 }
+
+// A plan with phases shows where each starts and ends, its peak in the
+// live strip, and its name there.
+func TestPhaseBands(t *testing.T) {
+	p := sample.Plan()
+	p.Schedule = []string{"x", "w", "h", "y", "out"}
+	p.Phases = []string{"", "prefill", "prefill", "Decode", "Decode"}
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(p, 0), false)
+	// Live at step 1: x, w, h with guards; at 3 and 4: w, y, out.
+	want := []PhaseBand{{"prefill", 1, 3, 1152 + 2176 + 4096}, {"Decode", 3, 5, 2176 + 4096 + 1024}}
+	if len(v.Layout.Phases) != len(want) || v.Layout.Phases[0] != want[0] || v.Layout.Phases[1] != want[1] {
+		t.Fatalf("phase bands %+v, want %+v", v.Layout.Phases, want)
+	}
+	plot, strip := v.PlotRect(), v.StripRect()
+	qs := v.Quads(nil)
+	px := paint(qs, v.W, v.H)
+	for _, step := range []float64{1, 3, 5} {
+		sx, _ := v.Cam.ToScreen(step, 0)
+		x := int(math.Round(sx))
+		for _, y := range []int{int(plot.Y0) + 3, int(plot.Y1) - 3, int(strip.Y0) + 1} {
+			if c := px[y*v.W+x]; c != PhaseColor {
+				t.Errorf("pixel (%d, %d) on the edge at step %v is %v, want the phase colour", x, y, step, c)
+			}
+		}
+	}
+	// The peaks: prefill's line sits higher in the strip than decode's.
+	var peakY []float32
+	for _, q := range qs {
+		if q.C == PhaseColor && q.Y1-q.Y0 == 1 && float64(q.Y0) >= strip.Y0 {
+			peakY = append(peakY, q.Y0)
+		}
+	}
+	if len(peakY) != 2 || peakY[0] >= peakY[1] {
+		t.Errorf("peak lines at y %v: want prefill's above decode's", peakY)
+	}
+	var texts []string
+	for _, l := range v.Labels(nil) {
+		if l.Y == strip.Y0+2 {
+			texts = append(texts, l.Text)
+		}
+	}
+	if len(texts) != 2 || texts[0] != "prefill "+FormatBytes(want[0].Peak) || texts[1] != "decode "+FormatBytes(want[1].Peak) {
+		t.Errorf("phase labels %q", texts)
+	}
+}

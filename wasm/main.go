@@ -224,6 +224,11 @@ func summary(l *viz.Layout) map[string]any {
 		"alignment": p.Alignment, "options": p.Options, "notes": p.Notes, "symbols": p.Symbols,
 		"budget": l.Budget, "over_budget": l.OverBudget,
 	}
+	var phases []map[string]any
+	for _, r := range p.PhaseRuns() {
+		phases = append(phases, map[string]any{"phase": r.Phase, "first": r.First, "last": r.Last, "peak": r.Peak})
+	}
+	s["phases"] = phases
 	if l.Budget > 0 {
 		s["budget_deficit"] = max(p.ArenaSize-l.Budget, 0)
 		s["budget_headroom"] = max(l.Budget-p.ArenaSize, 0)

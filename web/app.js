@@ -189,6 +189,9 @@
     if (s.symbols && Object.keys(s.symbols).length) {
       rows.push(["symbols", Object.entries(s.symbols).map(([k, v]) => k + "=" + v).join(", ")]);
     }
+    for (const r of s.phases || []) {
+      rows.push(["phase " + r.phase, "steps " + r.first + " – " + r.last + ", peak " + fmtBytes(r.peak)]);
+    }
     fillDl($("summary-list"), rows);
     const budget = s.budget || 128 * 1024 * 1024;
     const fit = $("fit");
@@ -308,6 +311,7 @@
     if (t.reuses) rows.push(["reuses", t.reuses]);
     if (t.root) rows.push(["view of", t.root + " at +" + t.view_offset.toLocaleString("en-US")]);
     if (t.node && t.node !== t.name) rows.push(["node", t.node]);
+    if (t.phase) rows.push(["phase", t.phase]);
     return rows;
   }
 

@@ -326,6 +326,24 @@ func TestBrowserApp(t *testing.T) {
 		}
 	}
 
+	// An example with phases: the summary lists each with its peak, and
+	// the tooltip names the phase of the tensor under the pointer.
+	eval[bool](p, `(() => { const s = document.getElementById("examples"); s.value = "streaming.json";
+		s.dispatchEvent(new Event("change")); return true; })()`)
+	p.wait("the streaming example", viewerShows("streaming.json"))
+	if s := eval[string](p, `document.getElementById("summary-list").textContent`); !strings.Contains(s, "phase prefillsteps 7 – 19, peak 27.13 MiB") ||
+		!strings.Contains(s, "phase decodesteps 20 – 55, peak 22.67 MiB") {
+		p.fail("summary lacks the phases: %q", s)
+	}
+	x, y, _ = p.point("pre.up")
+	p.run("hover pre.up", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+	p.wait("the phase in the tooltip", `(() => { const t = document.getElementById("tooltip");
+		return !t.hidden && t.querySelector(".name").textContent === "pre.up" &&
+			t.querySelector("dl").textContent.includes("phaseprefill"); })()`)
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.screenshot("app-phases-1280x800")
+	}
+
 	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
 		p.screenshot("app-onnx-1280x800")
 		p.run("resize", chromedp.EmulateViewport(800, 600))
