@@ -17,11 +17,11 @@ import (
 // autoMember is one strategy of the portfolio.
 type autoMember struct {
 	name string
-	run  func(ctx context.Context, pr *prepared) ([]int64, error)
+	run  func(ctx context.Context, pr *prepared) (answer, error)
 }
 
 func bestFitMember(o fitOrder) autoMember {
-	return autoMember{"best-fit " + o.String(), func(ctx context.Context, pr *prepared) ([]int64, error) {
+	return autoMember{"best-fit " + o.String(), func(ctx context.Context, pr *prepared) (answer, error) {
 		return pr.bestFit(ctx, pr.order(o))
 	}}
 }
@@ -34,10 +34,10 @@ var autoMembers = []autoMember{
 	bestFitMember(orderSpatial),
 	bestFitMember(orderTemporal),
 	bestFitMember(orderArea),
-	{"first-use", func(ctx context.Context, pr *prepared) ([]int64, error) { return pr.firstUse(ctx) }},
+	{"first-use", func(ctx context.Context, pr *prepared) (answer, error) { return pr.firstUse(ctx) }},
 	// The seed planner's rule (lowest offset that fits, by size), in
 	// O(n log n): auto is then never worse than reference.
-	{"first-fit size", func(ctx context.Context, pr *prepared) ([]int64, error) {
+	{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
 		return pr.fit(ctx, pr.order(orderSize), firstGap)
 	}},
 }
@@ -53,23 +53,23 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 	if len(pr.movable) > autoLarge {
 		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
 	}
-	offsets, name, err := pr.portfolio(ctx, members)
+	a, name, err := pr.portfolio(ctx, members)
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: offsets, Arena: ArenaOf(p, offsets), Detail: "won by " + name}, nil
+	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + name, Order: a.order}, nil
 }
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns
-// the offsets with the smallest arena and the member that found them.
+// the answer with the smallest arena and the member that found it.
 // Members run in table order; once one reaches the lower bound no later
 // member can win (ties go to the earlier), so later ones are skipped or
 // cancelled. The answer is the same on one thread (wasm) or many.
-func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int64, string, error) {
+func (pr *prepared) portfolio(ctx context.Context, members []autoMember) (answer, string, error) {
 	type result struct {
-		offsets []int64
-		err     error
-		ran     bool
+		answer
+		err error
+		ran bool
 	}
 	lb := pr.lowerBound()
 	results := make([]result, len(members))
@@ -94,11 +94,11 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int6
 					cancel()
 					continue
 				}
-				offs, err := members[i].run(mctx, pr)
+				a, err := members[i].run(mctx, pr)
 				cancel()
 				mu.Lock()
-				results[i] = result{offs, err, true}
-				if err == nil && i < optimalAt && ArenaOf(pr.p, offs) == lb {
+				results[i] = result{a, err, true}
+				if err == nil && i < optimalAt && ArenaOf(pr.p, a.offsets) == lb {
 					optimalAt = i
 					for j := i + 1; j < len(members); j++ {
 						if cancels[j] != nil {
@@ -117,11 +117,11 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember) ([]int6
 			continue
 		}
 		if r.err != nil {
-			return nil, "", fmt.Errorf("%s: %w", members[i].name, r.err)
+			return answer{}, "", fmt.Errorf("%s: %w", members[i].name, r.err)
 		}
 		if a := ArenaOf(pr.p, r.offsets); best < 0 || a < bestArena {
 			best, bestArena = i, a
 		}
 	}
-	return results[best].offsets, members[best].name, nil
+	return results[best].answer, members[best].name, nil
 }

@@ -158,16 +158,23 @@ func (pr *prepared) order(o fitOrder) []int {
 	return ord
 }
 
+// answer is a one-at-a-time strategy's result: the offsets, and the
+// buffers in the order it placed them, fixed ones first.
+type answer struct {
+	offsets []int64
+	order   []int
+}
+
 // bestFit places the buffers in the given order, each in the smallest free
 // gap among the bytes taken while it lives (lowest on ties), else on top
 // of them. Fixed buffers are placed first, where they must be.
-func (pr *prepared) bestFit(ctx context.Context, order []int) ([]int64, error) {
+func (pr *prepared) bestFit(ctx context.Context, order []int) (answer, error) {
 	return pr.fit(ctx, order, bestGap)
 }
 
 // fit places the buffers in order, each where gap chooses among the bytes
 // taken while it lives.
-func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span, size, align int64) int64) ([]int64, error) {
+func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span, size, align int64) int64) (answer, error) {
 	p := pr.p
 	offsets := pr.initialOffsets()
 	occ := newOccupancy(pr.tl.len())
@@ -177,7 +184,7 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 	}
 	for k, i := range order {
 		if err := pr.pause(ctx, k); err != nil {
-			return nil, err
+			return answer{}, err
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
@@ -185,18 +192,18 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 		offsets[i] = off
 		occ.insert(l, r, off, b.End(off))
 	}
-	return offsets, nil
+	return answer{offsets, append(slices.Clip(pr.fixed), order...)}, nil
 }
 
 // placeBestFitOrder returns the best-fit strategy for one order.
 func placeBestFitOrder(o fitOrder) func(context.Context, *Problem, PlaceOptions) (Placement, error) {
 	return func(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 		pr := prepare(p, opts)
-		offsets, err := pr.bestFit(ctx, pr.order(o))
+		a, err := pr.bestFit(ctx, pr.order(o))
 		if err != nil {
 			return Placement{}, err
 		}
-		return Placement{Offsets: offsets, Arena: ArenaOf(p, offsets), Detail: "order " + o.String()}, nil
+		return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "order " + o.String(), Order: a.order}, nil
 	}
 }
 
@@ -206,10 +213,11 @@ var placeBestFit = placeBestFitOrder(orderSpatial)
 // repairFixed moves the buffers that a fixed-blind strategy put on top of
 // a fixed buffer: they are re-placed, largest first, by best fit around
 // everything else. Strategies that walk the schedule with a free list use
-// it rather than teaching the free list about reserved bytes.
-func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) error {
+// it rather than teaching the free list about reserved bytes. It returns
+// the moved buffers in the order it re-placed them.
+func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) ([]int, error) {
 	if len(pr.fixed) == 0 {
-		return nil
+		return nil, nil
 	}
 	p := pr.p
 	occ := newOccupancy(pr.tl.len())
@@ -227,7 +235,7 @@ func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) error {
 		}
 	}
 	if len(moved) == 0 {
-		return nil
+		return nil, nil
 	}
 	for _, i := range kept {
 		b := &p.Buffers[i]
@@ -237,14 +245,14 @@ func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) error {
 	slices.SortStableFunc(moved, func(a, b int) int { return cmpInt64(bs[b].Span(), bs[a].Span()) })
 	for k, i := range moved {
 		if err := pr.pause(ctx, k); err != nil {
-			return err
+			return nil, err
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
 		offsets[i] = bestGap(occ.taken(l, r), b.Span(), b.Align)
 		occ.insert(l, r, offsets[i], b.End(offsets[i]))
 	}
-	return nil
+	return moved, nil
 }
 
 // spansMeet reports whether [lo, hi) meets any of the sorted spans.

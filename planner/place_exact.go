@@ -45,13 +45,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	pr := prepare(p, opts)
-	offsets, member, err := pr.portfolio(ctx, autoMembers)
+	start0, member, err := pr.portfolio(ctx, autoMembers)
 	if err != nil {
 		return Placement{}, err
 	}
+	offsets := start0.offsets
 	lb := LowerBound(p)
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + member + ")"}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + member + ")", Order: start0.order}
 	if pl.Optimal {
 		return pl, nil
 	}
@@ -84,6 +85,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		switch {
 		case found:
 			s.apply(offsets)
+			pl.Order = nil // the search's answer was not built one at a time
 		case complete:
 			floors[k] = lb + 1
 			proved = false
@@ -124,6 +126,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			switch {
 			case found:
 				s.apply(offsets)
+				pl.Order = nil
 				worstArena = groupArena(p, groups[worst], offsets)
 				ex.best = ArenaOf(p, offsets)
 				step = min(step, (worstArena-floor+1)/2)

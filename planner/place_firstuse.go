@@ -13,14 +13,14 @@ import (
 // blocks are split and merged, so nothing is wasted but alignment padding.
 func placeFirstUse(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	pr := prepare(p, opts)
-	offsets, err := pr.firstUse(ctx)
+	a, err := pr.firstUse(ctx)
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: offsets, Arena: ArenaOf(p, offsets)}, nil
+	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Order: a.order}, nil
 }
 
-func (pr *prepared) firstUse(ctx context.Context) ([]int64, error) {
+func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
 	p := pr.p
 	bs := p.Buffers
 	offsets := pr.initialOffsets()
@@ -38,7 +38,7 @@ func (pr *prepared) firstUse(ctx context.Context) ([]int64, error) {
 	d := 0
 	for k, i := range births {
 		if err := pr.pause(ctx, k); err != nil {
-			return nil, err
+			return answer{}, err
 		}
 		b := &bs[i]
 		for ; d < len(deaths) && bs[deaths[d]].Death < b.Birth; d++ {
@@ -74,10 +74,26 @@ func (pr *prepared) firstUse(ctx context.Context) ([]int64, error) {
 		}
 		offsets[i] = off
 	}
-	if err := pr.repairFixed(ctx, offsets); err != nil {
-		return nil, err
+	moved, err := pr.repairFixed(ctx, offsets)
+	if err != nil {
+		return answer{}, err
 	}
-	return offsets, nil
+	// Placed in birth order, except those moved off fixed buffers, which
+	// were placed again at the end.
+	order := slices.Clip(pr.fixed)
+	if len(moved) == 0 {
+		return answer{offsets, append(order, births...)}, nil
+	}
+	again := make(map[int]bool, len(moved))
+	for _, i := range moved {
+		again[i] = true
+	}
+	for _, i := range births {
+		if !again[i] {
+			order = append(order, i)
+		}
+	}
+	return answer{offsets, append(order, moved...)}, nil
 }
 
 // takeSpan removes [lo, hi), which lies inside free[k], from free.

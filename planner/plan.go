@@ -34,12 +34,16 @@ type Plan struct {
 	Schedule []string `json:"schedule"`
 	// Phases is each scheduled node's phase ("" for none), present when
 	// any node has one.
-	Phases      []string         `json:"phases,omitempty"`
-	Tensors     []PlanTensor     `json:"tensors"`
-	IO          IO               `json:"io"`
-	Symbols     map[string]int64 `json:"symbols"`
-	Notes       []string         `json:"notes,omitempty"`
-	Fingerprint string           `json:"fingerprint"`
+	Phases  []string         `json:"phases,omitempty"`
+	Tensors []PlanTensor     `json:"tensors"`
+	IO      IO               `json:"io"`
+	Symbols map[string]int64 `json:"symbols"`
+	Notes   []string         `json:"notes,omitempty"`
+	// PlacementOrder names the tensors that own bytes in the order the
+	// strategy placed them (Placement.Order); absent when it did not
+	// place them one at a time.
+	PlacementOrder []string `json:"placement_order,omitempty"`
+	Fingerprint    string   `json:"fingerprint"`
 }
 
 // PlanTensor is one tensor of the plan record.
@@ -129,6 +133,12 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			}
 		}
 		plan.Tensors[i] = t
+	}
+	if pl.Order != nil {
+		plan.PlacementOrder = make([]string, len(pl.Order))
+		for k, i := range pl.Order {
+			plan.PlacementOrder[k] = p.Tensors[p.Buffers[i].Tensor].Name
+		}
 	}
 	plan.Fingerprint = plan.ComputeFingerprint()
 	return plan

@@ -21,7 +21,7 @@ func placeReference(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 	}
 	offsets := make([]int64, n)
 	order := make([]int, 0, n)
-	var placed []int
+	var placed []int // fixed first, then in order: the placement order
 	for i := range p.Buffers {
 		b := &p.Buffers[i]
 		switch {
@@ -70,27 +70,30 @@ func placeReference(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 		offsets[i] = best
 		placed = append(placed, i)
 	}
-	return Placement{Offsets: offsets}, nil
+	return Placement{Offsets: offsets, Order: slices.DeleteFunc(placed, func(j int) bool { return p.Buffers[j].Span() == 0 })}, nil
 }
 
 // placeNoReuse lays every buffer after the previous one, in schedule
 // order, above any fixed buffers: the arena with no sharing at all.
 func placeNoReuse(_ context.Context, p *Problem, _ PlaceOptions) (Placement, error) {
 	offsets := make([]int64, len(p.Buffers))
+	var order, rest []int
 	var end int64
 	for i := range p.Buffers {
-		if b := &p.Buffers[i]; b.Fixed {
+		switch b := &p.Buffers[i]; {
+		case b.Span() == 0:
+		case b.Fixed:
 			offsets[i] = b.Offset
 			end = max(end, b.End(b.Offset))
+			order = append(order, i)
+		default:
+			rest = append(rest, i)
 		}
 	}
-	for i := range p.Buffers {
+	for _, i := range rest {
 		b := &p.Buffers[i]
-		if b.Fixed || b.Span() == 0 {
-			continue
-		}
 		offsets[i] = alignUp(end, b.Align)
 		end = b.End(offsets[i])
 	}
-	return Placement{Offsets: offsets}, nil
+	return Placement{Offsets: offsets, Order: append(order, rest...)}, nil
 }

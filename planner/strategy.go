@@ -18,6 +18,11 @@ type Placement struct {
 	Optimal bool
 	// Detail is a short human note, such as which portfolio member won.
 	Detail string
+	// Order lists the buffers (of span > 0) in the order the strategy
+	// placed them, fixed ones first: replaying it shows how the plan was
+	// built. Nil when the answer did not come one buffer at a time (an
+	// exact search that improved on its start).
+	Order []int
 	// Strategy is the name of the strategy that ran.
 	Strategy string
 }
@@ -113,6 +118,11 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	if len(pl.Offsets) != len(p.Buffers) {
 		return Placement{}, fmt.Errorf("strategy %s returned %d offsets for %d buffers", s.Name, len(pl.Offsets), len(p.Buffers))
 	}
+	if pl.Order != nil {
+		if err := checkOrder(p, pl.Order); err != nil {
+			return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
+		}
+	}
 	pl.Arena = ArenaOf(p, pl.Offsets)
 	pl.Strategy = s.Name
 	for i := range p.Buffers {
@@ -124,6 +134,23 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 		pl.Optimal = true
 	}
 	return pl, nil
+}
+
+// checkOrder reports whether order lists each buffer of span > 0 once.
+func checkOrder(p *Problem, order []int) error {
+	seen := make([]bool, len(p.Buffers))
+	for _, i := range order {
+		if i < 0 || i >= len(p.Buffers) || seen[i] || p.Buffers[i].Span() == 0 {
+			return fmt.Errorf("placement order names buffer %d twice, or one it does not place", i)
+		}
+		seen[i] = true
+	}
+	for i := range p.Buffers {
+		if !seen[i] && p.Buffers[i].Span() > 0 {
+			return fmt.Errorf("placement order leaves out buffer %q", p.Buffers[i].Name)
+		}
+	}
+	return nil
 }
 
 // ArenaOf is max(offset + size + guard) over the buffers.

@@ -62,10 +62,40 @@ func Verify(plan *Plan) error {
 		}
 	}
 	verifyDisjoint(plan, owners, v)
+	if plan.PlacementOrder != nil {
+		verifyOrder(plan, owners, v)
+	}
 	if lb := liveMax(plan, owners); lb != plan.LowerBound {
 		v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
 	}
 	return v.err()
+}
+
+// verifyOrder checks that placement_order names every tensor that owns
+// bytes once, and nothing else.
+func verifyOrder(plan *Plan, owners []int, v *violations) {
+	want := make(map[string]bool, len(owners))
+	for _, i := range owners {
+		want[plan.Tensors[i].Name] = true
+	}
+	seen := make(map[string]bool, len(plan.PlacementOrder))
+	for _, name := range plan.PlacementOrder {
+		switch {
+		case seen[name]:
+			v.add("placement_order names %q twice", name)
+		case !want[name]:
+			v.add("placement_order names %q, which owns no bytes of the arena", name)
+		}
+		seen[name] = true
+	}
+	if len(seen) < len(want) {
+		for _, i := range owners {
+			if name := plan.Tensors[i].Name; !seen[name] {
+				v.add("placement_order leaves out %q", name)
+				break
+			}
+		}
+	}
 }
 
 func verifyView(plan *Plan, byName map[string]int, t *PlanTensor, v *violations) {
