@@ -81,11 +81,15 @@ type Layout struct {
 	ItemOf []int32
 	// Bounds spans every step and the arena (and the budget when it is
 	// close enough to be worth showing).
-	Bounds     Rect
-	Lines      []Line
-	Live       []LivePoint
-	MaxLive    int64
-	Phases     []PhaseBand
+	Bounds  Rect
+	Lines   []Line
+	Live    []LivePoint
+	MaxLive int64
+	Phases  []PhaseBand
+	// Rank is each tensor's place in the plan's placement order (a view
+	// takes its root's), -1 when it has none; Placed is the order's length.
+	Rank       []int32
+	Placed     int
 	Budget     int64 // 0: none
 	OverBudget bool
 	index      *hitIndex
@@ -165,6 +169,7 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 	}
 	l.Bounds = Rect{0, 0, steps, top * 1.02}
 	l.Live, l.MaxLive = liveProfile(p)
+	l.rankTensors()
 	for _, r := range p.PhaseRuns() {
 		l.Phases = append(l.Phases, PhaseBand{r.Phase, float64(r.First), float64(r.Last + 1), r.Peak})
 	}
@@ -176,6 +181,33 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 		l.base[i] = KindColor(p.Tensors[i].Kind)
 	}
 	return l
+}
+
+// rankTensors fills Rank from the plan's placement order.
+func (l *Layout) rankTensors() {
+	p := l.Plan
+	l.Rank = make([]int32, len(p.Tensors))
+	for i := range l.Rank {
+		l.Rank[i] = -1
+	}
+	if len(p.PlacementOrder) == 0 {
+		return
+	}
+	byName := make(map[string]int32, len(p.PlacementOrder))
+	for k, name := range p.PlacementOrder {
+		byName[name] = int32(k)
+	}
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		name := t.Name
+		if t.IsView() {
+			name = t.Root
+		}
+		if k, ok := byName[name]; ok {
+			l.Rank[i] = k
+		}
+	}
+	l.Placed = len(p.PlacementOrder)
 }
 
 // liveProfile is the bytes (size + guard) owned by live buffers, as a

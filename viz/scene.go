@@ -50,7 +50,11 @@ type View struct {
 	W, H   int // screen size in pixels
 
 	Hover    Hit
-	Selected int            // tensor index, -1 for none
+	Selected int // tensor index, -1 for none
+	// Reveal, when >= 0, replays the placement: only the first Reveal
+	// buffers of Layout's placement order (and their views) are drawn,
+	// the last of them ringed. -1 draws everything.
+	Reveal   int
 	related  map[int32]bool // selected, its partners and its views
 	Partners []int
 
@@ -80,13 +84,14 @@ type View struct {
 type builtKey struct {
 	l      *Layout
 	sel    int
+	reveal int
 	kx, ky float64
 	w, h   int
 }
 
 // NewView is an empty view of the given screen size.
 func NewView(w, h int) *View {
-	v := &View{Hover: None, Selected: -1, Dirty: true}
+	v := &View{Hover: None, Selected: -1, Reveal: -1, Dirty: true}
 	v.Resize(w, h)
 	return v
 }
@@ -130,6 +135,7 @@ func (v *View) SetLayout(l *Layout, keepCamera bool) {
 		v.Cam.Fit()
 	}
 	v.Hover = None
+	v.Reveal = -1 // a new plan shows whole
 	v.Select(l.Index(selName))
 	v.Dirty = true
 }
@@ -181,13 +187,49 @@ func (v *View) FocusTensor(i int) bool {
 	return true
 }
 
-// HitAt is what lies under screen point (sx, sy).
+// HitAt is what lies under screen point (sx, sy); in a replay, only what
+// is placed so far.
 func (v *View) HitAt(sx, sy float64) Hit {
 	if v.Layout == nil || !v.PlotRect().Contains(sx, sy) {
 		return None
 	}
 	x, y := v.Cam.ToWorld(sx, sy)
-	return v.Layout.HitTest(x, y)
+	h := v.Layout.HitTest(x, y)
+	if h.Tensor >= 0 && v.replaying() && !v.revealed(h.Tensor) {
+		return None
+	}
+	return h
+}
+
+// SetReveal replays the placement up to its n-th buffer (-1: show all).
+func (v *View) SetReveal(n int) {
+	if v.Layout == nil || v.Layout.Placed == 0 || n < 0 {
+		n = -1
+	}
+	if n >= 0 {
+		n = min(n, v.Layout.Placed)
+	}
+	if n != v.Reveal {
+		v.Reveal = n
+		v.Dirty = true
+	}
+}
+
+func (v *View) replaying() bool { return v.Reveal >= 0 && v.Layout.Placed > 0 }
+
+// revealed reports whether tensor t is placed at this point of a replay.
+func (v *View) revealed(t int32) bool {
+	r := v.Layout.Rank[t]
+	return r >= 0 && int(r) < v.Reveal
+}
+
+// justPlaced is the tensor placed last in a replay, or -1.
+func (v *View) justPlaced() int32 {
+	if v.Layout == nil || !v.replaying() || v.Reveal == 0 {
+		return -1
+	}
+	name := v.Layout.Plan.PlacementOrder[v.Reveal-1]
+	return int32(v.Layout.Index(name))
 }
 
 // SetHover records what is under the pointer; it reports whether that
@@ -204,7 +246,8 @@ func (v *View) SetHover(h Hit) bool {
 // ScreenRect is where tensor i is on screen now, unclipped, and whether it
 // is drawn at all.
 func (v *View) ScreenRect(i int) (Rect, bool) {
-	if v.Layout == nil || i < 0 || i >= len(v.Layout.ItemOf) || v.Layout.ItemOf[i] < 0 {
+	if v.Layout == nil || i < 0 || i >= len(v.Layout.ItemOf) || v.Layout.ItemOf[i] < 0 ||
+		v.replaying() && !v.revealed(int32(i)) {
 		return Rect{}, false
 	}
 	r := v.Layout.Items[v.Layout.ItemOf[i]].Rect
@@ -231,7 +274,7 @@ func (v *View) Quads(dst []Quad) []Quad {
 
 	m := v.Cam.Matrix()
 	ax, bx, ay, by := m.At(0, 0), m.At(0, 2), m.At(1, 1), m.At(1, 2)
-	key := builtKey{l, v.Selected, v.Cam.KX, v.Cam.KY, v.W, v.H}
+	key := builtKey{l, v.Selected, v.Reveal, v.Cam.KX, v.Cam.KY, v.W, v.H}
 	dx, dy := bx-v.builtB[0], by-v.builtB[1]
 	// Only whole-pixel moves keep the pixels a fresh build would paint:
 	// thin items are snapped to the pixel grid when built.
@@ -274,8 +317,9 @@ func (v *View) Quads(dst []Quad) []Quad {
 		}
 	}
 
-	// The hovered and selected tensors get a white ring.
-	for _, t := range []int32{v.Hover.Tensor, int32(v.Selected)} {
+	// The hovered and selected tensors get a white ring, and so does the
+	// one just placed in a replay.
+	for _, t := range []int32{v.Hover.Tensor, int32(v.Selected), v.justPlaced()} {
 		if t < 0 || int(t) >= len(l.ItemOf) || l.ItemOf[t] < 0 {
 			continue
 		}
@@ -331,9 +375,10 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 	clear(v.grid)
 	v.gridR = [4]int{gx0, gy0, gw, gh}
 	v.gridColor = append(v.gridColor[:0], RGB{})
+	replay := v.replaying()
 	for i := range l.Items {
 		it := &l.Items[i]
-		if !it.Overlaps(cull) {
+		if !it.Overlaps(cull) || replay && !v.revealed(it.Tensor) {
 			continue
 		}
 		dim := v.related != nil && !v.related[it.Tensor]

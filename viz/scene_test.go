@@ -209,3 +209,54 @@ func TestPhaseBands(t *testing.T) {
 		t.Errorf("phase labels %q", texts)
 	}
 }
+
+// Replaying the placement order draws only the buffers placed so far (and
+// their views), rings the last, and leaves the rest out of hit tests.
+func TestReplayPlacement(t *testing.T) {
+	p := sample.Plan()
+	p.PlacementOrder = []string{"w", "x", "h", "y", "out"}
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(p, 0), false)
+	l := v.Layout
+	color := func(name string) RGB { return TensorColor(p, l.Index(name), false) }
+	yRect, _ := v.ScreenRect(l.Index("y"))
+
+	v.SetReveal(2)
+	qs := v.Quads(nil)
+	for name, want := range map[string]bool{"w": true, "x": true, "h": false, "y": false, "out": false} {
+		if got := countItemQuads(qs, color(name)) > 0; got != want {
+			t.Errorf("after 2 placed, %s drawn: %v, want %v", name, got, want)
+		}
+		if _, shown := v.ScreenRect(l.Index(name)); shown != want {
+			t.Errorf("after 2 placed, ScreenRect(%s) shown: %v, want %v", name, shown, want)
+		}
+	}
+	if countItemQuads(qs, ViewColor) != 0 {
+		t.Error("the view of h is drawn before h is placed")
+	}
+	if countItemQuads(qs, SelectRing) == 0 {
+		t.Error("the buffer just placed (x) has no ring")
+	}
+	if h := v.HitAt((yRect.X0+yRect.X1)/2, (yRect.Y0+yRect.Y1)/2); h != None {
+		t.Errorf("hit on y before it is placed: %+v", h)
+	}
+
+	v.SetReveal(3) // h comes, and its view with it
+	if qs := v.Quads(nil); countItemQuads(qs, color("h")) == 0 || countItemQuads(qs, ViewColor) == 0 {
+		t.Error("h or its view missing after 3 placed")
+	}
+	v.SetReveal(-1)
+	if qs := v.Quads(nil); countItemQuads(qs, color("out")) == 0 || countItemQuads(qs, SelectRing) != 0 {
+		t.Error("the whole plan is not back, or a ring stayed")
+	}
+	v.SetReveal(1)
+	v.SetLayout(NewLayout(p, 0), true)
+	if v.Reveal != -1 {
+		t.Errorf("a new plan kept the replay at %d", v.Reveal)
+	}
+	p.PlacementOrder = nil // a plan without an order cannot replay
+	v.SetLayout(NewLayout(p, 0), true)
+	if v.SetReveal(1); v.Reveal != -1 {
+		t.Errorf("replay of a plan without an order: reveal %d", v.Reveal)
+	}
+}

@@ -229,6 +229,7 @@ func summary(l *viz.Layout) map[string]any {
 		phases = append(phases, map[string]any{"phase": r.Phase, "first": r.First, "last": r.Last, "peak": r.Peak})
 	}
 	s["phases"] = phases
+	s["placement_order"] = p.PlacementOrder
 	if l.Budget > 0 {
 		s["budget_deficit"] = max(p.ArenaSize-l.Budget, 0)
 		s["budget_headroom"] = max(l.Budget-p.ArenaSize, 0)
@@ -337,6 +338,7 @@ func (a *app) installJS() {
 			if a.view.Hover.Tensor >= 0 {
 				s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
 			}
+			s["reveal"] = a.view.Reveal
 			v := a.view.Cam.Visible()
 			s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
 		}
@@ -417,6 +419,14 @@ func (a *app) handle(m js.Value) {
 			}
 			a.postSelect(a.view.Selected)
 		})
+	case "reveal":
+		// Replay the placement up to the count-th buffer; no count (or
+		// a negative one) shows the whole plan.
+		n := -1
+		if c := m.Get("count"); c.Type() == js.TypeNumber {
+			n = c.Int()
+		}
+		a.queue(func() { a.view.SetReveal(n) })
 	case "fit":
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
 	case "key":

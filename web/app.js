@@ -160,6 +160,7 @@
     if ($("examples").value !== m.file) $("examples").value = Array.from($("examples").options).some((o) => o.value === m.file) ? m.file : "";
     hideError();
     renderSummary(m.summary);
+    resetReplay(m.summary.placement_order || []);
     state.query = null; // recompute matches on the next search
     $("matches").textContent = "";
     renderTable();
@@ -204,6 +205,62 @@
     }
     $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
   }
+
+  // ---- replay of the placement order ----
+
+  const replay = { order: [], byName: new Map(), timer: 0 };
+  const replayStep = $("replay-step");
+
+  function resetReplay(order) {
+    stopReplay();
+    replay.order = order;
+    replay.byName = new Map(state.tensors.map((t) => [t.name, t]));
+    $("replay").hidden = order.length === 0;
+    replayStep.max = String(order.length);
+    replayStep.value = String(order.length);
+    noteReplay(order.length);
+  }
+
+  function noteReplay(k) {
+    const n = replay.order.length;
+    let text;
+    if (k >= n) text = "All " + n + " buffers placed, in the order the strategy chose: drag or play to watch it.";
+    else if (k === 0) text = "Nothing placed yet.";
+    else {
+      const t = replay.byName.get(replay.order[k - 1]);
+      text = k + " of " + n + ": " + replay.order[k - 1] + (t ? ", " + fmtBytes(t.size) + " at offset " + t.offset.toLocaleString("en-US") : "");
+    }
+    $("replay-note").textContent = text;
+  }
+
+  function showReplay(k) {
+    replayStep.value = String(k);
+    noteReplay(k);
+    send({ type: "reveal", count: k >= replay.order.length ? -1 : k });
+  }
+
+  function stopReplay() {
+    clearInterval(replay.timer);
+    replay.timer = 0;
+    $("replay-play").textContent = "Play";
+  }
+
+  replayStep.addEventListener("input", () => { stopReplay(); showReplay(Number(replayStep.value)); });
+  $("replay-play").addEventListener("click", () => {
+    if (replay.timer) { stopReplay(); return; }
+    const n = replay.order.length;
+    // About eight seconds whatever the size: a few buffers a tick for big plans.
+    const tick = Math.max(30, Math.min(400, 8000 / n));
+    const stride = Math.max(1, Math.ceil(n * tick / 8000));
+    let k = Number(replayStep.value) >= n ? 0 : Number(replayStep.value);
+    showReplay(k);
+    $("replay-play").textContent = "Pause";
+    replay.timer = setInterval(() => {
+      k = Math.min(n, k + stride);
+      showReplay(k);
+      if (k >= n) stopReplay();
+    }, tick);
+  });
 
   function fillDl(dl, rows) {
     dl.replaceChildren();

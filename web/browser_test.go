@@ -344,6 +344,62 @@ func TestBrowserApp(t *testing.T) {
 		p.screenshot("app-phases-1280x800")
 	}
 
+	// The replay of the placement order: one buffer placed shows only the
+	// first, and the last placed is gone from the canvas until the end.
+	order := eval[[]string](p, `window.memplanApp.summary.placement_order`)
+	if len(order) < 10 || eval[bool](p, `document.getElementById("replay").hidden`) {
+		p.fail("no placement order to replay (%d names) or its panel is hidden", len(order))
+	}
+	// The first and the last placed of those big enough to check by pixel.
+	checkable := func(from, step int) (int, string) {
+		for k := from; k >= 0 && k < len(order); k += step {
+			if eval[bool](p, fmt.Sprintf(`(() => { const r = %s.memplan.rectOf(%q); return !!r && r.w >= 4 && r.h >= 4; })()`, frame, order[k])) {
+				return k, order[k]
+			}
+		}
+		p.fail("no buffer of the plan is 4 pixels square")
+		return 0, ""
+	}
+	firstAt, firstName := checkable(0, 1)
+	_, lastName := checkable(len(order)-1, -1)
+	lx, ly, lc := p.point(lastName)
+	if got := p.pixel(lx, ly); got != lc {
+		p.fail("before the replay, %s is %s at (%.0f, %.0f), want %s", lastName, got, lx, ly, lc)
+	}
+	setReplay := func(k int) {
+		eval[bool](p, fmt.Sprintf(`(() => { const s = document.getElementById("replay-step"); s.value = "%d";
+			s.dispatchEvent(new Event("input")); return true; })()`, k))
+	}
+	setReplay(firstAt + 1)
+	p.wait("the first buffers placed", fmt.Sprintf(`(() => { const s = %s.memplan.state(); return s.reveal === %d && !s.dirty; })()`, frame, firstAt+1))
+	if got := p.pixel(lx, ly); got == lc {
+		p.fail("with %d buffers placed, %s (placed last) is still drawn at (%.0f, %.0f)", firstAt+1, lastName, lx, ly)
+	}
+	fx, fy, fc := p.point(firstName)
+	if got := p.pixel(fx, fy); got != fc {
+		p.fail("with %d buffers placed, %s (placed then) is %s at (%.0f, %.0f), want %s", firstAt+1, firstName, got, fx, fy, fc)
+	}
+	if note := eval[string](p, `document.getElementById("replay-note").textContent`); !strings.HasPrefix(note, fmt.Sprintf("%d of %d: %s", firstAt+1, len(order), firstName)) {
+		p.fail("replay note %q", note)
+	}
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.screenshot("app-replay-1280x800")
+	}
+	// Play runs the replay on; Pause stops it.
+	eval[bool](p, `(document.getElementById("replay-play").click(), true)`)
+	p.wait("the replay to play", frame+`.memplan.state().reveal > 3`)
+	eval[bool](p, `(document.getElementById("replay-play").click(), true)`)
+	at := eval[string](p, `document.getElementById("replay-step").value`)
+	time.Sleep(500 * time.Millisecond)
+	if now := eval[string](p, `document.getElementById("replay-step").value`); now != at || eval[string](p, `document.getElementById("replay-play").textContent`) != "Play" {
+		p.fail("the replay went on after Pause: step %s, then %s", at, now)
+	}
+	setReplay(len(order))
+	p.wait("the whole plan again", `(() => { const s = `+frame+`.memplan.state(); return s.reveal === -1 && !s.dirty; })()`)
+	if got := p.pixel(lx, ly); got != lc {
+		p.fail("after the replay, %s is %s, want %s", lastName, got, lc)
+	}
+
 	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
 		p.screenshot("app-onnx-1280x800")
 		p.run("resize", chromedp.EmulateViewport(800, 600))
