@@ -32,6 +32,14 @@ import (
 // exactDefaultLimit bounds exact when PlaceOptions.TimeLimit is zero.
 const exactDefaultLimit = 10 * time.Second
 
+// exactGroupLimit is the largest group of buffers the search takes on.
+// Setting one up costs time and memory quadratic in its size (30,000
+// overlapping buffers took seconds and a gigabyte before a single node),
+// and the branch and bound makes no headway on thousands of buffers
+// anyway: MiniMalloc's hardest instances have about 400. Larger groups
+// keep auto's answer. A variable so tests can lower it.
+var exactGroupLimit = 5000
+
 func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	limit := opts.TimeLimit
 	if limit <= 0 {
@@ -75,9 +83,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	// Small groups first: they are quick, and a big one would take the
 	// whole share before their turn.
 	slices.SortStableFunc(bySize, func(a, b int) int { return len(groups[a]) - len(groups[b]) })
+	tooBig := 0 // the largest group left to auto
 	for _, k := range bySize {
 		g := groups[k]
 		if groupArena(p, g, offsets) <= lb {
+			continue
+		}
+		if len(g) > exactGroupLimit {
+			proved, tooBig = false, max(tooBig, len(g))
 			continue
 		}
 		s := newSearch(pr, g, ex)
@@ -117,6 +130,10 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			complete = true // the group that sets the arena is optimal
 			break
 		}
+		if len(groups[worst]) > exactGroupLimit {
+			tooBig = max(tooBig, len(groups[worst]))
+			break // auto's answer for it stands
+		}
 		s := newSearch(pr, groups[worst], ex)
 		step := (worstArena - floor + 1) / 2
 		for step > 0 && ctx.Err() == nil {
@@ -148,8 +165,11 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
 	pl.Optimal = complete || pl.Arena == lb
 	state := "time limit reached"
-	if pl.Optimal {
+	switch {
+	case pl.Optimal:
 		state = "optimal: search complete"
+	case tooBig > 0:
+		state = fmt.Sprintf("auto's answer kept for a group of %d buffers (the search takes up to %d)", tooBig, exactGroupLimit)
 	}
 	pl.Detail = fmt.Sprintf("%s, %.1f%% above the lower bound, %d nodes", state, 100*float64(pl.Arena-lb)/float64(max(lb, 1)), ex.nodes)
 	return pl, nil

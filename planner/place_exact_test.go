@@ -206,3 +206,24 @@ func TestAutoNoWorseThanBestFit(t *testing.T) {
 		}
 	}
 }
+
+// A group past the search's limit keeps auto's answer, and says so.
+func TestExactLeavesHugeGroupsToAuto(t *testing.T) {
+	defer func(n int) { exactGroupLimit = n }(exactGroupLimit)
+	exactGroupLimit = 100
+	p := loadCSV(t, "testdata/C.1048576.csv") // one group of 203 buffers
+	auto, err := Place(context.Background(), p, "auto", PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := Place(context.Background(), p, "exact", PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ex.Offsets, auto.Offsets) || ex.Optimal || ex.Order == nil {
+		t.Errorf("exact changed auto's answer (arena %d vs %d), or claims optimal (%v), or lost its order", ex.Arena, auto.Arena, ex.Optimal)
+	}
+	if !strings.Contains(ex.Detail, "auto's answer kept for a group of 203 buffers (the search takes up to 100)") {
+		t.Errorf("detail %q does not say why", ex.Detail)
+	}
+}
