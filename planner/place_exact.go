@@ -64,10 +64,6 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	if pl.Optimal {
 		return pl, nil
 	}
-	if len(pr.fixed) > 0 {
-		pl.Detail += "; exact search does not handle fixed buffers"
-		return pl, nil
-	}
 	ex := &exact{ctx: ctx, opts: opts, start: start, lb: lb, best: best}
 	groups := pr.groups()
 	// Phase 1: the decision problem at the lower bound, group by group.
@@ -196,11 +192,11 @@ func (ex *exact) report() {
 		time.Since(ex.start).Seconds(), ex.best, ex.target, ex.lb, ex.nodes))
 }
 
-// groups splits the movable buffers into groups that share no live step
-// with one another, each sorted by birth.
+// groups splits the buffers to place, fixed ones included, into groups
+// that share no live step with one another, each sorted by birth.
 func (pr *prepared) groups() [][]int {
 	bs := pr.p.Buffers
-	ord := slices.Clone(pr.movable)
+	ord := append(slices.Clone(pr.movable), pr.fixed...)
 	slices.SortStableFunc(ord, func(a, b int) int { return bs[a].Birth - bs[b].Birth })
 	var out [][]int
 	end := -1

@@ -41,6 +41,9 @@ type search struct {
 	trail  []undo
 	cands  [][]int32 // scratch, per depth
 	restv  []int64   // per buffer: its rest, the lowest offset it can take
+	fixed  []bool    // per buffer: it must sit at its problem offset, restv
+	// anyFixed: some buffer is fixed
+	anyFixed bool
 
 	target    int64
 	found     bool
@@ -180,11 +183,15 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	s.cross = make([]int32, s.sections+1)
 	s.groups = make([][]part, n+1)
 	s.restv = make([]int64, n)
+	s.fixed = make([]bool, n)
 	s.live = make([][]int32, s.sections)
 	s.unplaced = make([]int32, s.sections)
 	for k, i := range ids {
 		b := &bs[i]
 		s.size[k], s.align[k] = b.Span(), b.Align
+		if b.Fixed {
+			s.fixed[k], s.restv[k], s.anyFixed = true, b.Offset, true
+		}
 		f, _ := slices.BinarySearch(pts, b.Birth)
 		l, _ := slices.BinarySearch(pts, b.Death+1)
 		s.first[k], s.last[k] = int32(f), int32(l)
@@ -266,8 +273,16 @@ func (s *search) timeUp() bool {
 // floor under its buffer (aligned), so a floor raised to v lifts the rest
 // of every buffer live there to v: updating those few beats recomputing
 // every rest at every node.
+//
+// A fixed buffer's rest is its offset for good: a floor raised past it
+// means the buffer can no longer sit there, and its rest becomes
+// unreachable so that bounded fails.
 func (s *search) raiseRest(y int32, v int64) {
-	if r := alignUp(v, s.align[y]); r > s.restv[y] {
+	r := alignUp(v, s.align[y])
+	if s.fixed[y] && r > s.restv[y] {
+		r = math.MaxInt64 / 2
+	}
+	if r > s.restv[y] {
 		s.trail = append(s.trail, undo{-y - 1, s.restv[y]})
 		s.restv[y] = r
 	}
@@ -433,13 +448,24 @@ func (s *search) bounded(a, b int32) bool {
 	return true
 }
 
-// minRest returns the lowest rest among the unplaced buffers live in
-// section x, or the first one found at or below enough.
+// minRest returns the lowest offset at which the unplaced buffers live
+// in section x can start, or the first one found at or below enough. A
+// buffer that cannot fit under the lowest fixed buffer there must go
+// above it: the bytes under a fixed buffer that nothing fits in are lost.
 func (s *search) minRest(x int32, enough int64) int64 {
-	low := int64(math.MaxInt64)
-	for _, y := range s.live[x][:s.unplaced[x]] {
-		if s.restv[y] < low {
-			low = s.restv[y]
+	live := s.live[x][:s.unplaced[x]]
+	under := int64(math.MaxInt64) // the lowest unplaced fixed buffer's offset
+	if s.anyFixed {
+		for _, y := range live {
+			if s.fixed[y] {
+				under = min(under, s.restv[y])
+			}
+		}
+	}
+	low := under
+	for _, y := range live {
+		if r := s.restv[y]; r < low && r+s.size[y] <= under {
+			low = r
 			if low <= enough {
 				break
 			}
@@ -476,9 +502,16 @@ func (s *search) branch(depth int, a, b int32) bool {
 			sec, f = x, s.floor[x]
 		}
 	}
-	// Who can sit at f, and how high the others must go.
+	// Who can sit at f, and how high the others must go. A fixed buffer
+	// at f is the only one that can: it covers byte f whatever else.
 	cs := s.cands[depth][:0]
 	skipTo := int64(math.MaxInt64)
+	for _, y := range s.live[sec][:s.unplaced[sec]] {
+		if s.fixed[y] && s.restv[y] == f {
+			s.cands[depth] = append(cs[:0], y)
+			return s.place(depth, y, f, a, b)
+		}
+	}
 	for _, y := range s.live[sec][:s.unplaced[sec]] {
 		r := s.restv[y]
 		if r == f {
