@@ -202,3 +202,15 @@ func BenchmarkPan100k(b *testing.B) {
 		qs = v.Quads(qs[:0])
 	}
 }
+
+// BenchmarkZoom100k is a frame of zooming: the scale changes every time,
+// so the items are built again.
+func BenchmarkZoom100k(b *testing.B) {
+	v := NewView(1280, 800)
+	v.SetLayout(NewLayout(sample.Many(100000), 0), false)
+	var qs []Quad
+	for i := 0; b.Loop(); i++ {
+		v.Key(map[bool]string{true: "w", false: "s"}[i%20 < 10], false)
+		qs = v.Quads(qs[:0])
+	}
+}
