@@ -53,14 +53,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	pr := prepare(p, opts)
-	start0, member, err := pr.portfolio(ctx, autoMembers)
+	auto, member, err := pr.portfolio(ctx, autoMembers)
 	if err != nil {
 		return Placement{}, err
 	}
-	offsets := start0.offsets
-	lb := LowerBound(p)
+	offsets := auto.offsets
+	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + member + ")", Order: start0.order}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + member + ")", Order: auto.order}
 	if pl.Optimal {
 		return pl, nil
 	}
