@@ -9,79 +9,23 @@ import (
 	"time"
 )
 
-// bruteForceArena is the smallest arena over every order of stacking the
-// buffers, each on top of the already placed buffers live with it. Every
-// placement that cannot be pushed down is built by some order (its own,
-// sorted by offset), and an optimal one can always be pushed down, so this
-// is the optimum. Exponential: a handful of buffers only.
-func bruteForceArena(p *Problem) int64 {
-	var ids []int
-	for i := range p.Buffers {
-		if p.Buffers[i].Span() > 0 {
-			ids = append(ids, i)
-		}
-	}
-	offsets := make([]int64, len(p.Buffers))
-	placed := make([]bool, len(p.Buffers))
-	best := int64(-1)
-	var rec func(depth int, arena int64)
-	rec = func(depth int, arena int64) {
-		if best >= 0 && arena >= best {
-			return
-		}
-		if depth == len(ids) {
-			best = arena
-			return
-		}
-		for _, i := range ids {
-			if placed[i] {
-				continue
-			}
-			b := &p.Buffers[i]
-			var top int64
-			for _, j := range ids {
-				if placed[j] && b.Overlaps(&p.Buffers[j]) {
-					top = max(top, p.Buffers[j].End(offsets[j]))
-				}
-			}
-			offsets[i] = alignUp(top, b.Align)
-			placed[i] = true
-			rec(depth+1, max(arena, b.End(offsets[i])))
-			placed[i] = false
-		}
-	}
-	rec(0, 0)
-	return max(best, 0)
-}
-
-// bruteForceFixed is the smallest arena with the fixed buffers where they
-// are, over every order of the others, each at the lowest offset where it
-// fits among those placed before it. Taking an optimal placement's
-// movable buffers by offset, each fits at or below where it was, so some
-// order reaches the optimum.
-func bruteForceFixed(p *Problem) int64 {
+// bruteForce is the smallest arena over every order of placing the
+// movable buffers, each where at puts it given the buffers placed before
+// it (fixed ones first, where they are). Exponential: a handful only.
+func bruteForce(p *Problem, at func(i int, offsets []int64, placed []bool) int64) int64 {
 	var ids []int
 	offsets := make([]int64, len(p.Buffers))
 	placed := make([]bool, len(p.Buffers))
-	var arena int64
+	var start int64
 	for i := range p.Buffers {
 		switch b := &p.Buffers[i]; {
 		case b.Span() == 0:
 		case b.Fixed:
 			offsets[i], placed[i] = b.Offset, true
-			arena = max(arena, b.End(b.Offset))
+			start = max(start, b.End(b.Offset))
 		default:
 			ids = append(ids, i)
 		}
-	}
-	fits := func(i int, off int64) bool {
-		b := &p.Buffers[i]
-		for j := range p.Buffers {
-			if o := &p.Buffers[j]; placed[j] && o.Span() > 0 && b.Overlaps(o) && off < o.End(offsets[j]) && offsets[j] < b.End(off) {
-				return false
-			}
-		}
-		return true
 	}
 	best := int64(-1)
 	var rec func(depth int, arena int64)
@@ -97,27 +41,62 @@ func bruteForceFixed(p *Problem) int64 {
 			if placed[i] {
 				continue
 			}
-			b := &p.Buffers[i]
-			low := int64(-1)
-			for _, c := range append([]int64{0}, func() (ends []int64) {
-				for j := range p.Buffers {
-					if placed[j] && p.Buffers[j].Span() > 0 {
-						ends = append(ends, p.Buffers[j].End(offsets[j]))
-					}
-				}
-				return
-			}()...) {
-				if c = alignUp(c, b.Align); (low < 0 || c < low) && fits(i, c) {
-					low = c
-				}
-			}
-			offsets[i], placed[i] = low, true
-			rec(depth+1, max(arena, b.End(low)))
+			offsets[i] = at(i, offsets, placed)
+			placed[i] = true
+			rec(depth+1, max(arena, p.Buffers[i].End(offsets[i])))
 			placed[i] = false
 		}
 	}
-	rec(0, arena)
+	rec(0, start)
 	return max(best, 0)
+}
+
+// bruteForceArena stacks each buffer on top of the placed buffers live
+// with it. Every placement that cannot be pushed down is built by some
+// order (its own, sorted by offset), and an optimal one can always be
+// pushed down, so this is the optimum when no buffer is fixed.
+func bruteForceArena(p *Problem) int64 {
+	return bruteForce(p, func(i int, offsets []int64, placed []bool) int64 {
+		b := &p.Buffers[i]
+		var top int64
+		for j := range p.Buffers {
+			if placed[j] && b.Overlaps(&p.Buffers[j]) {
+				top = max(top, p.Buffers[j].End(offsets[j]))
+			}
+		}
+		return alignUp(top, b.Align)
+	})
+}
+
+// bruteForceFixed puts each buffer at the lowest offset where it fits
+// among those placed, fixed ones included. Taking an optimal placement's
+// movable buffers by offset, each fits at or below where it was, so some
+// order reaches the optimum.
+func bruteForceFixed(p *Problem) int64 {
+	return bruteForce(p, func(i int, offsets []int64, placed []bool) int64 {
+		b := &p.Buffers[i]
+		fits := func(off int64) bool {
+			for j := range p.Buffers {
+				if o := &p.Buffers[j]; placed[j] && b.Overlaps(o) && off < o.End(offsets[j]) && offsets[j] < b.End(off) {
+					return false
+				}
+			}
+			return true
+		}
+		low := int64(-1)
+		consider := func(c int64) {
+			if c = alignUp(c, b.Align); (low < 0 || c < low) && fits(c) {
+				low = c
+			}
+		}
+		consider(0)
+		for j := range p.Buffers {
+			if placed[j] {
+				consider(p.Buffers[j].End(offsets[j]))
+			}
+		}
+		return low
+	})
 }
 
 // Exact works around fixed buffers too (training plans that keep the
