@@ -53,7 +53,8 @@ type View struct {
 	Selected int // tensor index, -1 for none
 	// Reveal, when >= 0, replays the placement: only the first Reveal
 	// buffers of Layout's placement order (and their views) are drawn,
-	// the last of them ringed. -1 draws everything.
+	// the last of them ringed and those it shared no step with dimmed,
+	// so what it had to avoid stands out. -1 draws everything.
 	Reveal   int
 	related  map[int32]bool // selected, its partners and its views
 	Partners []int
@@ -376,12 +377,17 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 	v.gridR = [4]int{gx0, gy0, gw, gh}
 	v.gridColor = append(v.gridColor[:0], RGB{})
 	replay := v.replaying()
+	var placedNow Rect // the buffer just placed in a replay; empty if none
+	if t := v.justPlaced(); t >= 0 && l.ItemOf[t] >= 0 {
+		placedNow = l.Items[l.ItemOf[t]].Rect
+	}
 	for i := range l.Items {
 		it := &l.Items[i]
 		if !it.Overlaps(cull) || replay && !v.revealed(it.Tensor) {
 			continue
 		}
-		dim := v.related != nil && !v.related[it.Tensor]
+		dim := v.related != nil && !v.related[it.Tensor] ||
+			replay && placedNow.X1 > placedNow.X0 && (it.X1 <= placedNow.X0 || placedNow.X1 <= it.X0)
 		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
 		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
 		switch it.Kind {

@@ -245,6 +245,17 @@ func TestReplayPlacement(t *testing.T) {
 	if qs := v.Quads(nil); countItemQuads(qs, color("h")) == 0 || countItemQuads(qs, ViewColor) == 0 {
 		t.Error("h or its view missing after 3 placed")
 	}
+	// y (steps 3-4) shares no step with x (0-1) or h (1-2): they dim; w
+	// lives with it and stays bright.
+	v.SetReveal(4)
+	qs = v.Quads(nil)
+	dimmed := func(name string) RGB { return TensorColor(p, l.Index(name), true) }
+	for name, dim := range map[string]bool{"x": true, "h": true, "w": false, "y": false} {
+		// (x's own colour is also the lower bound's, so count the dim one.)
+		if got := countItemQuads(qs, dimmed(name)) > 0; got != dim {
+			t.Errorf("with y just placed, %s dimmed: %v, want %v", name, got, dim)
+		}
+	}
 	v.SetReveal(-1)
 	if qs := v.Quads(nil); countItemQuads(qs, color("out")) == 0 || countItemQuads(qs, SelectRing) != 0 {
 		t.Error("the whole plan is not back, or a ring stayed")

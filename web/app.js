@@ -228,7 +228,8 @@
     else if (k === 0) text = "Nothing placed yet.";
     else {
       const t = replay.byName.get(replay.order[k - 1]);
-      text = k + " of " + n + ": " + replay.order[k - 1] + (t ? ", " + fmtBytes(t.size) + " at offset " + t.offset.toLocaleString("en-US") : "");
+      text = k + " of " + n + ": " + replay.order[k - 1] + (t ? ", " + fmtBytes(t.size) + " at offset " + t.offset.toLocaleString("en-US") : "") +
+        ". Bright: the buffers placed before it that live at the same time, which it had to avoid.";
     }
     $("replay-note").textContent = text;
   }
