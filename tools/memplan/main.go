@@ -336,9 +336,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	var plan planner.Plan
-	if err := json.Unmarshal(data, &plan); err != nil {
-		return fmt.Errorf("%s: not a plan record: %w", pos[1], err)
+	plan, err := planner.DecodePlan(pos[1], data)
+	if err != nil {
+		return err
 	}
 	// Lower the source with the options the plan records, so the check is
 	// against what the plan claims to be.
@@ -357,7 +357,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := planner.VerifyAgainst(p, &plan); err != nil {
+	if err := planner.VerifyAgainst(p, plan); err != nil {
 		return badPlanError{fmt.Errorf("%s: %w", pos[1], err)}
 	}
 	if fp := plan.ComputeFingerprint(); fp != plan.Fingerprint {

@@ -22,6 +22,8 @@ func TestExitCodesAndMessages(t *testing.T) {
 	dir := t.TempDir()
 	broken := filepath.Join(dir, "broken.json")
 	os.WriteFile(broken, []byte(`{"format": "memplan.graph/v1", "nodes": [`), 0o644)
+	badPlan := filepath.Join(dir, "badplan.json")
+	os.WriteFile(badPlan, []byte("{\"format\": \"memplan.plan/v1\",\n \"arena_size\": \"lots\"}"), 0o644)
 	tests := []struct {
 		name    string
 		args    []string
@@ -36,6 +38,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.6 MiB exceeds budget 1.0 MiB by 0.6 MiB"},
 		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.0 MiB by"},
 		{"broken file says where", []string{"plan", broken}, exitBadInput, "", "broken.json:1:"},
+		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadInput, "", "badplan.json:2:16: arena_size: got a JSON string, want int64"},
 		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},
 		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
 		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "not a power of two"},
