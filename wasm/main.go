@@ -154,15 +154,20 @@ func (a *app) planner() {
 	}
 }
 
-// planFile decodes and plans a file, or reads a plan record as is.
+// planFile decodes and plans a file, or reads a plan record, which is
+// shown as it is once Verify accepts it: an overlap or a range out of
+// the arena is an error to read, not a picture to puzzle over.
 func planFile(f file, o wireOptions) (*planner.Plan, error) {
 	head := f.data[:min(len(f.data), 512)]
 	if bytes.Contains(head, []byte(`"`+planner.PlanFormat+`"`)) {
-		var p planner.Plan
-		if err := json.Unmarshal(f.data, &p); err != nil {
-			return nil, &ir.Error{File: f.name, Msg: "plan record: " + err.Error()}
+		p, err := planner.DecodePlan(f.name, f.data)
+		if err != nil {
+			return nil, err
 		}
-		return &p, nil
+		if err := planner.Verify(p); err != nil {
+			return nil, &ir.Error{File: f.name, Msg: "the plan record is not valid: " + err.Error()}
+		}
+		return p, nil
 	}
 	yield := yielder()
 	src, err := ir.Decode(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols})

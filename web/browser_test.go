@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -20,9 +21,40 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"memplan/ir"
+	"memplan/planner"
 	"memplan/tools/serve/site"
 	"memplan/tools/serve/site/browser"
 )
+
+// overlappingPlan is the plan record of dropped with its largest tensor
+// moved onto the bytes of one live at the same time.
+func overlappingPlan(t *testing.T) string {
+	t.Helper()
+	src, err := ir.Decode("drop.json", []byte(dropped), ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := planner.PlanSource(context.Background(), src, planner.Options{}, "", planner.PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big *planner.PlanTensor
+	for i := range plan.Tensors {
+		if tt := &plan.Tensors[i]; tt.Placed() && (big == nil || tt.Size > big.Size) {
+			big = tt
+		}
+	}
+	for i := range plan.Tensors {
+		if o := &plan.Tensors[i]; o != big && o.Placed() && o.Size > 0 && o.Birth <= big.Death && big.Birth <= o.Death {
+			big.Offset = o.Offset
+			data, _ := json.Marshal(plan)
+			return string(data)
+		}
+	}
+	t.Fatal("no two tensors of the dropped graph live together")
+	return ""
+}
 
 // dropped is the graph the test drops on the page: c takes a's bytes once
 // a is dead, so selecting a must list c.
@@ -311,6 +343,17 @@ func TestBrowserApp(t *testing.T) {
 	x, y, want = p.point("a")
 	if got := p.pixel(x, y); got != want && !strings.EqualFold(got, "#ffffff") {
 		p.fail("after the broken file: pixel inside a is %s, want %s", got, want)
+	}
+
+	// A plan record that overlaps two tensors is refused with the reason,
+	// and the plan on screen stays.
+	p.drop("bad-plan.json", overlappingPlan(t))
+	p.wait("the plan record's error", `document.getElementById("error").textContent.includes("bad-plan.json")`)
+	if msg := eval[string](p, `document.getElementById("error").textContent`); !strings.Contains(msg, "overlap") {
+		p.fail("the error for an overlapping plan record does not say so: %q", msg)
+	}
+	if f := eval[string](p, frame+`.memplan.state().file`); f != "drop.json" {
+		p.fail("after the bad plan record the viewer shows %q, want drop.json", f)
 	}
 
 	// An ONNX model planned in the browser (the decoder is in the wasm).
