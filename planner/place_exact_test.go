@@ -135,19 +135,26 @@ func TestExactMatchesBruteForceWithFixed(t *testing.T) {
 		if auto, _ := Place(context.Background(), p, "auto", PlaceOptions{}); auto.Arena > want {
 			searched++
 		}
-		pl, err := Place(context.Background(), p, "exact", PlaceOptions{TimeLimit: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("problem %d: %v", k, err)
-		}
-		if err := checkOffsets(p, pl.Offsets); err != nil {
-			t.Fatalf("problem %d: %v", k, err)
-		}
-		if pl.Arena != want || !pl.Optimal {
-			t.Fatalf("problem %d: exact found %d (optimal %v, %s), brute force %d\n%+v", k, pl.Arena, pl.Optimal, pl.Detail, want, p.Buffers)
-		}
+		checkExactFinds(t, k, p, want)
 	}
 	if withFixed < count/4 || searched < count/40 {
 		t.Fatalf("only %d of %d problems had fixed buffers, and auto missed the optimum on %d", withFixed, count, searched)
+	}
+}
+
+// checkExactFinds fails unless exact places problem k validly with an
+// arena of want, proven optimal.
+func checkExactFinds(t *testing.T, k int, p *Problem, want int64) {
+	t.Helper()
+	pl, err := Place(context.Background(), p, "exact", PlaceOptions{TimeLimit: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("problem %d: %v", k, err)
+	}
+	if err := checkOffsets(p, pl.Offsets); err != nil {
+		t.Fatalf("problem %d: %v", k, err)
+	}
+	if pl.Arena != want || !pl.Optimal {
+		t.Fatalf("problem %d: exact found %d (optimal %v, %s), brute force %d\n%+v", k, pl.Arena, pl.Optimal, pl.Detail, want, p.Buffers)
 	}
 }
 
@@ -163,16 +170,7 @@ func TestExactMatchesBruteForce(t *testing.T) {
 			p.Buffers[i].Fixed, p.Buffers[i].Offset = false, 0
 		}
 		want := bruteForceArena(p)
-		pl, err := Place(context.Background(), p, "exact", PlaceOptions{TimeLimit: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("problem %d: %v", k, err)
-		}
-		if err := checkOffsets(p, pl.Offsets); err != nil {
-			t.Fatalf("problem %d: %v", k, err)
-		}
-		if pl.Arena != want || !pl.Optimal {
-			t.Fatalf("problem %d: exact found %d (optimal %v, %s), brute force %d\n%+v", k, pl.Arena, pl.Optimal, pl.Detail, want, p.Buffers)
-		}
+		checkExactFinds(t, k, p, want)
 	}
 }
 
