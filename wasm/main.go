@@ -229,9 +229,9 @@ func summary(l *viz.Layout) map[string]any {
 		"alignment": p.Alignment, "options": p.Options, "notes": p.Notes, "symbols": p.Symbols,
 		"budget": l.Budget, "over_budget": l.OverBudget,
 	}
-	var phases []map[string]any
-	for _, r := range p.PhaseRuns() {
-		phases = append(phases, map[string]any{"phase": r.Phase, "first": r.First, "last": r.Last, "peak": r.Peak})
+	var phases []map[string]any // the layout's bands: PhaseRuns, already computed
+	for _, b := range l.Phases {
+		phases = append(phases, map[string]any{"phase": b.Name, "first": int(b.X0), "last": int(b.X1) - 1, "peak": b.Peak})
 	}
 	s["phases"] = phases
 	s["placement_order"] = p.PlacementOrder
