@@ -2,7 +2,9 @@ package ir
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a decoding or validation error with its location. Fields that do
@@ -41,4 +43,22 @@ func (e *Error) Error() string {
 	}
 	parts = append(parts, e.Msg)
 	return strings.Join(parts, ": ")
+}
+
+// quoteLimit is how many bytes of a name an error message shows: enough
+// to recognise it, never a megabyte of text.
+const quoteLimit = 80
+
+// Quote quotes a name for an error message like %q does, cut to its
+// first 80 bytes (at a rune boundary) with the full length noted, so a
+// hostile name cannot make a huge message.
+func Quote(name string) string {
+	if len(name) <= quoteLimit {
+		return strconv.Quote(name)
+	}
+	cut := quoteLimit
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(name[:cut]), len(name))
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 )
 
@@ -155,48 +154,4 @@ func (g *Graph) Bind(shape []Dim, bind map[string]int64) ([]int64, error) {
 		out[i] = v
 	}
 	return out, nil
-}
-
-// ErrOverflow reports a size that does not fit in int64.
-var ErrOverflow = fmt.Errorf("size overflows int64")
-
-// NumElements multiplies dims, checking for overflow and negative dims.
-func NumElements(dims []int64) (int64, error) {
-	n := int64(1)
-	for _, d := range dims {
-		if d < 0 {
-			return 0, fmt.Errorf("negative dimension %d", d)
-		}
-		var err error
-		if n, err = MulSize(n, d); err != nil {
-			return 0, err
-		}
-	}
-	return n, nil
-}
-
-// MulSize multiplies two non-negative sizes, failing on overflow.
-func MulSize(a, b int64) (int64, error) {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return 0, ErrOverflow
-	}
-	return int64(lo), nil
-}
-
-// AddSize adds two non-negative sizes, failing on overflow.
-func AddSize(a, b int64) (int64, error) {
-	if a > math.MaxInt64-b {
-		return 0, ErrOverflow
-	}
-	return a + b, nil
-}
-
-// Bytes is prod(dims) * elemBytes, checked for overflow.
-func Bytes(dims []int64, elemBytes int64) (int64, error) {
-	n, err := NumElements(dims)
-	if err != nil {
-		return 0, err
-	}
-	return MulSize(n, elemBytes)
 }

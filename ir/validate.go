@@ -147,9 +147,10 @@ func (v *validator) tensor(i, k int) error {
 	if t.DType == InvalidDType || t.DType.Size() == 0 {
 		return nodeErr(n, outPath(n, k)+".dtype", "tensor %q has unknown dtype %s", t.Name, t.DType)
 	}
-	// The same arithmetic as Bytes (dims left to right, then the element
-	// size), so that what passes here never overflows in the planner.
-	size, overflow := int64(1), false
+	// Check every dim for unknown symbols first, then the size with the
+	// same arithmetic as Bytes, so that what passes here never overflows
+	// in the planner.
+	dims := make([]int64, len(t.Shape))
 	for j, d := range t.Shape {
 		val := d.Value
 		if d.Symbol != "" {
@@ -160,20 +161,10 @@ func (v *validator) tensor(i, k int) error {
 		} else if val < 0 {
 			return nodeErr(n, fmt.Sprintf("%s.shape[%d]", outPath(n, k), j), "negative dimension %d", val)
 		}
-		// Keep checking later dims for unknown symbols after an
-		// overflow; report the overflow only once the shape is known good.
-		if !overflow {
-			var err error
-			size, err = MulSize(size, val)
-			overflow = err != nil
-		}
+		dims[j] = val
 	}
-	if !overflow {
-		var err error
-		size, err = MulSize(size, t.DType.Size())
-		overflow = err != nil
-	}
-	if overflow {
+	size, err := Bytes(dims, t.DType.Size())
+	if err != nil {
 		return nodeErr(n, outPath(n, k)+".shape", "tensor %q of shape %s and dtype %s: %v",
 			t.Name, shapeString(t.Shape), t.DType, ErrOverflow)
 	}

@@ -263,7 +263,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		n    ir.Node
 		want string
 	}{
-		{"overflow", big, "overflows"},
+		{"overflow", big, "limit of 2^62 bytes"},
 		{"unbound symbol", sym, `unbound symbol "batch"`},
 		{"narrow out of range", wide, "outside axis 0"},
 	}

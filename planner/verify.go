@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"memplan/ir"
 )
 
 // Verify proves a plan record valid, independently of the code that placed
@@ -16,10 +18,16 @@ import (
 func Verify(plan *Plan) error {
 	v := &violations{}
 	if plan.Format != PlanFormat {
-		v.add("format is %q, want %q", plan.Format, PlanFormat)
+		v.add("format is %s, want %q", ir.Quote(plan.Format), PlanFormat)
 	}
-	if plan.Alignment < 1 || plan.Alignment&(plan.Alignment-1) != 0 {
-		v.add("alignment %d is not a power of two", plan.Alignment)
+	if plan.Alignment < 1 || plan.Alignment >= ir.ByteLimit || plan.Alignment&(plan.Alignment-1) != 0 {
+		v.add("alignment %d is not a power of two below 2^62", plan.Alignment)
+	}
+	if err := ir.CheckSize(plan.ArenaSize); err != nil {
+		v.add("arena_size: %v", err)
+	}
+	if plan.Steps < 0 || plan.Steps > maxSteps {
+		v.add("steps is %d, want 0..%d", plan.Steps, maxSteps)
 	}
 	if len(plan.Phases) > 0 && len(plan.Phases) != len(plan.Schedule) {
 		v.add("phases has length %d, but schedule %d", len(plan.Phases), len(plan.Schedule))
@@ -29,31 +37,11 @@ func Verify(plan *Plan) error {
 	for i := range plan.Tensors {
 		t := &plan.Tensors[i]
 		if _, dup := byName[t.Name]; dup {
-			v.add("tensor %q appears twice", t.Name)
+			v.add("tensor %s appears twice", ir.Quote(t.Name))
 		}
 		byName[t.Name] = i
-		switch {
-		case t.Size < 0 || t.Guard < 0:
-			v.add("tensor %q: negative size %d or guard %d", t.Name, t.Size, t.Guard)
-		case t.Birth < 0 || t.Death < t.Birth:
-			v.add("tensor %q: live range [%d, %d] is empty", t.Name, t.Birth, t.Death)
-		case t.Skipped:
-			if t.Offset != -1 {
-				v.add("tensor %q is skipped but has offset %d", t.Name, t.Offset)
-			}
-		case t.Root != "":
-		case t.Offset < 0:
-			v.add("tensor %q: negative offset %d", t.Name, t.Offset)
-		default:
-			if plan.Alignment > 0 && t.Offset%plan.Alignment != 0 {
-				v.add("tensor %q: offset %d is not a multiple of the alignment %d", t.Name, t.Offset, plan.Alignment)
-			}
-			if t.Size+t.Guard > 0 && t.Offset+t.Size+t.Guard > plan.ArenaSize {
-				v.add("tensor %q: bytes [%d, %d) end past the arena (%d)", t.Name, t.Offset, t.Offset+t.Size+t.Guard, plan.ArenaSize)
-			}
-			if t.Size+t.Guard > 0 {
-				owners = append(owners, i)
-			}
+		if ok := verifyTensor(plan, t, v); ok && t.Placed() && t.Size+t.Guard > 0 {
+			owners = append(owners, i)
 		}
 	}
 	for i := range plan.Tensors {
@@ -65,10 +53,70 @@ func Verify(plan *Plan) error {
 	if plan.PlacementOrder != nil {
 		verifyOrder(plan, owners, v)
 	}
-	if lb := liveMax(plan, owners); lb != plan.LowerBound {
-		v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
+	// Only a plan whose owners are in range and disjoint has a meaningful
+	// peak; it is then at most the arena, so the sums below cannot wrap.
+	if v.count == 0 {
+		if lb := liveMax(plan, owners); lb != plan.LowerBound {
+			v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
+		}
+		if err := ir.CheckSize(plan.TotalUnshared); err != nil {
+			v.add("total_unshared: %v", err)
+		} else if plan.Saved != plan.TotalUnshared-plan.ArenaSize {
+			v.add("saved is %d, but total_unshared %d - arena_size %d is %d", plan.Saved, plan.TotalUnshared, plan.ArenaSize, plan.TotalUnshared-plan.ArenaSize)
+		}
 	}
 	return v.err()
+}
+
+// maxSteps bounds a schedule's length: far more ops than any model has,
+// and small enough that a step plus one never wraps.
+const maxSteps = 1 << 40
+
+// verifyTensor checks one tensor's own fields with checked arithmetic and
+// reports whether they are in range; a tensor that is not in range is
+// left out of the overlap sweep, whose sums would otherwise wrap.
+func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
+	name := ir.Quote(t.Name)
+	bad := func(format string, args ...any) bool {
+		v.add("tensor %s: %s", name, fmt.Sprintf(format, args...))
+		return false
+	}
+	if err := ir.CheckSize(t.Size); err != nil {
+		return bad("size: %v", err)
+	}
+	if err := ir.CheckSize(t.Guard); err != nil {
+		return bad("guard: %v", err)
+	}
+	span, err := ir.AddSize(t.Size, t.Guard)
+	if err != nil {
+		return bad("size %d + guard %d: %v", t.Size, t.Guard, err)
+	}
+	switch {
+	case t.Birth < 0 || t.Death < t.Birth || t.Death > plan.Steps:
+		return bad("live range [%d, %d] is empty or outside the schedule's steps 0..%d", t.Birth, t.Death, plan.Steps)
+	case t.Skipped:
+		if t.Offset != -1 {
+			return bad("skipped, but has offset %d", t.Offset)
+		}
+		return true
+	case t.Root != "":
+		return true // checked against its root by verifyView
+	}
+	if err := ir.CheckSize(t.Offset); err != nil {
+		return bad("offset: %v", err)
+	}
+	end, err := ir.AddSize(t.Offset, span)
+	if err != nil {
+		return bad("offset %d + size %d + guard %d: %v", t.Offset, t.Size, t.Guard, err)
+	}
+	ok := true
+	if plan.Alignment > 0 && t.Offset%plan.Alignment != 0 {
+		ok = bad("offset %d is not a multiple of the alignment %d", t.Offset, plan.Alignment)
+	}
+	if span > 0 && end > plan.ArenaSize {
+		ok = bad("bytes [%d, %d) end past the arena (%d)", t.Offset, end, plan.ArenaSize)
+	}
+	return ok
 }
 
 // verifyOrder checks that placement_order names every tensor that owns
@@ -105,13 +153,16 @@ func verifyView(plan *Plan, byName map[string]int, t *PlanTensor, v *violations)
 		return
 	}
 	r := &plan.Tensors[ri]
+	end, err := ir.AddSize(t.ViewOffset, t.Size)
 	switch {
+	case err != nil:
+		v.add("view %s: view_offset %d + size %d: %v", ir.Quote(t.Name), t.ViewOffset, t.Size, err)
 	case r.Root != "":
 		v.add("view %q: root %q is itself a view", t.Name, r.Name)
 	case r.Skipped:
 		v.add("view %q: root %q is skipped but the view is not", t.Name, r.Name)
-	case t.ViewOffset < 0 || t.ViewOffset+t.Size > r.Size:
-		v.add("view %q: bytes [%d, %d) of root %q fall outside its %d bytes", t.Name, t.ViewOffset, t.ViewOffset+t.Size, r.Name, r.Size)
+	case end > r.Size:
+		v.add("view %q: bytes [%d, %d) of root %q fall outside its %d bytes", t.Name, t.ViewOffset, end, r.Name, r.Size)
 	case t.Offset != r.Offset+t.ViewOffset:
 		v.add("view %q: offset %d is not root %q's offset %d + view offset %d", t.Name, t.Offset, r.Name, r.Offset, t.ViewOffset)
 	case t.Birth < r.Birth || t.Death > r.Death:
@@ -119,30 +170,45 @@ func verifyView(plan *Plan, byName map[string]int, t *PlanTensor, v *violations)
 	}
 }
 
-// verifyDisjoint sweeps time in birth order, keeping the live tensors
-// sorted by offset. Live tensors are pairwise disjoint (or reported), so a
-// newcomer overlaps one of them iff it overlaps a neighbour in that order.
+// verifyDisjoint reports owners that are live at a common step and share
+// bytes, guards included.
 func verifyDisjoint(plan *Plan, owners []int, v *violations) {
 	ts := plan.Tensors
-	end := func(i int) int64 { return ts[i].Offset + ts[i].Size + ts[i].Guard }
-	byBirth := slices.Clone(owners)
-	slices.SortStableFunc(byBirth, func(a, b int) int { return ts[a].Birth - ts[b].Birth })
-	byDeath := slices.Clone(owners)
-	slices.SortStableFunc(byDeath, func(a, b int) int { return ts[a].Death - ts[b].Death })
-	live := &liveSet{offset: func(i int) int64 { return ts[i].Offset }}
+	sweepOverlaps(owners,
+		func(i int) (int, int) { return ts[i].Birth, ts[i].Death },
+		func(i int) (int64, int64) { return ts[i].Offset, ts[i].Offset + ts[i].Size + ts[i].Guard },
+		func(a, b int) { v.clash(&ts[a], &ts[b]) })
+}
+
+// sweepOverlaps calls clash for items live at a common step whose bytes
+// [off, end) intersect. It sweeps time in birth order, keeping the live
+// items sorted by offset: while they are pairwise disjoint, a newcomer
+// overlaps one of them iff it overlaps a neighbour in that order, so a set
+// with any overlap gets at least one call. Ends must not wrap: callers
+// pass checked values.
+func sweepOverlaps(items []int, live func(int) (birth, death int), bytes func(int) (off, end int64), clash func(a, b int)) {
+	birth := func(i int) int { b, _ := live(i); return b }
+	death := func(i int) int { _, d := live(i); return d }
+	off := func(i int) int64 { o, _ := bytes(i); return o }
+	end := func(i int) int64 { _, e := bytes(i); return e }
+	byBirth := slices.Clone(items)
+	slices.SortStableFunc(byBirth, func(a, b int) int { return birth(a) - birth(b) })
+	byDeath := slices.Clone(items)
+	slices.SortStableFunc(byDeath, func(a, b int) int { return death(a) - death(b) })
+	set := &liveSet{offset: off}
 	d := 0
 	for _, i := range byBirth {
-		for ; d < len(byDeath) && ts[byDeath[d]].Death < ts[i].Birth; d++ {
-			live.remove(byDeath[d])
+		for ; d < len(byDeath) && death(byDeath[d]) < birth(i); d++ {
+			set.remove(byDeath[d])
 		}
-		prev, next := live.neighbours(ts[i].Offset)
-		if prev >= 0 && end(prev) > ts[i].Offset {
-			v.clash(&ts[prev], &ts[i])
+		prev, next := set.neighbours(off(i))
+		if prev >= 0 && end(prev) > off(i) {
+			clash(prev, i)
 		}
-		if next >= 0 && end(i) > ts[next].Offset {
-			v.clash(&ts[next], &ts[i])
+		if next >= 0 && end(i) > off(next) {
+			clash(next, i)
 		}
-		live.insert(i)
+		set.insert(i)
 	}
 }
 

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -189,7 +190,7 @@ func TestPlanMoE(t *testing.T) {
 			t.Errorf("%s: peak %d, want %d", tc.name, r.Peak, want)
 		}
 	}
-	if _, err := PlanMoE(MoE{ExpertBytes: 1 << 62, Layers: 8, ExpertsPerLayer: 1, Budget: 1}); err == nil || !strings.Contains(err.Error(), "overflow") {
+	if _, err := PlanMoE(MoE{ExpertBytes: 1 << 62, Layers: 8, ExpertsPerLayer: 1, Budget: 1}); !errors.Is(err, ir.ErrOverflow) {
 		t.Errorf("overflow not caught: %v", err)
 	}
 }

@@ -1,0 +1,110 @@
+package ir
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// ByteLimit bounds every byte count memplan computes: a tensor's size, a
+// guard, an offset, an arena, and any sum of them, such as the bytes of
+// all buffers together or an offset plus a size plus a guard. Staying
+// below 2^62 (4 EiB, far beyond any device) leaves headroom in int64, so
+// code that adds two checked values can never wrap around.
+const ByteLimit int64 = 1 << 62
+
+// ErrOverflow reports a byte count that reaches ByteLimit. Callers wrap it
+// with the tensor and file it concerns; errors.Is finds it.
+var ErrOverflow = errors.New("exceeds memplan's limit of 2^62 bytes (4 EiB)")
+
+// CheckSize reports whether v is a byte count in [0, ByteLimit).
+func CheckSize(v int64) error {
+	switch {
+	case v < 0:
+		return fmt.Errorf("negative byte count %d", v)
+	case v >= ByteLimit:
+		return fmt.Errorf("%d bytes %w", v, ErrOverflow)
+	}
+	return nil
+}
+
+// MulSize multiplies two non-negative counts, failing when the product
+// reaches ByteLimit.
+func MulSize(a, b int64) (int64, error) {
+	if a < 0 || b < 0 {
+		return 0, fmt.Errorf("negative factor in %d × %d", a, b)
+	}
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo >= uint64(ByteLimit) {
+		return 0, fmt.Errorf("%d × %d %w", a, b, ErrOverflow)
+	}
+	return int64(lo), nil
+}
+
+// AddSize adds non-negative counts, failing when the sum reaches ByteLimit.
+func AddSize(vs ...int64) (int64, error) {
+	var sum int64
+	for _, v := range vs {
+		if v < 0 {
+			return 0, fmt.Errorf("negative byte count %d", v)
+		}
+		// Both operands are below 2^62 here, so the sum cannot wrap.
+		if v >= ByteLimit || sum+v >= ByteLimit {
+			return 0, fmt.Errorf("sum %w", ErrOverflow)
+		}
+		sum += v
+	}
+	return sum, nil
+}
+
+// AlignUp rounds v up to a multiple of align, a power of two, failing
+// when the result reaches ByteLimit.
+func AlignUp(v, align int64) (int64, error) {
+	if err := CheckSize(v); err != nil {
+		return 0, err
+	}
+	if align <= 1 {
+		return v, nil
+	}
+	if align >= ByteLimit || align&(align-1) != 0 {
+		return 0, fmt.Errorf("alignment %d is not a power of two below 2^62", align)
+	}
+	r := (v + align - 1) &^ (align - 1) // v, align < 2^62: no wrap
+	if r >= ByteLimit {
+		return 0, fmt.Errorf("%d rounded up to %d %w", v, align, ErrOverflow)
+	}
+	return r, nil
+}
+
+// NumElements multiplies dims, checking for negative dims and for counts
+// that reach ByteLimit.
+func NumElements(dims []int64) (int64, error) {
+	n := int64(1)
+	for _, d := range dims {
+		if d < 0 {
+			return 0, fmt.Errorf("negative dimension %d", d)
+		}
+		if d == 0 {
+			n = 0 // a zero dim makes the tensor empty, however large the others
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	for _, d := range dims {
+		var err error
+		if n, err = MulSize(n, d); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// Bytes is prod(dims) * elemBytes, checked against ByteLimit.
+func Bytes(dims []int64, elemBytes int64) (int64, error) {
+	n, err := NumElements(dims)
+	if err != nil {
+		return 0, err
+	}
+	return MulSize(n, elemBytes)
+}
