@@ -26,7 +26,10 @@ const (
 // Graph is a decoded, validated compute graph. Nodes are in schedule order:
 // Nodes[i] runs at step i. Every tensor name is unique across the graph.
 type Graph struct {
-	Name    string
+	Name string
+	// File is the name of the file it was decoded from, for errors that
+	// later stages locate in it.
+	File    string
 	Symbols map[string]int64 // default symbol values from the file
 	Nodes   []Node
 	Outputs []string // names of graph-output tensors

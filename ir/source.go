@@ -91,7 +91,11 @@ func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
 	formatsMu.RUnlock()
 	for _, f := range fs {
 		if f.match(fileName, data) {
-			return f.decode(fileName, data, opts)
+			src, err := f.decode(fileName, data, opts)
+			if err == nil && src.Graph != nil && src.Graph.File == "" {
+				src.Graph.File = fileName
+			}
+			return src, err
 		}
 	}
 	names := make([]string, len(fs))

@@ -22,11 +22,17 @@ func Analyze(g *ir.Graph, opts Options) (*Problem, error) {
 	if opts.Alignment == 0 {
 		opts.Alignment = DefaultGraphAlignment
 	}
-	if !isPow2(opts.Alignment) {
-		return nil, fmt.Errorf("alignment %d is not a power of two", opts.Alignment)
+	if !isPow2(opts.Alignment) || opts.Alignment >= ir.ByteLimit {
+		return nil, fmt.Errorf("alignment %d is not a power of two below 2^62", opts.Alignment)
 	}
 	if opts.Guard < 0 {
 		opts.Guard = DefaultGuard(opts.Alignment)
+	}
+	if err := ir.CheckSize(opts.Guard); err != nil {
+		return nil, fmt.Errorf("guard: %w", err)
+	}
+	if err := checkSymbols(g, opts.Symbols); err != nil {
+		return nil, err
 	}
 	a := &analysis{g: g, opts: opts, last: len(g.Nodes), byName: map[string]int{}, used: map[string]int64{}}
 	// Every symbol of the graph is recorded with the value it had, even one
@@ -62,7 +68,33 @@ type analysis struct {
 }
 
 func (a *analysis) errorf(n *ir.Node, format string, args ...any) error {
-	return &ir.Error{Path: n.Path, Node: n.Name, Msg: fmt.Sprintf(format, args...)}
+	return &ir.Error{File: a.g.File, Path: n.Path, Node: n.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// checkSymbols rejects a value given for a symbol the graph does not
+// have: a typo would otherwise be ignored and the plan made with the
+// file's own value.
+func checkSymbols(g *ir.Graph, values map[string]int64) error {
+	var unknown []string
+	for name := range values {
+		if _, ok := g.Symbols[name]; !ok {
+			unknown = append(unknown, ir.Quote(name))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	known := make([]string, 0, len(g.Symbols))
+	for name := range g.Symbols {
+		known = append(known, name)
+	}
+	slices.Sort(known)
+	have := "it has no symbols"
+	if len(known) > 0 {
+		have = "its symbols are " + strings.Join(known, ", ")
+	}
+	return &ir.Error{File: g.File, Msg: fmt.Sprintf("%s given a value but not a symbol of this graph (%s)", strings.Join(unknown, ", "), have)}
 }
 
 // tensors binds shapes, computes sizes and indexes every tensor by name.
@@ -98,7 +130,7 @@ func (a *analysis) tensors() error {
 			if t.Name != n.Name {
 				info.Node = n.Name
 			}
-			info.Phase = n.Phase
+			info.Phase, info.Path = n.Phase, n.Path
 			a.byName[t.Name] = len(a.infos)
 			a.infos = append(a.infos, info)
 			a.step = append(a.step, s)
@@ -243,7 +275,7 @@ func (a *analysis) pin(t int, p ir.Pin) {
 func (a *analysis) problem() (*Problem, error) {
 	o := a.opts
 	p := &Problem{
-		Name: a.g.Name, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
+		Name: a.g.Name, File: a.g.File, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
 		Symbols: a.used, Notes: slices.Clone(a.g.Notes),
 	}
 	for i := range a.g.Nodes {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"memplan/ir"
 )
 
 // Placement is a strategy's answer: one offset per buffer of the Problem.
@@ -121,6 +123,13 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	if pl.Order != nil {
 		if err := checkOrder(p, pl.Order); err != nil {
 			return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
+		}
+	}
+	for i, off := range pl.Offsets {
+		// The proof comes later (Verify); this keeps ArenaOf's sums from
+		// wrapping if a strategy went wrong.
+		if _, err := ir.AddSize(off, p.Buffers[i].Span()); err != nil {
+			return Placement{}, fmt.Errorf("strategy %s placed buffer %s at offset %d: %v", s.Name, ir.Quote(p.Buffers[i].Name), off, err)
 		}
 	}
 	pl.Arena = ArenaOf(p, pl.Offsets)
