@@ -969,9 +969,17 @@ func (p *jparser) string() (string, *parseError) {
 				}
 				return raw[1 : len(raw)-1], nil
 			}
+			if !utf8.ValidString(raw) {
+				return "", &parseError{start, "string is not valid UTF-8"}
+			}
 			var s string
 			if err := json.Unmarshal([]byte(raw), &s); err != nil {
 				return "", &parseError{start, "invalid escape in string"}
+			}
+			// encoding/json turns a lone UTF-16 surrogate escape into
+			// U+FFFD; two different names would then look alike.
+			if n := strings.Count(s, "\uFFFD"); n > 0 && n != strings.Count(raw, "\uFFFD")+countFold(raw, `\ufffd`) {
+				return "", &parseError{start, `string has a \u escape of a lone UTF-16 surrogate, which is not a character`}
 			}
 			return s, nil
 		case c == '\\':
@@ -1025,4 +1033,9 @@ func (p *jparser) number(v *jvalue) *parseError {
 	}
 	v.text = p.text[start:p.pos]
 	return nil
+}
+
+// countFold counts the case-insensitive occurrences of an ASCII substr.
+func countFold(s, substr string) int {
+	return strings.Count(strings.ToLower(s), strings.ToLower(substr))
 }

@@ -219,6 +219,9 @@ func (v *validator) narrow(n *Node) error {
 	if n.Alias == AliasNarrow && n.Axis != 0 {
 		return nodeErr(n, n.Path+".axis", "a narrow view must be on axis 0, not %d", n.Axis)
 	}
+	if out.DType != parent.DType {
+		return nodeErr(n, outPath(n, 0)+".dtype", "narrow keeps its input's dtype: %q is %s, but the output is %s (cast first)", parent.Name, parent.DType, out.DType)
+	}
 	if n.Start < 0 {
 		return nodeErr(n, n.Path+".start", "start %d is negative", n.Start)
 	}
