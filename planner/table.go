@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 
 	"memplan/ir"
@@ -16,7 +17,7 @@ func FromTable(t *ir.BufferTable, alignment int64) (*Problem, error) {
 	}
 	p := &Problem{
 		Name:      t.Name,
-		File:      t.Name,
+		File:      cmp.Or(t.File, t.Name),
 		Alignment: alignment,
 		Buffers:   make([]Buffer, len(t.Rows)),
 		Tensors:   make([]TensorInfo, len(t.Rows)),
@@ -24,7 +25,7 @@ func FromTable(t *ir.BufferTable, alignment int64) (*Problem, error) {
 	}
 	for i, r := range t.Rows {
 		rowErr := func(format string, args ...any) error {
-			return &ir.Error{File: t.Name, Line: r.Line, Msg: fmt.Sprintf("buffer %s: %s", ir.Quote(r.ID), fmt.Sprintf(format, args...))}
+			return &ir.Error{File: p.File, Line: r.Line, Msg: fmt.Sprintf("buffer %s: %s", ir.Quote(r.ID), fmt.Sprintf(format, args...))}
 		}
 		if r.Upper <= r.Lower || r.Lower < 0 || r.Size < 0 {
 			return nil, rowErr("bad row (lower %d, upper %d, size %d)", r.Lower, r.Upper, r.Size)

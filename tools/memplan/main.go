@@ -146,6 +146,7 @@ type planFlags struct {
 	symbols   symbolFlag
 	forward   string
 	timeLimit time.Duration
+	maxMemory string
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
@@ -159,6 +160,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.symbols, "set", "bind a symbolic dimension, sym=value (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s)")
+	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
 func (f *planFlags) options() (planner.Options, error) {
@@ -288,13 +290,35 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([
 	return pos, nil
 }
 
-// load decodes a file in any format memplan reads.
-func load(name string, symbols map[string]int64) (*ir.Source, error) {
+// load decodes a file in any format memplan reads, within the memory
+// limit; Go's garbage collector is told the same limit.
+func load(f *planFlags, name string, symbols map[string]int64) (*ir.Source, error) {
+	limit, err := f.memoryLimit()
+	if err != nil {
+		return nil, err
+	}
+	debug.SetMemoryLimit(limit)
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols})
+	src, err := ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit})
+	var mem *ir.MemoryError
+	if errors.As(err, &mem) {
+		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
+	return src, err
+}
+
+func (f *planFlags) memoryLimit() (int64, error) {
+	if f.maxMemory == "" {
+		return planner.DefaultMemoryLimit, nil
+	}
+	limit, err := planner.ParseSize(f.maxMemory)
+	if err != nil || limit == 0 {
+		return 0, usageError{fmt.Sprintf("--max-memory %q: want a positive size such as 8GiB", f.maxMemory)}
+	}
+	return limit, nil
 }
 
 // lower decodes FILE and lowers it to a Problem, with the forward graph's
@@ -305,7 +329,7 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 		return nil, err
 	}
 	if f.forward != "" {
-		fwd, err := load(f.forward, opts.Symbols)
+		fwd, err := load(f, f.forward, opts.Symbols)
 		if err != nil {
 			return nil, fmt.Errorf("--forward: %w", err)
 		}
@@ -317,7 +341,7 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 		}
 		opts.SharedWeights = planner.WeightLayoutOf(fplan)
 	}
-	src, err := load(file, opts.Symbols)
+	src, err := load(f, file, opts.Symbols)
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +490,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	src, err := load(pos[0], opts.Symbols)
+	src, err := load(&f, pos[0], opts.Symbols)
 	if err != nil {
 		return err
 	}
