@@ -102,6 +102,9 @@ func (d *decoder) analyze() error {
 	d.infos = make(map[string]*tinfo, len(g.inits)+len(g.inputs)+2*len(g.nodes))
 	d.symUsed = map[string]int64{}
 	d.unbound = map[string]bool{}
+	if err := d.checkNames(); err != nil {
+		return err
+	}
 
 	// Sources: initializers, then graph inputs that are not initializers
 	// (old IR versions list every initializer among the inputs too).
@@ -111,7 +114,7 @@ func (d *decoder) analyze() error {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: "initializer has no name"}
 		}
 		if _, dup := initIdx[t.name]; dup {
-			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: fmt.Sprintf("initializer %q appears twice", t.name)}
+			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: fmt.Sprintf("initializer %s appears twice", quote(t.name))}
 		}
 		initIdx[t.name] = i
 		ti, err := d.initInfo(&g.inits[i])
@@ -129,7 +132,7 @@ func (d *decoder) analyze() error {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: "graph input has no name"}
 		}
 		if _, dup := d.infos[in.name]; dup {
-			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: fmt.Sprintf("graph input %q appears twice", in.name)}
+			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: fmt.Sprintf("graph input %s appears twice", quote(in.name))}
 		}
 		d.infos[in.name] = d.inputInfo(&in)
 		d.inputs = append(d.inputs, i)
@@ -194,13 +197,13 @@ func (d *decoder) build() (*ir.Graph, error) {
 			}
 			t, err := d.tensor(o)
 			if err != nil {
-				err.Path, err.Node = path, n.name
+				err.Path, err.Node = path, clip(n.name)
 				return nil, err
 			}
 			outs = append(outs, t)
 		}
 		if len(outs) == 0 {
-			d.notes = append(d.notes, fmt.Sprintf("%s (%s) has no outputs and was dropped", path, n.op))
+			d.notes = append(d.notes, fmt.Sprintf("%s (%s) has no outputs and was dropped", path, clip(n.op)))
 			continue
 		}
 		nn := ir.Node{Op: n.op, Outputs: outs, Path: path}
@@ -280,7 +283,7 @@ func (d *decoder) checkProducers() error {
 	}
 	if len(dups) > 0 {
 		e := d.errf("%d tensors are produced more than once (an ONNX graph must be in SSA form): %s", len(dups), listNames(dups, 0))
-		e.Path, e.Node = fmt.Sprintf("graph.node[%d]", first), g.nodes[first].name
+		e.Path, e.Node = fmt.Sprintf("graph.node[%d]", first), clip(g.nodes[first].name)
 		return e
 	}
 	firstMissing := -1
@@ -316,7 +319,7 @@ func (d *decoder) checkProducers() error {
 	}
 	if len(missing) > 0 {
 		e := d.errf("node inputs are not produced by any node, graph input or initializer: %s", listNames(missing, 20))
-		e.Path, e.Node = fmt.Sprintf("graph.node[%d]", firstMissing), g.nodes[firstMissing].name
+		e.Path, e.Node = fmt.Sprintf("graph.node[%d]", firstMissing), clip(g.nodes[firstMissing].name)
 		return e
 	}
 	return nil
@@ -378,7 +381,7 @@ func listNames(names []string, max int) string {
 			q = append(q, fmt.Sprintf("and %d more", len(names)-max))
 			break
 		}
-		q = append(q, fmt.Sprintf("%q", n))
+		q = append(q, quote(n))
 	}
 	return strings.Join(q, ", ")
 }
@@ -442,7 +445,7 @@ func (d *decoder) sortNodes() error {
 		var stuck []string
 		for k := range g.nodes {
 			if waiting[k] > 0 {
-				stuck = append(stuck, fmt.Sprintf("graph.node[%d] (%s %q)", k, g.nodes[k].op, g.nodes[k].name))
+				stuck = append(stuck, fmt.Sprintf("graph.node[%d] (%s %s)", k, clip(g.nodes[k].op), quote(g.nodes[k].name)))
 			}
 		}
 		return d.errf("the graph has a cycle through %d nodes: %s", len(stuck), strings.Join(firstN(stuck, 20), ", "))
@@ -549,7 +552,7 @@ func (d *decoder) axis0Slice(n *node, src *tinfo) (start, length int64, ok bool)
 func (d *decoder) tensor(name string) (ir.Tensor, *ir.Error) {
 	ti := d.infos[name]
 	if ti == nil || !ti.ok {
-		return ir.Tensor{}, d.errf("tensor %q has no known shape", name)
+		return ir.Tensor{}, d.errf("tensor %s has no known shape", quote(name))
 	}
 	dt, err := d.dtype(name, ti.dt)
 	if err != nil {
@@ -597,9 +600,9 @@ func (d *decoder) dtype(name string, et int64) (ir.DType, *ir.Error) {
 		}
 		return ir.I64, nil
 	case 0:
-		return 0, d.errf("tensor %q has no known element type", name)
+		return 0, d.errf("tensor %s has no known element type", quote(name))
 	}
-	return 0, d.errf("tensor %q has element type %s, which memplan cannot plan", name, elemName(et))
+	return 0, d.errf("tensor %s has element type %s, which memplan cannot plan", quote(name), elemName(et))
 }
 
 // unknownShapes fails when any tensor's shape or dtype is unknown, naming
@@ -611,7 +614,7 @@ func (d *decoder) unknownShapes() error {
 		name := d.g.inputs[i].name
 		if ti := d.infos[name]; !ti.ok || ti.dt == 0 {
 			count++
-			bad = append(bad, fmt.Sprintf("%q (graph input)", name))
+			bad = append(bad, fmt.Sprintf("%s (graph input)", quote(name)))
 		}
 	}
 	for _, k := range d.order {
@@ -623,7 +626,7 @@ func (d *decoder) unknownShapes() error {
 			if ti := d.infos[o]; ti == nil || !ti.ok || ti.dt == 0 {
 				count++
 				if len(bad) < 20 {
-					bad = append(bad, fmt.Sprintf("%q (%s)", o, n.op))
+					bad = append(bad, fmt.Sprintf("%s (%s)", quote(o), clip(n.op)))
 				}
 			}
 		}

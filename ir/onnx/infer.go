@@ -16,7 +16,7 @@ import (
 func (d *decoder) initInfo(t *tensor) (*tinfo, *ir.Error) {
 	for _, v := range t.dims {
 		if v < 0 {
-			return nil, d.errf("initializer %q has negative dimension %d", t.name, v)
+			return nil, d.errf("initializer %s has negative dimension %d", quote(t.name), v)
 		}
 	}
 	return &tinfo{dt: t.dtype, shape: t.dims, ok: true, src: t, isInit: true}, nil
@@ -255,7 +255,7 @@ func (d *decoder) merge(name string, inf tinfo, vi *valueInfo) tinfo {
 	if mism {
 		d.viMism++
 		if len(d.viDiff) < 10 {
-			d.viDiff = append(d.viDiff, strconv.Quote(name))
+			d.viDiff = append(d.viDiff, quote(name))
 		}
 	}
 	return inf
