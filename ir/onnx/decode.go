@@ -118,6 +118,9 @@ func (d *decoder) analyze() error {
 		}
 		initIdx[t.name] = i
 		ti, err := d.initInfo(&g.inits[i])
+		if err == nil {
+			err = d.sizeErr(t.name, ti)
+		}
 		if err != nil {
 			err.Path = fmt.Sprintf("graph.initializer[%d]", i)
 			return err
@@ -134,7 +137,12 @@ func (d *decoder) analyze() error {
 		if _, dup := d.infos[in.name]; dup {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: fmt.Sprintf("graph input %s appears twice", quote(in.name))}
 		}
-		d.infos[in.name] = d.inputInfo(&in)
+		ti := d.inputInfo(&in)
+		if err := d.sizeErr(in.name, ti); err != nil {
+			err.Path = fmt.Sprintf("graph.input[%d]", i)
+			return err
+		}
+		d.infos[in.name] = ti
 		d.inputs = append(d.inputs, i)
 	}
 	if err := d.checkProducers(); err != nil {
@@ -143,8 +151,7 @@ func (d *decoder) analyze() error {
 	if err := d.sortNodes(); err != nil {
 		return err
 	}
-	d.inferAll()
-	return nil
+	return d.inferAll()
 }
 
 // build emits the ir.Graph: sources first, then nodes in schedule order.
@@ -251,6 +258,9 @@ func (d *decoder) build() (*ir.Graph, error) {
 	}
 	out.Notes = d.notes
 	if err := d.validate(out); err != nil {
+		return nil, err
+	}
+	if err := d.checkTotal(out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -189,8 +190,8 @@ func (p *exprParser) factor(depth int) (int64, bool) {
 }
 
 // inferAll runs inference over the sorted nodes, merging each result with
-// the file's value_info.
-func (d *decoder) inferAll() {
+// the file's value_info. It fails on a tensor too large to plan.
+func (d *decoder) inferAll() error {
 	vis := map[string]*valueInfo{}
 	for i := range d.g.valueInfo {
 		vis[d.g.valueInfo[i].name] = &d.g.valueInfo[i]
@@ -206,12 +207,22 @@ func (d *decoder) inferAll() {
 				continue
 			}
 			ti := res[j]
+			if ti.huge {
+				e := d.errf("output %s would have shape %v: more elements than int64 can count", quote(o), ti.shape)
+				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), clip(n.name)
+				return e
+			}
 			if vi := vis[o]; vi != nil && !d.noVI {
 				ti = d.merge(o, ti, vi)
+			}
+			if e := d.sizeErr(o, &ti); e != nil {
+				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), clip(n.name)
+				return e
 			}
 			d.infos[o] = &ti
 		}
 	}
+	return nil
 }
 
 // merge combines inference with value_info. Where both know a dim and
@@ -329,9 +340,15 @@ func (d *decoder) present(n *node, i int) bool {
 	return t == nil || !t.ok || numel(t.shape) != 0
 }
 
+// known is a tensor of this type and shape. A shape whose element count
+// overflows is kept only to be reported (tinfo.huge); one with a negative
+// dim is unknown.
 func known(dt int64, shape []int64) tinfo {
-	if numel(shape) < 0 {
+	if slices.ContainsFunc(shape, func(v int64) bool { return v < 0 }) {
 		return tinfo{dt: dt}
+	}
+	if numel(shape) < 0 {
+		return tinfo{dt: dt, shape: shape, huge: true}
 	}
 	return tinfo{dt: dt, shape: shape, ok: true}
 }
@@ -654,10 +671,11 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "DepthToSpace", "SpaceToDepth":
 		b := n.attrInt("blocksize", 0)
 		if xok && len(xs) == 4 && b > 0 && b < 1<<16 {
+			// mulOK gives -1 on overflow, which known refuses.
 			if op == "DepthToSpace" && xs[1]%(b*b) == 0 {
-				res[0] = known(xdt, []int64{xs[0], xs[1] / (b * b), xs[2] * b, xs[3] * b})
+				res[0] = known(xdt, []int64{xs[0], xs[1] / (b * b), mulOK(xs[2], b), mulOK(xs[3], b)})
 			} else if op == "SpaceToDepth" && xs[2]%b == 0 && xs[3]%b == 0 {
-				res[0] = known(xdt, []int64{xs[0], xs[1] * b * b, xs[2] / b, xs[3] / b})
+				res[0] = known(xdt, []int64{xs[0], mulOK(mulOK(xs[1], b), b), xs[2] / b, xs[3] / b})
 			}
 		}
 	case "LSTM", "GRU", "RNN":
@@ -935,6 +953,10 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	if !ok1 || !ok2 || !ok3 {
 		return res
 	}
+	// Bounded so the sums below stay far from overflow (dims < 2^62).
+	if slices.ContainsFunc(pads, func(p int64) bool { return abs(p) > 1<<40 }) {
+		return res
+	}
 	autoPad := ""
 	if a := n.attr("auto_pad"); a != nil {
 		autoPad = string(a.s)
@@ -952,17 +974,20 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			if os, ok := n.attrInts("output_shape"); ok && len(os) == sp {
 				o = os[i]
 			} else if autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" {
-				o = in * s
+				o = mulOK(in, s)
 			} else {
 				op, _ := get("output_padding", 0, sp)
-				if len(op) != sp {
+				if len(op) != sp || abs(op[i]) > 1<<40 {
 					return res
 				}
 				pb, pe := pads[i], pads[i+sp]
 				if autoPad == "VALID" {
 					pb, pe = 0, 0
 				}
-				o = s*(in-1) + op[i] + ek - pb - pe
+				if o = mulOK(s, in); o < 0 || o > 1<<62 {
+					return res
+				}
+				o += -s + op[i] + ek - pb - pe // s*(in-1) + ..., each term bounded
 			}
 			out = append(out, o)
 			continue
@@ -1034,7 +1059,10 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 				return res
 			}
 		}
-		out[ax] += s[ax]
+		var err error
+		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
+			return res
+		}
 	}
 	res[0] = known(dt, out)
 	if res[0].ok && numel(out) <= maxVal {
@@ -1319,17 +1347,22 @@ func clampSlice(start, end, step, dim int64) (int64, int64) {
 	return min(max(start, 0), dim-1), min(max(end, -1), dim-1)
 }
 
+// sliceCount is ceil((e-b)/step), written so a huge step cannot overflow.
 func sliceCount(b, e, step int64) int64 {
 	if step > 0 {
 		if e <= b {
 			return 0
 		}
-		return (e - b + step - 1) / step
+		return (e-b-1)/step + 1
 	}
 	if b <= e {
 		return 0
 	}
-	return (b - e + (-step) - 1) / (-step)
+	// -step overflows for MinInt64; b-e-1 < 2^63 then divides to 0.
+	if step == math.MinInt64 {
+		return 1
+	}
+	return (b-e-1)/(-step) + 1
 }
 
 func (d *decoder) slice(n *node, res []tinfo) []tinfo {
@@ -1747,7 +1780,9 @@ func (d *decoder) inferSubgraph(g *graph) []tinfo {
 	if sub.sortNodes() != nil {
 		return res
 	}
-	sub.inferAll()
+	if sub.inferAll() != nil {
+		return res // a tensor of the branch is too large: its outputs stay unknown
+	}
 	for i, o := range g.outputs {
 		if t := sub.infos[o.name]; t != nil {
 			res[i] = *t

@@ -57,6 +57,7 @@ type tinfo struct {
 	val    *tval   // contents, for small tensors computed from constants
 	src    *tensor // an initializer whose contents are not decoded yet
 	isInit bool
+	huge   bool // inference gave a shape whose element count overflows int64
 }
 
 // tval holds a tensor's contents: integers (and bools) exactly in i,

@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -83,4 +84,38 @@ func TestInvalidUTF8Names(t *testing.T) {
 			op("If", []string{"c"}, []string{"y"}, aGraph("then_branch", branch), aGraph("else_branch", branch))), ir.DecodeOptions{},
 			`e.onnx: graph.node[0].attribute[0].g.output[0].name: tensor name "w\xffz" is not valid UTF-8`},
 	})
+}
+
+func TestSizesStayBelow2To62(t *testing.T) {
+	const e62, e61 = 4611686018427387904, 2305843009213693952
+	runErrCases(t, []errCase{
+		{"two u8 inputs of 2^62", modelP(13, input(vinfo("a", tUint8, e62)), input(vinfo("b", tUint8, e62)),
+			op("Add", []string{"a", "b"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.input[0]: tensor "a" has shape [4611686018427387904] (uint8): 4611686018427387904 bytes, and memplan plans tensors below 2^62 bytes`},
+		{"f32 input whose bytes overflow", modelP(13, input(vinfo("a", tFloat, e62))), ir.DecodeOptions{},
+			`e.onnx: graph.input[0]: tensor "a" has shape [4611686018427387904] (float): its size overflows int64`},
+		{"bound symbol too large", modelP(13, input(vinfo("a", tInt64, "n", 4))), ir.DecodeOptions{Symbols: map[string]int64{"n": e61}},
+			`e.onnx: graph.input[0]: tensor "a" has shape [2305843009213693952 4] (int64): its size overflows int64`},
+		{"initializer", modelP(13, initz(tproto("w", tInt8, ints64(e61, 2)))), ir.DecodeOptions{},
+			`e.onnx: graph.initializer[0]: tensor "w" has shape [2305843009213693952 2] (int8): 4611686018427387904 bytes, and memplan plans tensors below 2^62 bytes`},
+		{"two u8 inputs of 2^61 sum to 2^62", modelP(13, input(vinfo("a", tUint8, e61)), input(vinfo("b", tUint8, e61)),
+			op("Add", []string{"a", "a"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.input[1]: node "b": the tensors up to "b" ([2305843009213693952] u8) total 2^62 bytes or more, and memplan plans arenas below 2^62 bytes`},
+		{"inferred output too large", modelP(13, input(vinfo("a", tUint8, e61)),
+			op("Concat", []string{"a", "a"}, []string{"y"}, aInt("axis", 0))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: tensor "y" has shape [4611686018427387904] (uint8): 4611686018427387904 bytes, and memplan plans tensors below 2^62 bytes`},
+		{"inferred element count overflows", modelP(13, input(vinfo("a", tUint8, 1, e61)), initz(tproto("s", tInt64, ints64(2), e61, 1)),
+			op("Expand", []string{"a", "s"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: output "y" would have shape [2305843009213693952 2305843009213693952]: more elements than int64 can count`},
+	})
+}
+
+func TestSliceCountHugeStep(t *testing.T) {
+	for _, tc := range []struct{ b, e, step, want int64 }{
+		{0, 5, math.MaxInt64, 1}, {0, 5, 2, 3}, {4, -1, math.MinInt64, 1}, {4, -1, -2, 3}, {5, 0, 1, 0},
+	} {
+		if got := sliceCount(tc.b, tc.e, tc.step); got != tc.want {
+			t.Errorf("sliceCount(%d, %d, %d) = %d, want %d", tc.b, tc.e, tc.step, got, tc.want)
+		}
+	}
 }
