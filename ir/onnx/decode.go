@@ -87,6 +87,10 @@ type decoder struct {
 	viMism  int              // value_info dims that disagreed with inference
 	viDiff  []string
 
+	scope string // "graph", or the path of a subgraph being inferred
+	why   string // the failed rule of the node being inferred
+	cur   int    // index of the node being inferred
+
 	noteUnsigned bool
 	depth        int  // subgraph nesting, for inferSubgraph
 	noVI         bool // tests: ignore value_info to measure inference alone
@@ -137,7 +141,7 @@ func (d *decoder) analyze() error {
 		if _, dup := d.infos[in.name]; dup {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: fmt.Sprintf("graph input %s appears twice", quote(in.name))}
 		}
-		ti := d.inputInfo(&in)
+		ti := d.inputInfo(&in, fmt.Sprintf("graph.input[%d]", i))
 		if err := d.sizeErr(in.name, ti); err != nil {
 			err.Path = fmt.Sprintf("graph.input[%d]", i)
 			return err
@@ -613,52 +617,6 @@ func (d *decoder) dtype(name string, et int64) (ir.DType, *ir.Error) {
 		return 0, d.errf("tensor %s has no known element type", quote(name))
 	}
 	return 0, d.errf("tensor %s has element type %s, which memplan cannot plan", quote(name), elemName(et))
-}
-
-// unknownShapes fails when any tensor's shape or dtype is unknown, naming
-// them and the symbols that would help.
-func (d *decoder) unknownShapes() error {
-	var bad []string
-	count := 0
-	for _, i := range d.inputs {
-		name := d.g.inputs[i].name
-		if ti := d.infos[name]; !ti.ok || ti.dt == 0 {
-			count++
-			bad = append(bad, fmt.Sprintf("%s (graph input)", quote(name)))
-		}
-	}
-	for _, k := range d.order {
-		n := &d.g.nodes[k]
-		for _, o := range n.outputs {
-			if o == "" {
-				continue
-			}
-			if ti := d.infos[o]; ti == nil || !ti.ok || ti.dt == 0 {
-				count++
-				if len(bad) < 20 {
-					bad = append(bad, fmt.Sprintf("%s (%s)", quote(o), clip(n.op)))
-				}
-			}
-		}
-	}
-	if count == 0 {
-		return nil
-	}
-	list := strings.Join(bad, ", ")
-	if count > len(bad) {
-		list += fmt.Sprintf(" and %d more", count-len(bad))
-	}
-	if len(d.unbound) == 0 {
-		return d.errf("cannot determine the shape of %d tensors: %s", count, list)
-	}
-	var syms []string
-	for s := range d.unbound {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
-	msg := fmt.Sprintf("unbound symbols %s: bind them with --set name=value; until then the shapes of %d tensors are unknown: %s",
-		strings.Join(syms, ", "), count, list)
-	return d.errf("%s", msg)
 }
 
 // validate runs ir's checks, adding the file name to their errors.

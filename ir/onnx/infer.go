@@ -23,9 +23,16 @@ func (d *decoder) initInfo(t *tensor) (*tinfo, *ir.Error) {
 	return &tinfo{dt: t.dtype, shape: t.dims, ok: true, src: t, isInit: true}, nil
 }
 
-func (d *decoder) inputInfo(vi *valueInfo) *tinfo {
+// inputInfo is what a graph input declares; path locates it for the
+// failure an unknown shape or type carries.
+func (d *decoder) inputInfo(vi *valueInfo, path string) *tinfo {
 	ti := &tinfo{dt: vi.elem, ok: vi.hasShape}
-	for _, dim := range vi.dims {
+	var why string
+	var syms []string
+	if !vi.hasShape {
+		why = "the graph input declares no shape"
+	}
+	for i, dim := range vi.dims {
 		switch {
 		case dim.hasValue && dim.value >= 0:
 			ti.shape = append(ti.shape, dim.value)
@@ -36,13 +43,30 @@ func (d *decoder) inputInfo(vi *valueInfo) *tinfo {
 			} else {
 				d.unbound[dim.param] = true
 				ti.ok = false
+				syms = append(syms, dim.param)
+				if why == "" {
+					why = fmt.Sprintf("dim %d is the unbound symbol %s", i, quote(dim.param))
+				}
+			}
+		case dim.hasValue:
+			ti.ok = false
+			if why == "" {
+				why = fmt.Sprintf("dim %d is %d", i, dim.value)
 			}
 		default:
 			ti.ok = false
+			if why == "" {
+				why = fmt.Sprintf("dim %d has neither a value nor a symbol", i)
+			}
 		}
 	}
 	if !ti.ok {
 		ti.shape = nil
+	} else if ti.dt == 0 {
+		why = "the graph input declares no element type"
+	}
+	if why != "" {
+		ti.cause = &failure{path: path, op: "graph input", tensor: vi.name, rule: why, syms: syms}
 	}
 	return ti
 }
@@ -201,7 +225,9 @@ func (d *decoder) inferAll() error {
 	}
 	for _, k := range d.order {
 		n := &d.g.nodes[k]
+		d.why, d.cur = "", k
 		res := d.infer(n)
+		var cause *failure // shared by the node's unknown outputs
 		for j, o := range n.outputs {
 			if o == "" {
 				continue
@@ -212,12 +238,25 @@ func (d *decoder) inferAll() error {
 				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), clip(n.name)
 				return e
 			}
+			if ti.neg {
+				d.fail(nil, "output %d would have shape %v, with a negative dim", j, ti.shape)
+				ti.shape, ti.neg = nil, false
+			}
 			if vi := vis[o]; vi != nil && !d.noVI {
 				ti = d.merge(o, ti, vi)
 			}
 			if e := d.sizeErr(o, &ti); e != nil {
 				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), clip(n.name)
 				return e
+			}
+			if unknownInfo(&ti) {
+				if cause == nil {
+					cause = d.blame(k, n)
+					if cause.tensor == "" {
+						cause.tensor = o
+					}
+				}
+				ti.cause = cause
 			}
 			d.infos[o] = &ti
 		}
@@ -345,7 +384,7 @@ func (d *decoder) present(n *node, i int) bool {
 // dim is unknown.
 func known(dt int64, shape []int64) tinfo {
 	if slices.ContainsFunc(shape, func(v int64) bool { return v < 0 }) {
-		return tinfo{dt: dt}
+		return tinfo{dt: dt, shape: shape, neg: true}
 	}
 	if numel(shape) < 0 {
 		return tinfo{dt: dt, shape: shape, huge: true}
@@ -389,6 +428,31 @@ func broadcast(shapes ...[]int64) ([]int64, bool) {
 	return out, true
 }
 
+// whyBroadcast says where shapes that do not broadcast conflict.
+func whyBroadcast(shapes ...[]int64) string {
+	rank := 0
+	for _, s := range shapes {
+		rank = max(rank, len(s))
+	}
+	for i := rank - 1; i >= 0; i-- {
+		v := int64(1)
+		for _, s := range shapes {
+			j := i - (rank - len(s))
+			if j < 0 {
+				continue
+			}
+			switch x := s[j]; {
+			case x == v || x == 1:
+			case v == 1:
+				v = x
+			default:
+				return fmt.Sprintf("dim %d of the rank-%d result is %d vs %d, and neither is 1", i, rank, v, x)
+			}
+		}
+	}
+	return "the shapes do not broadcast"
+}
+
 var unaryOps = map[string]bool{
 	"Relu": true, "Sigmoid": true, "Tanh": true, "Erf": true, "Sqrt": true, "Exp": true, "Log": true,
 	"Neg": true, "Abs": true, "Clip": true, "LeakyRelu": true, "HardSigmoid": true, "HardSwish": true,
@@ -421,7 +485,7 @@ func (d *decoder) infer(n *node) []tinfo {
 		return d.inferMicrosoft(n, res)
 	}
 	if n.domain != "" {
-		return res
+		return d.fail(res, "memplan has no shape rule for ops of domain %s; value_info in the file can give their outputs' shapes", quote(n.domain))
 	}
 	x := d.in(n, 0)
 	xs, xok := d.shape(n, 0)
@@ -453,6 +517,9 @@ func (d *decoder) infer(n *node) []tinfo {
 				if boolOps[op] {
 					res[0].dt = tBool
 				}
+				if n.inputs[i] == "" {
+					return d.fail(res, "input %d is missing", i)
+				}
 				return res
 			}
 			shapes = append(shapes, s)
@@ -468,7 +535,7 @@ func (d *decoder) infer(n *node) []tinfo {
 		}
 		if !ok {
 			res[0].dt = dt
-			return res
+			return d.fail(res, "%s broadcasts its inputs: %s", op, whyBroadcast(shapes...))
 		}
 		res[0] = known(dt, out)
 		res[0].val = d.foldElementwise(n, out, dt)
@@ -477,7 +544,11 @@ func (d *decoder) infer(n *node) []tinfo {
 
 	switch op {
 	case "Constant":
-		return set(d.constant(n))
+		t := d.constant(n)
+		if !t.ok {
+			return d.fail(res, "it has no value attribute with a tensor of non-negative dims")
+		}
+		return set(t)
 	case "Dropout":
 		if xok {
 			res[0] = known(xdt, xs)
@@ -494,8 +565,15 @@ func (d *decoder) infer(n *node) []tinfo {
 		} else {
 			res[0].dt = to
 		}
+		if to == 0 {
+			return d.fail(res, "it has no \"to\" attribute")
+		}
 	case "CastLike":
-		if y := d.in(n, 1); y != nil && xok {
+		y := d.in(n, 1)
+		if y == nil {
+			return d.fail(res, "input 1 (the type to cast to) is missing")
+		}
+		if xok {
 			res[0] = known(y.dt, xs)
 			res[0].val = castFold(x.val, y.dt)
 		}
@@ -521,7 +599,10 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose":
 		return d.convPool(n, res)
 	case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool":
-		if xok && len(xs) >= 2 {
+		if xok {
+			if len(xs) < 2 {
+				return d.fail(res, "%s needs rank 2 or more, got rank %d", op, len(xs))
+			}
 			out := append([]int64(nil), xs...)
 			for i := 2; i < len(out); i++ {
 				out[i] = 1
@@ -531,26 +612,37 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "BatchNormalization":
 		if xok {
 			res[0] = known(xdt, xs)
-			for i := 1; i < len(res) && len(xs) > 1; i++ {
+			for i := 1; i < len(res); i++ {
+				if len(xs) < 2 {
+					return d.fail(res, "BatchNormalization's statistics need rank 2 or more, got rank %d", len(xs))
+				}
 				res[i] = known(xdt, []int64{xs[1]})
 			}
 		}
 	case "LayerNormalization":
 		if xok {
 			res[0] = known(xdt, xs)
-			if ax, ok := normAxis(n.attrInt("axis", -1), len(xs)); ok {
-				st := append([]int64(nil), xs...)
-				for i := ax; i < len(st); i++ {
-					st[i] = 1
+			ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
+			if !ok {
+				if len(res) > 1 {
+					return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
 				}
-				for i := 1; i < len(res); i++ {
-					res[i] = known(n.attrInt("stash_type", tFloat), st)
-				}
+				break
+			}
+			st := append([]int64(nil), xs...)
+			for i := ax; i < len(st); i++ {
+				st[i] = 1
+			}
+			for i := 1; i < len(res); i++ {
+				res[i] = known(n.attrInt("stash_type", tFloat), st)
 			}
 		}
 	case "Gemm":
 		bs, bok := d.shape(n, 1)
-		if xok && bok && len(xs) == 2 && len(bs) == 2 {
+		if xok && bok {
+			if len(xs) != 2 || len(bs) != 2 {
+				return d.fail(res, "Gemm needs two rank-2 inputs, got ranks %d and %d", len(xs), len(bs))
+			}
 			m, k1 := xs[0], xs[1]
 			if n.attrInt("transA", 0) != 0 {
 				m, k1 = k1, m
@@ -559,20 +651,23 @@ func (d *decoder) infer(n *node) []tinfo {
 			if n.attrInt("transB", 0) != 0 {
 				k2, nn = nn, k2
 			}
-			if k1 == k2 {
-				res[0] = known(xdt, []int64{m, nn})
+			if k1 != k2 {
+				return d.fail(res, "Gemm needs A's columns to equal B's rows (after transA/transB): %d vs %d", k1, k2)
 			}
+			res[0] = known(xdt, []int64{m, nn})
 		}
 	case "MatMul", "MatMulInteger":
 		bs, bok := d.shape(n, 1)
 		if xok && bok {
-			if out, ok := matmulShape(xs, bs); ok {
-				dt := xdt
-				if op == "MatMulInteger" {
-					dt = tInt32
-				}
-				res[0] = known(dt, out)
+			out, why := matmulShapeWhy(xs, bs)
+			if why != "" {
+				return d.fail(res, "%s %s", op, why)
 			}
+			dt := xdt
+			if op == "MatMulInteger" {
+				dt = tInt32
+			}
+			res[0] = known(dt, out)
 		}
 	case "Concat":
 		return d.concat(n, res)
@@ -586,11 +681,12 @@ func (d *decoder) infer(n *node) []tinfo {
 			if ax < 0 {
 				ax += int64(len(xs))
 			}
-			if ax >= 0 && ax <= int64(len(xs)) {
-				res[0] = known(xdt, []int64{numel(xs[:ax]), numel(xs[ax:])})
-				if res[0].ok {
-					res[0].val = x.val
-				}
+			if ax < 0 || ax > int64(len(xs)) {
+				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 1), len(xs))
+			}
+			res[0] = known(xdt, []int64{numel(xs[:ax]), numel(xs[ax:])})
+			if res[0].ok {
+				res[0].val = x.val
 			}
 		}
 	case "Transpose":
@@ -601,10 +697,12 @@ func (d *decoder) infer(n *node) []tinfo {
 					perm = append(perm, int64(i))
 				}
 			}
-			if out, ok := permute(xs, perm); ok {
-				res[0] = known(xdt, out)
-				res[0].val = transposeFold(x.val, xs, perm, out)
+			out, ok := permute(xs, perm)
+			if !ok {
+				return d.fail(res, "perm %v is not a permutation of the %d axes", perm, len(xs))
 			}
+			res[0] = known(xdt, out)
+			res[0].val = transposeFold(x.val, xs, perm, out)
 		}
 	case "Squeeze", "Unsqueeze":
 		return d.squeeze(n, res)
@@ -630,37 +728,55 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "ConstantOfShape":
 		return d.constantOfShape(n, res)
 	case "Expand":
-		sv, ok := d.ints(n, 1)
+		sv, ok := d.constInts(n, 1, "shape")
 		if xok && ok {
-			if out, ok := broadcast(xs, sv); ok {
-				res[0] = known(xdt, out)
-				res[0].val = expandFold(x.val, xs, out)
+			out, ok := broadcast(xs, sv)
+			if !ok {
+				return d.fail(res, "Expand to %v: %s", sv, whyBroadcast(xs, sv))
 			}
+			res[0] = known(xdt, out)
+			res[0].val = expandFold(x.val, xs, out)
 		}
 	case "Tile":
-		rep, ok := d.ints(n, 1)
-		if xok && ok && len(rep) == len(xs) {
+		rep, ok := d.constInts(n, 1, "repeats")
+		if xok && ok {
+			if len(rep) != len(xs) {
+				return d.fail(res, "Tile needs one repeat per axis: %d repeats for rank %d", len(rep), len(xs))
+			}
 			out := make([]int64, len(xs))
 			for i := range xs {
-				if rep[i] < 0 || (rep[i] != 0 && xs[i] > math.MaxInt64/rep[i]) {
-					return res
+				if out[i] = mulOK(xs[i], rep[i]); out[i] < 0 {
+					return d.fail(res, "repeat %d of axis %d (dim %d) is negative or overflows", rep[i], i, xs[i])
 				}
-				out[i] = xs[i] * rep[i]
 			}
 			res[0] = known(xdt, out)
 		}
 	case "Range":
 		return d.rangeOp(n, res)
 	case "TopK":
-		k, ok := int64(0), false
+		var k int64
 		if d.opset >= 10 {
-			if kv, kok := d.ints(n, 1); kok && len(kv) == 1 {
-				k, ok = kv[0], true
+			kv, ok := d.constInts(n, 1, "k")
+			if !ok {
+				return res
 			}
+			if len(kv) != 1 {
+				return d.fail(res, "input 1 (k) has %d values, want 1", len(kv))
+			}
+			k = kv[0]
 		} else if a := n.attr("k"); a != nil {
-			k, ok = a.i, true
+			k = a.i
+		} else {
+			return d.fail(res, "it has no \"k\" attribute")
 		}
-		if ax, aok := normAxis(n.attrInt("axis", -1), len(xs)); xok && ok && aok && k >= 0 {
+		if xok {
+			ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
+			if !ok {
+				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+			}
+			if k < 0 {
+				return d.fail(res, "k is %d", k)
+			}
 			out := append([]int64(nil), xs...)
 			out[ax] = min(k, out[ax])
 			res[0] = known(xdt, out)
@@ -670,11 +786,22 @@ func (d *decoder) infer(n *node) []tinfo {
 		}
 	case "DepthToSpace", "SpaceToDepth":
 		b := n.attrInt("blocksize", 0)
-		if xok && len(xs) == 4 && b > 0 && b < 1<<16 {
+		if xok {
+			if len(xs) != 4 {
+				return d.fail(res, "%s needs rank 4, got rank %d", op, len(xs))
+			}
+			if b <= 0 || b >= 1<<16 {
+				return d.fail(res, "blocksize %d is out of range", b)
+			}
 			// mulOK gives -1 on overflow, which known refuses.
-			if op == "DepthToSpace" && xs[1]%(b*b) == 0 {
+			switch {
+			case op == "DepthToSpace" && xs[1]%(b*b) != 0:
+				return d.fail(res, "channels %d do not divide by blocksize² %d", xs[1], b*b)
+			case op == "DepthToSpace":
 				res[0] = known(xdt, []int64{xs[0], xs[1] / (b * b), mulOK(xs[2], b), mulOK(xs[3], b)})
-			} else if op == "SpaceToDepth" && xs[2]%b == 0 && xs[3]%b == 0 {
+			case xs[2]%b != 0 || xs[3]%b != 0:
+				return d.fail(res, "height %d and width %d must divide by blocksize %d", xs[2], xs[3], b)
+			default:
 				res[0] = known(xdt, []int64{xs[0], mulOK(mulOK(xs[1], b), b), xs[2] / b, xs[3] / b})
 			}
 		}
@@ -683,24 +810,7 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "If":
 		return d.ifOutputs(n, res)
 	case "Loop":
-		// A loop-carried value keeps its initial shape when the body declares
-		// that same shape for it; scan outputs need value_info.
-		body := n.attr("body")
-		for i := range res {
-			t := d.in(n, 2+i)
-			if t == nil || !t.ok || body == nil || body.g == nil || len(body.g.outputs) <= 1+i {
-				break
-			}
-			vi := &body.g.outputs[1+i]
-			if !vi.hasShape {
-				break // the body may change the shape: do not guess
-			}
-			dims, kn := d.viDims(vi)
-			if slices.Contains(kn, false) || !slices.Equal(dims, t.shape) {
-				break
-			}
-			res[i] = known(t.dt, t.shape)
-		}
+		return d.loop(n, res)
 	case "EyeLike":
 		if xok {
 			dt := n.attrInt("dtype", xdt)
@@ -719,34 +829,51 @@ func (d *decoder) infer(n *node) []tinfo {
 			res[0] = known(dt, xs)
 		}
 	case "DequantizeLinear":
-		if sc := d.in(n, 1); xok && sc != nil {
+		sc := d.in(n, 1)
+		if sc == nil {
+			return d.fail(res, "input 1 (the scale) is missing")
+		}
+		if xok {
 			res[0] = known(sc.dt, xs)
 		}
 	case "DynamicQuantizeLinear":
-		if xok && len(res) == 3 {
+		if len(res) != 3 {
+			return d.fail(res, "DynamicQuantizeLinear has 3 outputs, this node %d", len(res))
+		}
+		if xok {
 			res[0], res[1], res[2] = known(tUint8, xs), known(tFloat, []int64{}), known(tUint8, []int64{})
 		}
 	case "GatherND":
 		is, iok := d.shape(n, 1)
 		bd := n.attrInt("batch_dims", 0)
-		if xok && iok && len(is) > 0 {
-			last := is[len(is)-1]
-			if bd >= 0 && last >= 0 && bd+last <= int64(len(xs)) && bd < int64(len(is)) {
-				out := append(append([]int64(nil), is[:len(is)-1]...), xs[bd+last:]...)
-				res[0] = known(xdt, out)
+		if xok && iok {
+			if len(is) == 0 {
+				return d.fail(res, "the indices must have rank 1 or more")
 			}
+			last := is[len(is)-1]
+			if bd < 0 || bd >= int64(len(is)) || bd+last > int64(len(xs)) {
+				return d.fail(res, "batch_dims %d plus the index depth %d exceeds the data rank %d (or batch_dims is out of range)", bd, last, len(xs))
+			}
+			out := append(append([]int64(nil), is[:len(is)-1]...), xs[bd+last:]...)
+			res[0] = known(xdt, out)
 		}
 	case "OneHot":
 		is, iok := d.shape(n, 0)
-		depth := d.in(n, 1)
 		vals := d.in(n, 2)
-		if iok && depth != nil && depth.val != nil && depth.val.len() == 1 && vals != nil {
-			dep, ok := depth.val.int(0)
-			ax, aok := normAxis(n.attrInt("axis", -1), len(is)+1)
-			if ok && aok && dep >= 0 {
-				out := slices.Insert(slices.Clone(is), ax, dep)
-				res[0] = known(vals.dt, out)
+		if vals == nil {
+			return d.fail(res, "input 2 (the values) is missing")
+		}
+		dv, ok := d.constInts(n, 1, "depth")
+		if iok && ok {
+			if len(dv) != 1 || dv[0] < 0 {
+				return d.fail(res, "depth %v must be one non-negative value", dv)
 			}
+			ax, aok := normAxis(n.attrInt("axis", -1), len(is)+1)
+			if !aok {
+				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(is)+1)
+			}
+			out := slices.Insert(slices.Clone(is), ax, dv[0])
+			res[0] = known(vals.dt, out)
 		}
 	case "Einsum":
 		var shapes [][]int64
@@ -758,21 +885,33 @@ func (d *decoder) infer(n *node) []tinfo {
 			}
 			shapes = append(shapes, s)
 		}
-		if a := n.attr("equation"); a != nil {
-			if out, ok := einsumShape(string(a.s), shapes); ok {
-				res[0] = known(xdt, out)
-			}
+		a := n.attr("equation")
+		if a == nil {
+			return d.fail(res, "it has no \"equation\" attribute")
 		}
+		out, ok := einsumShape(string(a.s), shapes)
+		if !ok {
+			return d.fail(res, "equation %s does not fit the input ranks or dims", quote(string(a.s)))
+		}
+		res[0] = known(xdt, out)
 	case "RoiAlign":
 		rs, rok := d.shape(n, 1)
-		if xok && rok && len(xs) == 4 && len(rs) == 2 {
+		if xok && rok {
+			if len(xs) != 4 || len(rs) != 2 {
+				return d.fail(res, "RoiAlign needs rank-4 data and rank-2 rois, got ranks %d and %d", len(xs), len(rs))
+			}
 			res[0] = known(xdt, []int64{rs[0], xs[1], n.attrInt("output_height", 1), n.attrInt("output_width", 1)})
 		}
 	case "GridSample":
 		gs, gok := d.shape(n, 1)
-		if xok && gok && len(xs) >= 3 && len(gs) == len(xs) {
+		if xok && gok {
+			if len(xs) < 3 || len(gs) != len(xs) {
+				return d.fail(res, "GridSample needs data and grid of the same rank 3 or more, got ranks %d and %d", len(xs), len(gs))
+			}
 			res[0] = known(xdt, append([]int64{xs[0], xs[1]}, gs[1:len(gs)-1]...))
 		}
+	default:
+		return d.fail(res, "memplan has no shape rule for %s; value_info in the file can give its outputs' shapes", clip(op))
 	}
 	return res
 }
@@ -785,8 +924,14 @@ func clampIndex(i, r int64) int64 {
 }
 
 func matmulShape(a, b []int64) ([]int64, bool) {
+	out, why := matmulShapeWhy(a, b)
+	return out, why == ""
+}
+
+// matmulShapeWhy is numpy matmul's output shape, or why there is none.
+func matmulShapeWhy(a, b []int64) ([]int64, string) {
 	if len(a) == 0 || len(b) == 0 {
-		return nil, false
+		return nil, "needs inputs of rank 1 or more"
 	}
 	a1, b1 := len(a) == 1, len(b) == 1
 	if a1 {
@@ -796,11 +941,11 @@ func matmulShape(a, b []int64) ([]int64, bool) {
 		b = []int64{b[0], 1}
 	}
 	if a[len(a)-1] != b[len(b)-2] {
-		return nil, false
+		return nil, fmt.Sprintf("needs A's last dim to equal B's second-to-last: %d vs %d", a[len(a)-1], b[len(b)-2])
 	}
 	batch, ok := broadcast(a[:len(a)-2], b[:len(b)-2])
 	if !ok {
-		return nil, false
+		return nil, "broadcasts the batch dims: " + whyBroadcast(a[:len(a)-2], b[:len(b)-2])
 	}
 	out := append(batch, a[len(a)-2], b[len(b)-1])
 	if b1 {
@@ -813,7 +958,7 @@ func matmulShape(a, b []int64) ([]int64, bool) {
 		}
 		out = append(out[:i], out[i+1:]...)
 	}
-	return out, true
+	return out, ""
 }
 
 func permute(s, perm []int64) ([]int64, bool) {
@@ -883,7 +1028,7 @@ func (d *decoder) constantOfShape(n *node, res []tinfo) []tinfo {
 			fill = v
 		}
 	}
-	sv, ok := d.ints(n, 0)
+	sv, ok := d.constInts(n, 0, "shape")
 	if !ok {
 		res[0].dt = dt
 		return res
@@ -914,8 +1059,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			res[0].dt = tInt32
 		}
 	}
-	if !ok || len(xs) < 3 {
+	if !ok {
 		return res
+	}
+	if len(xs) < 3 {
+		return d.fail(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
 	}
 	sp := len(xs) - 2
 	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "ConvTranspose"
@@ -923,8 +1071,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	ch := xs[1]
 	if isConv {
 		ws, wok := d.shape(n, 1)
-		if !wok || len(ws) != len(xs) {
+		if !wok {
 			return res
+		}
+		if len(ws) != len(xs) {
+			return d.fail(res, "the weights' rank %d differs from the data's rank %d", len(ws), len(xs))
 		}
 		if !hasK {
 			kernel = ws[2:]
@@ -935,7 +1086,7 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 		}
 	}
 	if len(kernel) != sp {
-		return res
+		return d.fail(res, "kernel_shape %v needs %d spatial dims", kernel, sp)
 	}
 	get := func(name string, def int64, count int) ([]int64, bool) {
 		v, ok := n.attrInts(name)
@@ -951,11 +1102,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	dil, ok2 := get("dilations", 1, sp)
 	pads, ok3 := get("pads", 0, 2*sp)
 	if !ok1 || !ok2 || !ok3 {
-		return res
+		return d.fail(res, "strides %v, dilations %v and pads %v need %d, %d and %d values", strides, dil, pads, sp, sp, 2*sp)
 	}
 	// Bounded so the sums below stay far from overflow (dims < 2^62).
 	if slices.ContainsFunc(pads, func(p int64) bool { return abs(p) > 1<<40 }) {
-		return res
+		return d.fail(res, "pads %v are out of range", pads)
 	}
 	autoPad := ""
 	if a := n.attr("auto_pad"); a != nil {
@@ -966,7 +1117,7 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	for i := 0; i < sp; i++ {
 		in, k, s, dl := xs[i+2], kernel[i], strides[i], dil[i]
 		if k < 1 || s < 1 || dl < 1 || k > 1<<20 || s > 1<<20 || dl > 1<<20 {
-			return res
+			return d.fail(res, "spatial axis %d: kernel %d, stride %d and dilation %d must be in [1, 2^20]", i, k, s, dl)
 		}
 		ek := (k-1)*dl + 1
 		var o int64
@@ -978,14 +1129,14 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			} else {
 				op, _ := get("output_padding", 0, sp)
 				if len(op) != sp || abs(op[i]) > 1<<40 {
-					return res
+					return d.fail(res, "output_padding %v needs %d values in range", op, sp)
 				}
 				pb, pe := pads[i], pads[i+sp]
 				if autoPad == "VALID" {
 					pb, pe = 0, 0
 				}
 				if o = mulOK(s, in); o < 0 || o > 1<<62 {
-					return res
+					return d.fail(res, "spatial axis %d: stride %d times dim %d is too large", i, s, in)
 				}
 				o += -s + op[i] + ek - pb - pe // s*(in-1) + ..., each term bounded
 			}
@@ -1002,7 +1153,7 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			}
 			span := in + pb + pe - ek
 			if span < 0 {
-				return res
+				return d.fail(res, "spatial axis %d: the kernel's extent %d exceeds the padded input %d", i, ek, in+pb+pe)
 			}
 			if ceil {
 				o = (span+s-1)/s + 1
@@ -1041,27 +1192,27 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	}
 	res[0].dt = dt
 	if len(shapes) == 0 {
-		return res
+		return d.fail(res, "Concat has no inputs")
 	}
 	r := len(shapes[0])
 	ax, ok := normAxis(n.attrInt("axis", 0), r)
 	if !ok {
-		return res
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
 	}
 	out := append([]int64(nil), shapes[0]...)
 	out[ax] = 0
-	for _, s := range shapes {
+	for k, s := range shapes {
 		if len(s) != r {
-			return res
+			return d.fail(res, "Concat needs inputs of equal rank: input %d has rank %d, input 0 rank %d", k, len(s), r)
 		}
 		for i := range s {
 			if i != ax && s[i] != out[i] {
-				return res
+				return d.fail(res, "Concat along axis %d needs equal dims elsewhere: dim %d is %d vs %d", ax, i, out[i], s[i])
 			}
 		}
 		var err error
 		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
-			return res
+			return d.fail(res, "Concat along axis %d: the sum of the dims overflows", ax)
 		}
 	}
 	res[0] = known(dt, out)
@@ -1142,9 +1293,11 @@ func (d *decoder) reshape(n *node, res []tinfo) []tinfo {
 	var target []int64
 	var ok bool
 	if d.opset < 5 {
-		target, ok = n.attrInts("shape")
+		if target, ok = n.attrInts("shape"); !ok {
+			return d.fail(res, "it has no \"shape\" attribute")
+		}
 	} else {
-		target, ok = d.ints(n, 1)
+		target, ok = d.constInts(n, 1, "shape")
 	}
 	if !ok || !xok {
 		return res
@@ -1157,31 +1310,31 @@ func (d *decoder) reshape(n *node, res []tinfo) []tinfo {
 		switch {
 		case v == 0 && !allowZero:
 			if i >= len(xs) {
-				return res
+				return d.fail(res, "target shape %v copies dim %d (a 0), beyond the input's rank %d", target, i, len(xs))
 			}
 			v = xs[i]
 		case v == -1:
 			if infer >= 0 {
-				return res
+				return d.fail(res, "target shape %v has more than one -1", target)
 			}
 			infer = i
 			continue
 		case v < 0:
-			return res
+			return d.fail(res, "target shape %v has a negative dim", target)
 		}
 		out[i] = v
 		if prod = mulOK(prod, v); prod < 0 {
-			return res
+			return d.fail(res, "target shape %v has more elements than int64 can count", target)
 		}
 	}
 	total := numel(xs)
 	if infer >= 0 {
 		if prod == 0 || total%prod != 0 {
-			return res
+			return d.fail(res, "target shape %v: the -1 cannot be inferred, %d elements do not divide by %d", target, total, prod)
 		}
 		out[infer] = total / prod
 	} else if prod != total {
-		return res
+		return d.fail(res, "target shape %v has %d elements, the input %d", target, prod, total)
 	}
 	res[0] = known(x.dt, out)
 	res[0].val = x.val
@@ -1207,7 +1360,7 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 	if d.opset >= 13 {
 		if d.present(n, 1) {
 			var ok bool
-			if axes, ok = d.ints(n, 1); !ok {
+			if axes, ok = d.constInts(n, 1, "axes"); !ok {
 				return res
 			}
 			hasAxes = true
@@ -1223,8 +1376,11 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 		drop := make([]bool, len(xs))
 		for _, a := range axes {
 			ax, ok := normAxis(a, len(xs))
-			if !ok || xs[ax] != 1 {
-				return res
+			if !ok {
+				return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
+			}
+			if xs[ax] != 1 {
+				return d.fail(res, "Squeeze of axis %d needs dim 1, got %d", ax, xs[ax])
 			}
 			drop[ax] = true
 		}
@@ -1242,8 +1398,11 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 		ins := make([]bool, r)
 		for _, a := range axes {
 			ax, ok := normAxis(a, r)
-			if !ok || ins[ax] {
-				return res
+			if !ok {
+				return d.fail(res, "axis %d is out of range for the output rank %d", a, r)
+			}
+			if ins[ax] {
+				return d.fail(res, "axes %v name axis %d twice", axes, ax)
 			}
 			ins[ax] = true
 		}
@@ -1253,7 +1412,7 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 				out = append(out, 1)
 			} else {
 				if k >= len(xs) {
-					return res
+					return d.fail(res, "axes %v do not fit rank %d", axes, len(xs))
 				}
 				out = append(out, xs[k])
 				k++
@@ -1279,32 +1438,35 @@ func (d *decoder) sliceParams(n *node, rank int) (sliceSpec, bool) {
 	var ok bool
 	if d.opset < 10 {
 		if sp.starts, ok = n.attrInts("starts"); !ok {
+			d.fail(nil, "it has no \"starts\" attribute")
 			return sp, false
 		}
 		if sp.ends, ok = n.attrInts("ends"); !ok {
+			d.fail(nil, "it has no \"ends\" attribute")
 			return sp, false
 		}
 		sp.axes, _ = n.attrInts("axes")
 	} else {
-		if sp.starts, ok = d.ints(n, 1); !ok {
+		if sp.starts, ok = d.constInts(n, 1, "starts"); !ok {
 			return sp, false
 		}
-		if sp.ends, ok = d.ints(n, 2); !ok {
+		if sp.ends, ok = d.constInts(n, 2, "ends"); !ok {
 			return sp, false
 		}
 		if d.present(n, 3) {
-			if sp.axes, ok = d.ints(n, 3); !ok {
+			if sp.axes, ok = d.constInts(n, 3, "axes"); !ok {
 				return sp, false
 			}
 		}
 		if d.present(n, 4) {
-			if sp.steps, ok = d.ints(n, 4); !ok {
+			if sp.steps, ok = d.constInts(n, 4, "steps"); !ok {
 				return sp, false
 			}
 		}
 	}
 	k := len(sp.starts)
 	if len(sp.ends) != k {
+		d.fail(nil, "starts %v and ends %v differ in length", sp.starts, sp.ends)
 		return sp, false
 	}
 	if len(sp.axes) == 0 {
@@ -1318,12 +1480,14 @@ func (d *decoder) sliceParams(n *node, rank int) (sliceSpec, bool) {
 		}
 	}
 	if len(sp.axes) != k || len(sp.steps) != k {
+		d.fail(nil, "axes %v and steps %v need %d values, one per start", sp.axes, sp.steps, k)
 		return sp, false
 	}
 	seen := make([]bool, rank)
 	for i, a := range sp.axes {
 		ax, ok := normAxis(a, rank)
 		if !ok || seen[ax] || sp.steps[i] == 0 {
+			d.fail(nil, "axes %v and steps %v: each axis must be in range for rank %d and appear once, each step non-zero", sp.axes, sp.steps, rank)
 			return sp, false
 		}
 		seen[ax] = true
@@ -1408,7 +1572,7 @@ func (d *decoder) gather(n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
 	if !ok {
-		return res
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
 	}
 	out := append(append(append([]int64(nil), xs[:ax]...), is...), xs[ax+1:]...)
 	res[0] = known(x.dt, out)
@@ -1441,7 +1605,7 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	case d.opset >= 18 || (n.op == "ReduceSum" && d.opset >= 13):
 		if d.present(n, 1) {
 			var ok bool
-			if axes, ok = d.ints(n, 1); !ok {
+			if axes, ok = d.constInts(n, 1, "axes"); !ok {
 				return res
 			}
 		}
@@ -1462,7 +1626,7 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	for _, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return res
+			return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
 		}
 		red[ax] = true
 	}
@@ -1493,11 +1657,15 @@ func (d *decoder) pad(n *node, res []tinfo) []tinfo {
 	var ok bool
 	switch {
 	case d.opset >= 11:
-		pads, ok = d.ints(n, 1)
+		pads, ok = d.constInts(n, 1, "pads")
 	case d.opset >= 2:
-		pads, ok = n.attrInts("pads")
+		if pads, ok = n.attrInts("pads"); !ok {
+			return d.fail(res, "it has no \"pads\" attribute")
+		}
 	default:
-		pads, ok = n.attrInts("paddings")
+		if pads, ok = n.attrInts("paddings"); !ok {
+			return d.fail(res, "it has no \"paddings\" attribute")
+		}
 	}
 	if !ok || !xok {
 		return res
@@ -1507,26 +1675,26 @@ func (d *decoder) pad(n *node, res []tinfo) []tinfo {
 		axes[i] = int64(i)
 	}
 	if d.opset >= 18 && d.present(n, 3) {
-		if axes, ok = d.ints(n, 3); !ok {
+		if axes, ok = d.constInts(n, 3, "axes"); !ok {
 			return res
 		}
 	}
 	if len(pads) != 2*len(axes) {
-		return res
+		return d.fail(res, "pads %v need 2 values per padded axis (%d axes)", pads, len(axes))
 	}
 	out := append([]int64(nil), xs...)
 	for i, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return res
+			return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
 		}
 		pb, pe := pads[i], pads[i+len(axes)]
 		if abs(pb) > 1<<40 || abs(pe) > 1<<40 {
-			return res
+			return d.fail(res, "pads %d and %d of axis %d are out of range", pb, pe, ax)
 		}
 		out[ax] += pb + pe
 		if out[ax] < 0 {
-			return res
+			return d.fail(res, "pads %d and %d make axis %d (dim %d) negative", pb, pe, ax, xs[ax])
 		}
 	}
 	res[0] = known(x.dt, out)
@@ -1555,9 +1723,12 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 	}
 	out := append([]int64(nil), xs...)
 	if sizesIn > 0 && d.present(n, sizesIn) {
-		sizes, ok := d.ints(n, sizesIn)
-		if !ok || len(sizes) != len(axes) {
+		sizes, ok := d.constInts(n, sizesIn, "sizes")
+		if !ok {
 			return res
+		}
+		if len(sizes) != len(axes) {
+			return d.fail(res, "sizes %v need one value per axis of %v", sizes, axes)
 		}
 		policy := "stretch"
 		if a := n.attr("keep_aspect_ratio_policy"); a != nil {
@@ -1569,7 +1740,7 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		for i, a := range axes {
 			ax, ok := normAxis(a, len(xs))
 			if !ok || sizes[i] < 0 || sizes[i] > 1<<40 {
-				return res
+				return d.fail(res, "axis %d or its size %d is out of range for rank %d", a, sizes[i], len(xs))
 			}
 			out[ax] = sizes[i]
 			if xs[ax] == 0 {
@@ -1593,14 +1764,19 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 	if n.op == "Upsample" && d.opset < 9 {
 		a := n.attr("scales")
 		if a == nil {
-			return res
+			return d.fail(res, "it has no \"scales\" attribute")
 		}
 		for _, f := range a.floats {
 			scales = append(scales, float64(f))
 		}
 	} else {
 		t := d.in(n, scalesIn)
-		if t == nil || t.val == nil {
+		switch {
+		case t == nil:
+			return d.fail(res, "it has neither scales nor sizes")
+		case t.val == nil && t.ok:
+			return d.fail(res, "input %d (scales) is not a constant memplan can compute", scalesIn)
+		case t.val == nil:
 			return res
 		}
 		for k := 0; k < t.val.len(); k++ {
@@ -1608,18 +1784,18 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		}
 	}
 	if len(scales) != len(axes) {
-		return res
+		return d.fail(res, "scales %v need one value per axis of %v", scales, axes)
 	}
 	for i, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		s := scales[i]
 		if !ok || !(s >= 0) || s > 1<<20 {
-			return res
+			return d.fail(res, "axis %d or its scale %g is out of range for rank %d", a, s, len(xs))
 		}
 		// In float32, as onnxruntime computes it: 10 * 0.7f is 7, not 6.
 		o := math.Floor(float64(float32(xs[ax]) * float32(s)))
 		if o > 1<<50 {
-			return res
+			return d.fail(res, "axis %d: dim %d times scale %g is too large", ax, xs[ax], s)
 		}
 		out[ax] = int64(o)
 	}
@@ -1634,20 +1810,27 @@ func (d *decoder) rangeOp(n *node, res []tinfo) []tinfo {
 	}
 	res[0].dt = x.dt
 	var sv [3]*tval
-	for i := range sv {
+	for i, what := range []string{"start", "limit", "delta"} {
 		t := d.in(n, i)
-		if t == nil || t.val == nil || t.val.len() != 1 {
+		switch {
+		case t == nil:
+			return d.fail(res, "input %d (%s) is missing", i, what)
+		case t.val == nil && t.ok:
+			return d.fail(res, "input %d (%s) is not a constant memplan can compute", i, what)
+		case t.val == nil:
 			return res
+		case t.val.len() != 1:
+			return d.fail(res, "input %d (%s) has %d values, want 1", i, what, t.val.len())
 		}
 		sv[i] = t.val
 	}
 	start, limit, delta := sv[0].float(0), sv[1].float(0), sv[2].float(0)
 	if delta == 0 || math.IsNaN(start+limit+delta) || math.Abs(start) > 1e15 || math.Abs(limit) > 1e15 {
-		return res
+		return d.fail(res, "start %g, limit %g and delta %g: delta must be non-zero and the bounds within 1e15", start, limit, delta)
 	}
 	fcnt := max(math.Ceil((limit-start)/delta), 0)
 	if fcnt > 1<<50 {
-		return res
+		return d.fail(res, "start %g, limit %g and delta %g give %g elements", start, limit, delta, fcnt)
 	}
 	cnt := int64(fcnt)
 	if !sv[0].isF && !sv[1].isF && !sv[2].isF {
@@ -1678,8 +1861,11 @@ func (d *decoder) rnn(n *node, res []tinfo) []tinfo {
 		res[i].dt = x.dt
 	}
 	h := n.attrInt("hidden_size", -1)
-	if !ok || len(xs) != 3 || h < 0 {
+	if !ok {
 		return res
+	}
+	if len(xs) != 3 || h < 0 {
+		return d.fail(res, "%s needs rank-3 input and a hidden_size, got rank %d and hidden_size %d", n.op, len(xs), h)
 	}
 	nd := int64(1)
 	if a := n.attr("direction"); a != nil && string(a.s) == "bidirectional" {
@@ -1726,7 +1912,7 @@ func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
 		if done {
 			break
 		}
-		sub := d.inferSubgraph(a.g)
+		sub := d.inferSubgraph(a.g, d.nodePath(d.cur)+".attribute["+name+"]")
 		for i := range res {
 			if res[i].ok {
 				continue
@@ -1757,13 +1943,13 @@ func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
 
 // inferSubgraph infers a branch graph that reads this scope's tensors and
 // returns what it finds for the branch's outputs.
-func (d *decoder) inferSubgraph(g *graph) []tinfo {
+func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 	res := make([]tinfo, len(g.outputs))
 	if d.depth >= maxDepth {
 		return res
 	}
 	sub := &decoder{file: d.file, m: d.m, g: g, opts: d.opts, opset: d.opset,
-		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1}
+		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1, scope: scope}
 	sub.infos = make(map[string]*tinfo, len(d.infos)+len(g.nodes))
 	for k, v := range d.infos {
 		sub.infos[k] = v
@@ -1774,7 +1960,7 @@ func (d *decoder) inferSubgraph(g *graph) []tinfo {
 		}
 	}
 	for i := range g.inputs {
-		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i])
+		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i], fmt.Sprintf("%s.input[%d]", scope, i))
 	}
 	sub.extra = make([][]string, len(g.nodes))
 	if sub.sortNodes() != nil {
@@ -1788,6 +1974,38 @@ func (d *decoder) inferSubgraph(g *graph) []tinfo {
 			res[i] = *t
 			res[i].isInit = false
 		}
+	}
+	return res
+}
+
+// loop: a loop-carried value keeps its initial shape when the body
+// declares that same shape for it; scan outputs need value_info.
+func (d *decoder) loop(n *node, res []tinfo) []tinfo {
+	body := n.attr("body")
+	if body == nil || body.g == nil {
+		return d.fail(res, "it has no body graph")
+	}
+	for i := range res {
+		t := d.in(n, 2+i)
+		if t == nil {
+			return d.fail(res, "output %d is a scan output, whose shape memplan does not infer; value_info in the file can give it", i)
+		}
+		if !t.ok {
+			return res
+		}
+		if len(body.g.outputs) <= 1+i {
+			return d.fail(res, "the body has %d outputs, too few for loop-carried value %d", len(body.g.outputs), i)
+		}
+		vi := &body.g.outputs[1+i]
+		if !vi.hasShape {
+			// The body may change the shape: do not guess.
+			return d.fail(res, "the body declares no shape for loop-carried value %d, so it may change from %v", i, t.shape)
+		}
+		dims, kn := d.viDims(vi)
+		if slices.Contains(kn, false) || !slices.Equal(dims, t.shape) {
+			return d.fail(res, "the body does not declare loop-carried value %d with its initial shape %v", i, t.shape)
+		}
+		res[i] = known(t.dt, t.shape)
 	}
 	return res
 }
@@ -1899,8 +2117,11 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		}
 	case "FusedMatMul":
 		bs, bok := d.shape(n, 1)
-		if !bok || len(xs) < 2 || len(bs) < 2 {
+		if !bok {
 			return res
+		}
+		if len(xs) < 2 || len(bs) < 2 {
+			return d.fail(res, "FusedMatMul needs inputs of rank 2 or more, got ranks %d and %d", len(xs), len(bs))
 		}
 		a, b := slices.Clone(xs), slices.Clone(bs)
 		if n.attrInt("transA", 0) != 0 {
@@ -1909,13 +2130,18 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		if n.attrInt("transB", 0) != 0 {
 			b[len(b)-1], b[len(b)-2] = b[len(b)-2], b[len(b)-1]
 		}
-		if out, ok := matmulShape(a, b); ok {
-			res[0] = known(x.dt, out)
+		out, why := matmulShapeWhy(a, b)
+		if why != "" {
+			return d.fail(res, "FusedMatMul %s", why)
 		}
+		res[0] = known(x.dt, out)
 	case "Attention":
 		ws, wok := d.shape(n, 1)
-		if !wok || len(xs) != 3 || len(ws) != 2 {
+		if !wok {
 			return res
+		}
+		if len(xs) != 3 || len(ws) != 2 {
+			return d.fail(res, "Attention needs rank-3 input and rank-2 weights, got ranks %d and %d", len(xs), len(ws))
 		}
 		h := ws[1] / 3
 		if q, ok := n.attrInts("qkv_hidden_sizes"); ok && len(q) == 3 {
@@ -1924,8 +2150,11 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		res[0] = known(x.dt, []int64{xs[0], xs[1], h})
 	case "EmbedLayerNormalization":
 		ws, wok := d.shape(n, 2)
-		if !wok || len(xs) != 2 || len(ws) != 2 {
+		if !wok {
 			return res
+		}
+		if len(xs) != 2 || len(ws) != 2 {
+			return d.fail(res, "EmbedLayerNormalization needs rank-2 ids and word embeddings, got ranks %d and %d", len(xs), len(ws))
 		}
 		we := d.in(n, 2)
 		res[0] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
@@ -1935,6 +2164,8 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		if len(res) > 2 {
 			res[2] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
 		}
+	default:
+		return d.fail(res, "memplan has no shape rule for com.microsoft.%s; value_info in the file can give its outputs' shapes", clip(n.op))
 	}
 	return res
 }

@@ -119,3 +119,68 @@ func TestSliceCountHugeStep(t *testing.T) {
 		}
 	}
 }
+
+func TestShapeErrorsSayWhy(t *testing.T) {
+	x := input(vinfo("x", tFloat, 2, 3))
+	named := func(p part, name string) part { p.body = p.body.str(3, name); return p }
+	runErrCases(t, []errCase{
+		{"concat", modelP(13, x, input(vinfo("w", tFloat, 4, 5)),
+			named(op("Concat", []string{"x", "w"}, []string{"y"}, aInt("axis", 1)), "cat")), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: node "cat": cannot determine the shape of "y" (Concat): inputs [2 3] and [4 5]: Concat along axis 1 needs equal dims elsewhere: dim 0 is 2 vs 4`},
+		{"broadcast", modelP(13, x, input(vinfo("w", tFloat, 4, 5)), op("Add", []string{"x", "w"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (Add): inputs [2 3] and [4 5]: Add broadcasts its inputs: dim 1 of the rank-2 result is 3 vs 5, and neither is 1`},
+		{"matmul", modelP(13, x, input(vinfo("w", tFloat, 4, 5)), op("MatMul", []string{"x", "w"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (MatMul): inputs [2 3] and [4 5]: MatMul needs A's last dim to equal B's second-to-last: 3 vs 4`},
+		{"reshape count", modelP(13, x, initz(tproto("s", tInt64, ints64(1), 7)), op("Reshape", []string{"x", "s"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (Reshape): inputs [2 3] and [1]: target shape [7] has 7 elements, the input 6`},
+		{"reshape from data", modelP(13, x, input(vinfo("s", tInt64, 2)), op("Reshape", []string{"x", "s"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (Reshape): inputs [2 3] and [2]: input 1 (shape) is not a constant memplan can compute`},
+		{"unsqueeze axis", modelP(11, x, op("Unsqueeze", []string{"x"}, []string{"y"}, aInts("axes", 5))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (Unsqueeze): input [2 3]: axis 5 is out of range for the output rank 3`},
+		{"no rule", modelP(13, x, op("NonZero", []string{"x"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (NonZero): input [2 3]: memplan has no shape rule for NonZero; value_info in the file can give its outputs' shapes`},
+		{"other domain", modelP(13, x, func() part {
+			p := op("Thing", []string{"x"}, []string{"y"})
+			p.body = p.body.str(7, "my.ops")
+			return p
+		}()), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (my.ops.Thing): input [2 3]: memplan has no shape rule for ops of domain "my.ops"; value_info in the file can give their outputs' shapes`},
+		{"negative dim", modelP(13, initz(tproto("s", tInt64, ints64(2), 2, -3)), op("ConstantOfShape", []string{"s"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (ConstantOfShape): input [2]: output 0 would have shape [2 -3], with a negative dim`},
+		{"graph input without shape", modelP(13, input(vinfo("x", tFloat)), op("Relu", []string{"x"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.input[0]: cannot determine the shape of "x" (graph input): the graph input declares no shape; 1 tensor depends on it: "y" (Relu)`},
+		{"unbound symbols", modelP(13, input(vinfo("x", tFloat, "batch", 3)), input(vinfo("w", tFloat, "seq")),
+			op("Relu", []string{"x"}, []string{"y"})), ir.DecodeOptions{},
+			`e.onnx: graph.input[0]: unbound symbols batch, seq: bind them with --set name=value; until then the shapes of 3 tensors are unknown: "x" (graph input), "w" (graph input), "y" (Relu)`},
+		{"loop body may change the shape", modelP(13, x, initz(tproto("m", tInt64, nil, 3)), initz(tproto("c", tBool, nil, 1)),
+			op("Loop", []string{"m", "c", "x"}, []string{"y"}, aGraph("body", graphP(
+				input(scalar("i", tInt64)), input(scalar("ci", tBool)), input(vinfo("xi", tFloat)),
+				op("Identity", []string{"ci"}, []string{"co"}), op("Concat", []string{"xi", "xi"}, []string{"xo"}, aInt("axis", 0)),
+				output(scalar("co", tBool)), output(vinfo("xo", tFloat)))))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (Loop): inputs [], [] and [2 3]: the body declares no shape for loop-carried value 0, so it may change from [2 3]`},
+	})
+}
+
+// TestBlameTheFirstFailure: a node whose shape cannot be determined is
+// reported, not the nodes consuming its output, even when the file lists
+// the consumers first.
+func TestBlameTheFirstFailure(t *testing.T) {
+	x := input(vinfo("x", tFloat, 2, 3))
+	w := input(vinfo("w", tFloat, 4, 5))
+	cat := op("Concat", []string{"x", "w"}, []string{"c"}, aInt("axis", 1))
+	consumers := []part{
+		op("Relu", []string{"c"}, []string{"r1"}),
+		op("Sigmoid", []string{"c"}, []string{"r2"}),
+		op("Add", []string{"r1", "r2"}, []string{"z"}),
+		op("MatMul", []string{"z", "x"}, []string{"m"}), // would fail on its own too
+	}
+	const msg = `cannot determine the shape of "c" (Concat): inputs [2 3] and [4 5]: Concat along axis 1 needs equal dims elsewhere: dim 0 is 2 vs 4; 4 tensors depend on it: "r1" (Relu), "r2" (Sigmoid), "z" (Add), "m" (MatMul)`
+	runErrCases(t, []errCase{
+		{"producer first", modelP(13, append([]part{x, w, cat}, consumers...)...), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: ` + msg},
+		{"consumers first in the file", modelP(13, append(append([]part{x, w}, consumers...), cat)...), ir.DecodeOptions{},
+			`e.onnx: graph.node[4]: ` + msg},
+		{"an independent failure is counted", modelP(13, append([]part{x, w, cat, op("NonZero", []string{"x"}, []string{"nz"})}, consumers...)...), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: ` + msg + `; 1 more tensor is unknown for other reasons`},
+	})
+}
