@@ -1222,6 +1222,12 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	return res
 }
 
+// split follows Split as the model's opset defines it. Explicit sizes
+// (the split attribute before opset 13, the split input from 13) must
+// give one size per output and sum to the axis. Without them the axis
+// must divide evenly among the outputs, except that from opset 18
+// num_outputs asks for chunks of ceil(n/k) with a smaller last one; an
+// uneven split is never made up.
 func (d *decoder) split(n *node, res []tinfo) []tinfo {
 	xs, ok := d.shape(n, 0)
 	x := d.in(n, 0)
@@ -1235,50 +1241,77 @@ func (d *decoder) split(n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
 	if !ok {
-		return res
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
 	}
+	dim, k := xs[ax], int64(len(res))
 	var sizes []int64
 	if d.opset >= 13 {
 		if d.present(n, 1) {
-			if sizes, ok = d.ints(n, 1); !ok {
+			if sizes, ok = d.constInts(n, 1, "split"); !ok {
 				return res
 			}
 		}
 	} else {
 		sizes, _ = n.attrInts("split")
 	}
-	if len(sizes) == 0 {
-		parts := int64(len(res))
-		if a := n.attr("num_outputs"); a != nil && a.i != parts {
-			return res
+	numOut := n.attr("num_outputs")
+	switch {
+	case len(sizes) > 0:
+		if int64(len(sizes)) != k {
+			return d.fail(res, "split sizes %v give %d outputs, the node has %d", sizes, len(sizes), k)
 		}
-		each := (xs[ax] + parts - 1) / parts
-		for left := xs[ax]; int64(len(sizes)) < parts; {
-			s := min(each, left)
-			sizes = append(sizes, s)
-			left -= s
+		var sum int64
+		for _, v := range sizes {
+			var err error
+			if v < 0 {
+				return d.fail(res, "split sizes %v include a negative size", sizes)
+			}
+			if sum, err = ir.AddSize(sum, v); err != nil {
+				return d.fail(res, "split sizes %v overflow", sizes)
+			}
 		}
-	}
-	if len(sizes) != len(res) {
-		return res
+		if sum != dim {
+			return d.fail(res, "split sizes %v sum to %d, but axis %d is %d long", sizes, sum, ax, dim)
+		}
+	case d.opset >= 18 && numOut != nil:
+		if numOut.i != k {
+			return d.fail(res, "num_outputs is %d, but the node has %d outputs", numOut.i, k)
+		}
+		// Split-18: chunks of ceil(n/k), the last one smaller. When that
+		// leaves the last chunk negative (2 into 4: 1, 1, 1, -1) the spec
+		// has no answer, and this is not the place to invent one.
+		c := (dim + k - 1) / k
+		last := dim - c*(k-1)
+		if last < 0 {
+			return d.fail(res, "Split-18 cuts axis %d (length %d) into num_outputs %d chunks of ceil(%d/%d) = %d, which leaves %d for the last output",
+				ax, dim, k, dim, k, c, last)
+		}
+		for range k - 1 {
+			sizes = append(sizes, c)
+		}
+		sizes = append(sizes, last)
+	default:
+		if dim%k != 0 {
+			how := fmt.Sprintf("Split at opset %d", d.opset)
+			if d.opset >= 18 {
+				how += " without num_outputs"
+			}
+			return d.fail(res, "%s and without split sizes needs axis %d (length %d) to divide evenly into %d outputs",
+				how, ax, dim, k)
+		}
+		for range k {
+			sizes = append(sizes, dim/k)
+		}
 	}
 	start := int64(0)
-	for i, s := range sizes {
-		if s < 0 {
-			return res
-		}
+	for i, sz := range sizes {
 		out := append([]int64(nil), xs...)
-		out[ax] = s
+		out[ax] = sz
 		res[i] = known(x.dt, out)
 		if x.val != nil {
 			res[i].val = sliceFold(x.val, xs, []int{ax}, []int64{start}, []int64{1}, out)
 		}
-		start += s
-	}
-	if start != xs[ax] {
-		for i := range res {
-			res[i].ok, res[i].shape, res[i].val = false, nil, nil
-		}
+		start += sz
 	}
 	return res
 }

@@ -3,6 +3,7 @@ package onnx
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,5 +183,66 @@ func TestBlameTheFirstFailure(t *testing.T) {
 			`e.onnx: graph.node[4]: ` + msg},
 		{"an independent failure is counted", modelP(13, append([]part{x, w, cat, op("NonZero", []string{"x"}, []string{"nz"})}, consumers...)...), ir.DecodeOptions{},
 			`e.onnx: graph.node[0]: ` + msg + `; 1 more tensor is unknown for other reasons`},
+	})
+}
+
+// TestSplitFollowsTheSpec: Split sizes as the model's opset defines them.
+func TestSplitFollowsTheSpec(t *testing.T) {
+	outs := func(k int) []string {
+		var s []string
+		for i := range k {
+			s = append(s, string(rune('a'+i)))
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name  string
+		opset int64
+		dim   int
+		parts []part
+		want  []int64
+	}{
+		{"opset 18 num_outputs 10 into 3", 18, 10, []part{op("Split", []string{"x"}, outs(3), aInt("num_outputs", 3))}, ints64(4, 4, 2)},
+		{"opset 18 num_outputs 9 into 4 leaves an empty last chunk", 18, 9, []part{op("Split", []string{"x"}, outs(4), aInt("num_outputs", 4))}, ints64(3, 3, 3, 0)},
+		{"opset 18 num_outputs even", 18, 8, []part{op("Split", []string{"x"}, outs(4), aInt("num_outputs", 4))}, ints64(2, 2, 2, 2)},
+		{"opset 18 without num_outputs, even", 18, 8, []part{op("Split", []string{"x"}, outs(2))}, ints64(4, 4)},
+		{"opset 13 even", 13, 9, []part{op("Split", []string{"x"}, outs(3))}, ints64(3, 3, 3)},
+		{"opset 13 sizes input", 13, 8, []part{initz(tproto("s", tInt64, ints64(3), 5, 0, 3)), op("Split", []string{"x", "s"}, outs(3))}, ints64(5, 0, 3)},
+		{"opset 11 sizes attribute", 11, 8, []part{op("Split", []string{"x"}, outs(2), aInts("split", 1, 7))}, ints64(1, 7)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parts := append([]part{input(vinfo("x", tFloat, tc.dim))}, tc.parts...)
+			g, err := Decode("s.onnx", modelP(tc.opset, parts...), ir.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, name := range outs(len(tc.want)) {
+				got = append(got, shapeOf(t, g, name)[0])
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("sizes %v, want %v", got, tc.want)
+			}
+		})
+	}
+	x := input(vinfo("x", tFloat, 2, 8))
+	runErrCases(t, []errCase{
+		{"opset 13 uneven is not guessed", modelP(13, x, op("Split", []string{"x"}, []string{"a", "b", "c"}, aInt("axis", 1))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): input [2 8]: Split at opset 13 and without split sizes needs axis 1 (length 8) to divide evenly into 3 outputs; 2 tensors depend on it: "b" (Split), "c" (Split)`},
+		{"opset 18 uneven without num_outputs", modelP(18, x, op("Split", []string{"x"}, []string{"a", "b", "c"}, aInt("axis", 1))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): input [2 8]: Split at opset 18 without num_outputs and without split sizes needs axis 1 (length 8) to divide evenly into 3 outputs; 2 tensors depend on it: "b" (Split), "c" (Split)`},
+		{"opset 18 num_outputs leaves a negative last chunk", modelP(18, input(vinfo("x", tFloat, 2)),
+			op("Split", []string{"x"}, []string{"a", "b", "c", "d"}, aInt("num_outputs", 4))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): input [2]: Split-18 cuts axis 0 (length 2) into num_outputs 4 chunks of ceil(2/4) = 1, which leaves -1 for the last output; 3 tensors depend on it: "b" (Split), "c" (Split), "d" (Split)`},
+		{"num_outputs differs from the outputs", modelP(18, x, op("Split", []string{"x"}, []string{"a", "b"}, aInt("axis", 1), aInt("num_outputs", 4))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): input [2 8]: num_outputs is 4, but the node has 2 outputs; 1 tensor depends on it: "b" (Split)`},
+		{"sizes do not sum to the axis", modelP(13, x, initz(tproto("s", tInt64, ints64(2), 3, 4)),
+			op("Split", []string{"x", "s"}, []string{"a", "b"}, aInt("axis", -1))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): inputs [2 8] and [2]: split sizes [3 4] sum to 7, but axis 1 is 8 long; 1 tensor depends on it: "b" (Split)`},
+		{"sizes attribute does not sum", modelP(11, x, op("Split", []string{"x"}, []string{"a", "b"}, aInt("axis", 1), aInts("split", 5, 5))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): input [2 8]: split sizes [5 5] sum to 10, but axis 1 is 8 long; 1 tensor depends on it: "b" (Split)`},
+		{"sizes count differs", modelP(13, x, initz(tproto("s", tInt64, ints64(3), 3, 4, 1)),
+			op("Split", []string{"x", "s"}, []string{"a", "b"}, aInt("axis", 1))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): inputs [2 8] and [3]: split sizes [3 4 1] give 3 outputs, the node has 2; 1 tensor depends on it: "b" (Split)`},
 	})
 }
