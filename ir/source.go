@@ -38,6 +38,13 @@ type DecodeOptions struct {
 	// Symbols bind symbolic dimensions while decoding, for formats whose
 	// shape inference needs concrete values (ONNX).
 	Symbols map[string]int64
+
+	// IfBranch picks the branch of an ONNX If whose outputs size the If's
+	// outputs when its branches give different shapes or dtypes and its
+	// condition is not a constant: "then" or "else". Empty (the default)
+	// requires the branches to agree; decoding fails otherwise, naming the
+	// If node, the output and both branches' shapes.
+	IfBranch string
 }
 
 // A format decodes one kind of file.

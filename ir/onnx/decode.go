@@ -58,6 +58,11 @@ func Decode(fileName string, data []byte, opts ir.DecodeOptions) (*ir.Graph, err
 		return nil, &ir.Error{File: fileName, Offset: int64(len(data)), HasOffset: true,
 			Msg: "not an ONNX model, or truncated: the data ends without a graph"}
 	}
+	switch opts.IfBranch {
+	case "", "then", "else":
+	default:
+		return nil, &ir.Error{File: fileName, Msg: fmt.Sprintf("the If branch to pick is %s; want then, else or none", quote(opts.IfBranch))}
+	}
 	d := &decoder{file: fileName, m: m, g: m.graph, opts: opts}
 	d.opset = m.opsets[""]
 	if d.opset == 0 {

@@ -1926,52 +1926,108 @@ func (d *decoder) rnn(n *node, res []tinfo) []tinfo {
 	return res
 }
 
-// ifOutputs takes an If's output types from its then (or else) branch's
-// declared outputs; value_info, merged later, takes precedence.
+// ifOutputs sizes an If's outputs from its branches. A condition that is
+// a known constant picks its branch; otherwise both branches must give
+// each output the same dtype and shape, unless DecodeOptions.IfBranch
+// picks one: taking the then branch silently would be a guess. Value_info
+// for the outputs, merged later, takes precedence.
 func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
-	branches := []string{"then_branch", "else_branch"}
-	if c, ok := d.ints(n, 0); ok && len(c) == 1 && c[0] == 0 {
-		branches[0], branches[1] = branches[1], branches[0]
+	pick, picked := d.opts.IfBranch, "picked with --if-branch"
+	if c, ok := d.ints(n, 0); ok && len(c) == 1 {
+		pick, picked = "else", "the condition is constant false"
+		if c[0] != 0 {
+			pick, picked = "then", "the condition is constant true"
+		}
 	}
-	for _, name := range branches {
-		a := n.attr(name)
-		if a == nil || a.g == nil || len(a.g.outputs) != len(res) {
+	graphs := map[string]*graph{}
+	for j := range n.attrs {
+		a := &n.attrs[j]
+		for _, b := range []string{"then", "else"} {
+			if a.name == b+"_branch" && a.g != nil {
+				graphs[b] = a.g
+			}
+		}
+	}
+	outs := map[string][]tinfo{}
+	for _, b := range []string{"then", "else"} {
+		if pick != "" && b != pick {
 			continue
 		}
-		done := true
-		for i := range res {
-			done = done && res[i].ok
+		g := graphs[b]
+		if g == nil {
+			return d.fail(res, "it has no %s_branch graph", b)
 		}
-		if done {
-			break
+		if len(g.outputs) != len(res) {
+			return d.fail(res, "the %s branch has %d outputs, the If node %d", b, len(g.outputs), len(res))
 		}
-		sub := d.inferSubgraph(a.g, d.nodePath(d.cur)+".attribute["+name+"]")
-		for i := range res {
-			if res[i].ok {
-				continue
+		outs[b] = d.branchOutputs(n, b, g)
+	}
+	if pick != "" {
+		for i, t := range outs[pick] {
+			res[i] = t
+			if !t.ok || t.dt == 0 {
+				d.fail(res, "output %s comes from the %s branch (%s), which gives %s", quote(n.outputs[i]), pick, picked, describe(t))
 			}
-			if t := sub[i]; t.ok {
-				res[i] = t
-				continue
-			}
-			vi := &a.g.outputs[i]
-			if res[i].dt == 0 {
-				res[i].dt = vi.elem
-			}
-			if !vi.hasShape {
-				continue
-			}
-			dims, kn := d.viDims(vi)
-			all := true
-			for _, k := range kn {
-				all = all && k
-			}
-			if all {
-				res[i] = known(res[i].dt, dims)
+		}
+		return res
+	}
+	for i := range res {
+		t, e := outs["then"][i], outs["else"][i]
+		if t.ok && e.ok && t.dt != 0 && t.dt == e.dt && slices.Equal(t.shape, e.shape) {
+			res[i] = known(t.dt, t.shape) // not a value: which branch runs is unknown
+			continue
+		}
+		if t.dt == e.dt {
+			res[i].dt = t.dt
+		}
+		d.fail(res, "output %s: the then branch gives %s, the else branch %s; pick one with --if-branch then|else",
+			quote(n.outputs[i]), describe(t), describe(e))
+	}
+	return res
+}
+
+// branchOutputs infers branch b of If node n: its outputs as inference
+// finds them, else as the branch declares them.
+func (d *decoder) branchOutputs(n *node, b string, g *graph) []tinfo {
+	scope := d.nodePath(d.cur) + ".attribute[" + b + "_branch]"
+	res := d.inferSubgraph(g, scope)
+	for i := range res {
+		if res[i].ok && res[i].dt != 0 {
+			continue
+		}
+		vi := &g.outputs[i]
+		if res[i].dt == 0 {
+			res[i].dt = vi.elem
+		}
+		if !vi.hasShape {
+			continue
+		}
+		dims, kn := d.viDims(vi)
+		if !slices.Contains(kn, false) {
+			cause := res[i].cause
+			res[i] = known(res[i].dt, dims)
+			if !res[i].ok {
+				res[i].cause = cause
 			}
 		}
 	}
 	return res
+}
+
+// describe is a branch output for a message: "[2 3] float", or why it is
+// unknown.
+func describe(t tinfo) string {
+	switch {
+	case t.ok && t.dt != 0:
+		return fmt.Sprintf("%v %s", t.shape, elemName(t.dt))
+	case t.cause != nil && t.cause.path != "":
+		return fmt.Sprintf("an unknown shape (%s: %s)", t.cause.path, t.cause.msg())
+	case t.cause != nil:
+		return fmt.Sprintf("an unknown shape (%s)", t.cause.msg())
+	case t.ok:
+		return fmt.Sprintf("%v of unknown element type", t.shape)
+	}
+	return "an unknown shape"
 }
 
 // inferSubgraph infers a branch graph that reads this scope's tensors and

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"memplan/ir"
 )
 
@@ -244,5 +246,76 @@ func TestSplitFollowsTheSpec(t *testing.T) {
 		{"sizes count differs", modelP(13, x, initz(tproto("s", tInt64, ints64(3), 3, 4, 1)),
 			op("Split", []string{"x", "s"}, []string{"a", "b"}, aInt("axis", 1))), ir.DecodeOptions{},
 			`e.onnx: graph.node[0]: cannot determine the shape of "a" (Split): inputs [2 8] and [3]: split sizes [3 4 1] give 3 outputs, the node has 2; 1 tensor depends on it: "b" (Split)`},
+	})
+}
+
+// boolScalar is a bool TensorProto of rank 0, its value in raw_data.
+func boolScalar(name string, v bool) pb {
+	raw := []byte{0}
+	if v {
+		raw[0] = 1
+	}
+	t := pb{}.i64(2, tBool).str(8, name)
+	t = protowire.AppendTag(t, 9, protowire.BytesType)
+	return protowire.AppendBytes(t, raw)
+}
+
+// TestIfBranchesMustAgree: an If whose branches give different shapes or
+// dtypes is not sized by its first branch unless the user picks one or the
+// condition is a constant.
+func TestIfBranchesMustAgree(t *testing.T) {
+	x := input(vinfo("x", tFloat, 3))
+	c := input(scalar("c", tBool))
+	same := graphP(op("Neg", []string{"x"}, []string{"s"}), output(vinfo("s", tFloat)))
+	three := graphP(op("Relu", []string{"x"}, []string{"t"}), output(vinfo("t", tFloat)))
+	six := graphP(op("Concat", []string{"x", "x"}, []string{"e"}, aInt("axis", 0)), output(vinfo("e", tFloat)))
+	half := graphP(op("Cast", []string{"x"}, []string{"h"}, aInt("to", tFloat16)), output(vinfo("h", tFloat16)))
+	bad := graphP(op("Reshape", []string{"x", "x"}, []string{"b"}), output(vinfo("b", tFloat)))
+	ifNode := func(cond string, then, els pb) part {
+		p := op("If", []string{cond}, []string{"y"}, aGraph("then_branch", then), aGraph("else_branch", els))
+		p.body = p.body.str(3, "choose")
+		return p
+	}
+	model := func(parts ...part) []byte {
+		return modelP(13, append([]part{x, c}, append(parts, output(vinfo("y", 0)))...)...)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		opts ir.DecodeOptions
+		want []int64
+		dt   ir.DType
+	}{
+		{"branches agree", model(ifNode("c", three, same)), ir.DecodeOptions{}, ints64(3), ir.F32},
+		{"then picked", model(ifNode("c", three, six)), ir.DecodeOptions{IfBranch: "then"}, ints64(3), ir.F32},
+		{"else picked", model(ifNode("c", three, six)), ir.DecodeOptions{IfBranch: "else"}, ints64(6), ir.F32},
+		{"constant false takes else", model(initz(boolScalar("k", false)), ifNode("k", three, six)), ir.DecodeOptions{}, ints64(6), ir.F32},
+		{"constant true wins over a pick", model(initz(boolScalar("k", true)), ifNode("k", three, six)), ir.DecodeOptions{IfBranch: "else"}, ints64(3), ir.F32},
+		{"picked branch known, other unknown", model(ifNode("c", six, bad)), ir.DecodeOptions{IfBranch: "then"}, ints64(6), ir.F32},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Decode("if.onnx", tc.data, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt, _ := g.Tensor("y")
+			if got := shapeOf(t, g, "y"); !slices.Equal(got, tc.want) || tt.DType != tc.dt {
+				t.Errorf("y is %v %s, want %v %s", got, tt.DType, tc.want, tc.dt)
+			}
+		})
+	}
+	runErrCases(t, []errCase{
+		{"shapes differ", model(ifNode("c", three, six)), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one with --if-branch then|else`},
+		{"dtypes differ", model(ifNode("c", three, half)), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [3] float16; pick one with --if-branch then|else`},
+		{"a branch is unknown", model(ifNode("c", three, bad)), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch an unknown shape (graph.node[0].attribute[else_branch].node[0]: cannot determine the shape of "b" (Reshape): inputs [3] and [3]: input 1 (shape) is not a constant memplan can compute); pick one with --if-branch then|else`},
+		{"the picked branch is unknown", model(ifNode("c", three, bad)), ir.DecodeOptions{IfBranch: "else"},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y" comes from the else branch (picked with --if-branch), which gives an unknown shape (graph.node[0].attribute[else_branch].node[0]: cannot determine the shape of "b" (Reshape): inputs [3] and [3]: input 1 (shape) is not a constant memplan can compute)`},
+		{"consumers blame the If", model(ifNode("c", three, six), op("Relu", []string{"y"}, []string{"r"})), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one with --if-branch then|else; 1 tensor depends on it: "r" (Relu)`},
+		{"bad pick", model(ifNode("c", three, six)), ir.DecodeOptions{IfBranch: "both"},
+			`e.onnx: the If branch to pick is "both"; want then, else or none`},
 	})
 }
