@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"memplan/ir"
 )
@@ -2015,15 +2016,26 @@ func (d *decoder) branchOutputs(n *node, b string, g *graph) []tinfo {
 }
 
 // describe is a branch output for a message: "[2 3] float", or why it is
-// unknown.
+// unknown. The reason is cut: nested Ifs would otherwise nest every
+// branch's reason into one huge message.
 func describe(t tinfo) string {
+	const maxWhy = 400
 	switch {
 	case t.ok && t.dt != 0:
 		return fmt.Sprintf("%v %s", t.shape, elemName(t.dt))
-	case t.cause != nil && t.cause.path != "":
-		return fmt.Sprintf("an unknown shape (%s: %s)", t.cause.path, t.cause.msg())
 	case t.cause != nil:
-		return fmt.Sprintf("an unknown shape (%s)", t.cause.msg())
+		why := t.cause.msg()
+		if t.cause.path != "" {
+			why = t.cause.path + ": " + why
+		}
+		if len(why) > maxWhy {
+			cut := maxWhy
+			for cut > 0 && !utf8.RuneStart(why[cut]) {
+				cut--
+			}
+			why = why[:cut] + "…"
+		}
+		return fmt.Sprintf("an unknown shape (%s)", why)
 	case t.ok:
 		return fmt.Sprintf("%v of unknown element type", t.shape)
 	}
