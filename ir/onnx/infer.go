@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -236,7 +237,7 @@ func (d *decoder) inferAll() error {
 			ti := res[j]
 			if ti.huge {
 				e := d.errf("output %s would have shape %v: more elements than int64 can count", quote(o), ti.shape)
-				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), clip(n.name)
+				e.Path, e.Node = d.nodePath(k), clip(n.name)
 				return e
 			}
 			if ti.neg {
@@ -247,7 +248,7 @@ func (d *decoder) inferAll() error {
 				ti = d.merge(o, ti, vi)
 			}
 			if e := d.sizeErr(o, &ti); e != nil {
-				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), clip(n.name)
+				e.Path, e.Node = d.nodePath(k), clip(n.name)
 				return e
 			}
 			if unknownInfo(&ti) {
@@ -2046,8 +2047,18 @@ func describe(t tinfo) string {
 // returns what it finds for the branch's outputs.
 func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 	res := make([]tinfo, len(g.outputs))
-	if d.depth >= maxDepth {
+	unknown := func(rule string) []tinfo {
+		f := &failure{path: scope, op: "subgraph", rule: rule}
+		if len(g.outputs) > 0 {
+			f.tensor = g.outputs[0].name
+		}
+		for i := range res {
+			res[i].cause = f
+		}
 		return res
+	}
+	if d.depth >= maxDepth {
+		return unknown("subgraphs are nested too deeply to infer")
 	}
 	sub := &decoder{file: d.file, m: d.m, g: g, opts: d.opts, opset: d.opset,
 		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1, scope: scope}
@@ -2064,11 +2075,12 @@ func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i], fmt.Sprintf("%s.input[%d]", scope, i))
 	}
 	sub.extra = make([][]string, len(g.nodes))
-	if sub.sortNodes() != nil {
-		return res
+	var e *ir.Error
+	if err := sub.sortNodes(); errors.As(err, &e) {
+		return unknown(e.Msg)
 	}
-	if sub.inferAll() != nil {
-		return res // a tensor of the branch is too large: its outputs stay unknown
+	if err := sub.inferAll(); errors.As(err, &e) {
+		return unknown(e.Path + ": " + e.Msg) // a tensor of the subgraph is too large
 	}
 	for i, o := range g.outputs {
 		if t := sub.infos[o.name]; t != nil {

@@ -271,6 +271,8 @@ func TestIfBranchesMustAgree(t *testing.T) {
 	six := graphP(op("Concat", []string{"x", "x"}, []string{"e"}, aInt("axis", 0)), output(vinfo("e", tFloat)))
 	half := graphP(op("Cast", []string{"x"}, []string{"h"}, aInt("to", tFloat16)), output(vinfo("h", tFloat16)))
 	bad := graphP(op("Reshape", []string{"x", "x"}, []string{"b"}), output(vinfo("b", tFloat)))
+	huge := graphP(initz(tproto("hs", tInt64, ints64(1), 1<<62)), op("ConstantOfShape", []string{"hs"}, []string{"hu"}),
+		op("ReduceSum", []string{"hu"}, []string{"r"}, aInt("keepdims", 0)), output(vinfo("r", tFloat)))
 	ifNode := func(cond string, then, els pb) part {
 		p := op("If", []string{cond}, []string{"y"}, aGraph("then_branch", then), aGraph("else_branch", els))
 		p.body = p.body.str(3, "choose")
@@ -315,6 +317,8 @@ func TestIfBranchesMustAgree(t *testing.T) {
 			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y" comes from the else branch (picked with --if-branch), which gives an unknown shape (graph.node[0].attribute[else_branch].node[0]: cannot determine the shape of "b" (Reshape): inputs [3] and [3]: input 1 (shape) is not a constant memplan can compute)`},
 		{"consumers blame the If", model(ifNode("c", three, six), op("Relu", []string{"y"}, []string{"r"})), ir.DecodeOptions{},
 			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one with --if-branch then|else; 1 tensor depends on it: "r" (Relu)`},
+		{"a branch's tensor is too large", model(ifNode("c", three, huge)), ir.DecodeOptions{},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch an unknown shape (graph.node[0].attribute[else_branch]: cannot determine the shape of "r" (subgraph): graph.node[0].attribute[else_branch].node[0]: tensor "hu" has shape [4611686018427387904] (float): its size overflows int64); pick one with --if-branch then|else`},
 		{"bad pick", model(ifNode("c", three, six)), ir.DecodeOptions{IfBranch: "both"},
 			`e.onnx: the If branch to pick is "both"; want then, else or none`},
 	})
