@@ -164,7 +164,7 @@ func TestDecodeGraphErrors(t *testing.T) {
 		{name: "narrow changes dtype", in: graphOf(nX+`,{"name":"n","op":"narrow","inputs":["x"],"axis":0,"start":0,"len":4,"shape":[4,4],"dtype":"f16"}`, ""), at: `"f16"`, path: "nodes[1].dtype", node: "n", msg: `narrow keeps its input's dtype: "x" is f32, but the output is f16`},
 		{name: "lone surrogate in a name", in: graphOf(`{"name":"a\ud800","op":"input","shape":[1],"dtype":"f32"}`, ""), at: `"a\ud800"`, msg: "lone UTF-16 surrogate"},
 		{name: "invalid UTF-8 in an escaped name", in: graphOf(`{"name":"a\n`+"\xff"+`","op":"input","shape":[1],"dtype":"f32"}`, ""), at: `"a\n`, msg: "not valid UTF-8"},
-		{name: "invalid UTF-8 in a plain name", in: graphOf(`{"name":"a`+"\xfe"+`","op":"input","shape":[1],"dtype":"f32"}`, ""), at: `"a`+"\xfe", msg: "not valid UTF-8"},
+		{name: "invalid UTF-8 in a plain name", in: graphOf(`{"name":"a`+"\xfe"+`","op":"input","shape":[1],"dtype":"f32"}`, ""), at: `"a` + "\xfe", msg: "not valid UTF-8"},
 		{name: "narrow negative start", in: graphOf(nX+`,{"name":"n","op":"narrow","inputs":["x"],"axis":0,"start":-1,"len":4,"shape":[4,4],"dtype":"f32"}`, ""), at: `-1`, path: "nodes[1].start", node: "n", msg: "start -1 is negative"},
 		{name: "narrow negative len", in: graphOf(nX+`,{"name":"n","op":"narrow","inputs":["x"],"axis":0,"start":0,"len":-4,"shape":[4,4],"dtype":"f32"}`, ""), at: `-4`, path: "nodes[1].len", node: "n", msg: "len -4 is negative"},
 		{name: "narrow axis out of range", in: graphOf(nX+`,{"name":"n","op":"narrow","inputs":["x"],"axis":2,"start":0,"len":1,"shape":[8,1],"dtype":"f32"}`, ""), at: `2,"start"`, path: "nodes[1].axis", node: "n", msg: "axis 2 is out of range for input \"x\" of rank 2"},

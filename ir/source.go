@@ -43,6 +43,13 @@ type DecodeOptions struct {
 	// planning the file may need: a larger input is refused with a
 	// *MemoryError before the work starts, never by running out.
 	MaxMemory int64
+
+	// IfBranch picks the branch of an ONNX If whose outputs size the If's
+	// outputs when its branches give different shapes or dtypes and its
+	// condition is not a constant: "then" or "else". Empty (the default)
+	// requires the branches to agree; decoding fails otherwise, naming the
+	// If node, the output and both branches' shapes.
+	IfBranch string
 }
 
 // Memory estimates, measured on large inputs (see the README): decoding
