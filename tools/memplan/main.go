@@ -147,6 +147,7 @@ type planFlags struct {
 	forward   string
 	timeLimit time.Duration
 	maxMemory string
+	ifBranch  string
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
@@ -160,6 +161,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.symbols, "set", "bind a symbolic dimension, sym=value (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s)")
+	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
@@ -302,7 +304,7 @@ func load(f *planFlags, name string, symbols map[string]int64) (*ir.Source, erro
 	if err != nil {
 		return nil, err
 	}
-	src, err := ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit})
+	src, err := ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch})
 	var mem *ir.MemoryError
 	if errors.As(err, &mem) {
 		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
