@@ -39,7 +39,7 @@ func newAnalysis(g *ir.Graph, opts Options) (*analysis, error) {
 	if opts.Guard < 0 {
 		opts.Guard = DefaultGuard(opts.Alignment)
 	}
-	a := &analysis{g: g, opts: opts, last: len(g.Nodes), byName: map[string]int{}, used: map[string]int64{}}
+	a := &analysis{g: g, opts: opts, last: len(g.Nodes), used: map[string]int64{}}
 	// Every symbol of the graph is recorded with the value it had, even one
 	// no shape names any more (ONNX binds symbols while inferring shapes).
 	for name, v := range g.Symbols {
@@ -84,6 +84,15 @@ func (a *analysis) tensors() error {
 		}
 		return d.Size()
 	}
+	// Sized up front: growing these by appending was most of the time
+	// on graphs of 100,000s of nodes.
+	count := 0
+	for s := range a.g.Nodes {
+		count += len(a.g.Nodes[s].Outputs)
+	}
+	a.byName = make(map[string]int, count)
+	a.infos = make([]TensorInfo, 0, count)
+	a.step, a.node, a.pin = make([]int, 0, count), make([]int, 0, count), make([]ir.Pin, 0, count)
 	for s := range a.g.Nodes {
 		n := &a.g.Nodes[s]
 		for _, t := range n.Outputs {
@@ -267,6 +276,7 @@ func (a *analysis) problem() (*Problem, error) {
 	p := &Problem{
 		Name: a.g.Name, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
 		Symbols: a.used, Notes: slices.Clone(a.g.Notes),
+		Schedule: make([]string, 0, len(a.g.Nodes)), Buffers: make([]Buffer, 0, len(a.infos)),
 	}
 	for i := range a.g.Nodes {
 		p.Schedule = append(p.Schedule, a.g.Nodes[i].Name)
