@@ -2,7 +2,9 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -245,6 +247,86 @@ func TestExactReportsProgressAndStops(t *testing.T) {
 	}
 	if err := Verify(NewPlan(p, "exact", pl)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Which limit stops the search. A node limit alone turns the default
+// time limit off (lowered here to a millisecond, which a search of
+// 200,000 nodes outlasts anywhere); a time limit, alone or with a node
+// limit, stops it. The time limits are not timed closely: the check is
+// only that they stop the search before the default would.
+func TestExactLimits(t *testing.T) {
+	defer func(d time.Duration) { exactDefaultLimit = d }(exactDefaultLimit)
+	p := loadCSV(t, "testdata/E.1048576.csv") // not solved in 20 s
+	for _, tt := range []struct {
+		name    string
+		def     time.Duration
+		opts    PlaceOptions
+		want    string
+		minimum int64 // nodes the search must have visited
+	}{
+		{"node limit alone", time.Millisecond, PlaceOptions{NodeLimit: 200_000}, "node limit reached", 200_000},
+		{"time limit alone", 20 * time.Second, PlaceOptions{TimeLimit: 300 * time.Millisecond}, "time limit reached", 1},
+		{"time limit first", 20 * time.Second, PlaceOptions{TimeLimit: 300 * time.Millisecond, NodeLimit: 1 << 50}, "time limit reached", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			exactDefaultLimit = tt.def
+			start := time.Now()
+			pl, err := Place(context.Background(), p, "exact", tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); tt.opts.TimeLimit > 0 && took >= tt.def {
+				t.Errorf("exact ran %v, as long as the default limit", took)
+			}
+			var nodes int64
+			if i := strings.LastIndex(pl.Detail, ", "); i >= 0 {
+				fmt.Sscanf(pl.Detail[i+2:], "%d nodes", &nodes)
+			}
+			if !strings.HasPrefix(pl.Detail, tt.want) || nodes < tt.minimum {
+				t.Errorf("detail %q, want %q after at least %d nodes", pl.Detail, tt.want, tt.minimum)
+			}
+		})
+	}
+}
+
+// The same node budget gives the same plan, run after run and on one
+// thread or two (auto's portfolio, exact's start, runs members on up to
+// GOMAXPROCS goroutines).
+func TestExactNodeLimitIsReproducible(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rng := rand.New(rand.NewPCG(11, 12))
+	problems := map[string]*Problem{}
+	for _, f := range []string{"D.1048576.csv", "E.1048576.csv", "I.1048576.csv"} {
+		problems[f] = loadCSV(t, "testdata/"+f)
+	}
+	for k := range 5 {
+		problems[fmt.Sprintf("random %d", k)] = randomProblem(rng, 40, 20)
+	}
+	searched := 0
+	for name, p := range problems {
+		var first Placement
+		for run, procs := range []int{1, 1, 2, 2} {
+			runtime.GOMAXPROCS(procs)
+			pl, err := Place(context.Background(), p, "exact", PlaceOptions{NodeLimit: 30_000})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if run == 0 {
+				first = pl
+				if pl.Order == nil {
+					searched++ // the search improved on auto's answer
+				}
+				continue
+			}
+			if !slices.Equal(pl.Offsets, first.Offsets) || pl.Detail != first.Detail {
+				t.Errorf("%s: run %d with GOMAXPROCS %d: arena %d (%s), first run %d (%s)",
+					name, run, procs, pl.Arena, pl.Detail, first.Arena, first.Detail)
+			}
+		}
+	}
+	if searched < 3 {
+		t.Errorf("the search improved on auto on only %d problems: the test checks little", searched)
 	}
 }
 
