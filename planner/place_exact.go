@@ -192,9 +192,16 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
 	pl.Optimal = complete || pl.Arena == lb
-	state := "time limit reached"
-	if ex.nodeLimit > 0 && ctx.Err() == nil {
+	// What stopped the search: the whole budget, or else the share of
+	// it that stopped the last run cut short.
+	state := ex.cut
+	switch {
+	case ctx.Err() != nil:
+		state = "time limit reached"
+	case ex.out():
 		state = "node limit reached"
+	case state == "":
+		state = "time limit reached"
 	}
 	switch {
 	case pl.Optimal:
@@ -215,7 +222,8 @@ type exact struct {
 	lb, best   int64
 	target     int64
 	nodes      int64
-	nodeLimit  int64 // PlaceOptions.NodeLimit, 0 for none
+	nodeLimit  int64  // PlaceOptions.NodeLimit, 0 for none
+	cut        string // what stopped the last run cut short
 }
 
 // out reports whether the whole search must stop: cancelled, out of time

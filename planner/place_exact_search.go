@@ -261,9 +261,12 @@ func (s *search) apply(offsets []int64) {
 
 func (s *search) timeUp() bool {
 	s.ex.opts.yield()
-	if s.ex.out() || !s.stopAt.IsZero() && time.Now().After(s.stopAt) || s.stopNodes > 0 && s.ex.nodes >= s.stopNodes {
-		s.aborted = true
-	} else if s.ex.nodes >= s.restartAt {
+	switch {
+	case s.ex.ctx.Err() != nil || !s.stopAt.IsZero() && time.Now().After(s.stopAt):
+		s.aborted, s.ex.cut = true, "time limit reached"
+	case s.ex.out() || s.stopNodes > 0 && s.ex.nodes >= s.stopNodes:
+		s.aborted, s.ex.cut = true, "node limit reached"
+	case s.ex.nodes >= s.restartAt:
 		s.aborted, s.restart = true, true
 	}
 	s.ex.report()
