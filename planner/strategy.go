@@ -31,8 +31,17 @@ type Placement struct {
 
 // PlaceOptions tune strategies that search.
 type PlaceOptions struct {
-	// TimeLimit bounds searching strategies; zero means their default.
+	// TimeLimit bounds searching strategies; zero means their default
+	// (for exact, 10 s unless NodeLimit is set).
 	TimeLimit time.Duration
+	// NodeLimit bounds the exact search by the search nodes it visits;
+	// zero or less means none. The same problem with the same NodeLimit
+	// gives the same plan on any machine, whatever its speed, load or
+	// GOMAXPROCS. Set alone, it replaces the default time limit, so that
+	// nothing but the node count (or the context) stops the search. Set
+	// with TimeLimit, whichever is reached first stops it, and the plan
+	// is reproducible only when the node limit is.
+	NodeLimit int64
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)
 	// Yield, if non-nil, lets the caller's other work run: in the browser
@@ -67,7 +76,7 @@ var strategies = []Strategy{
 	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison", Place: placeReference},
 	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against", Place: placeNoReuse},
 	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders, first use and the seed's first fit, keeping the smallest arena", Place: placeAuto},
-	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s)", Place: placeExact},
+	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s) or node limit", Place: placeExact},
 	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time", Place: placeBestFit},
 	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first", Place: placeBestFitOrder(orderTemporal)},
 	{Name: "first-use", Doc: "walks the schedule with a splitting, merging free list: best-fitting free block at each birth", Place: placeFirstUse},
