@@ -123,3 +123,23 @@ func TestVerifyRejectsTamperedRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeLimitIsReproducible: the same input and node budget give the
+// same plan, whatever the machine's load.
+func TestNodeLimitIsReproducible(t *testing.T) {
+	var prints []string
+	for range 2 {
+		code, out, errs := runCLI(t, "plan", "--json", "--strategy", "exact", "--node-limit", "40000", "../../planner/testdata/D.1048576.csv")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var plan planner.Plan
+		if err := json.Unmarshal([]byte(out), &plan); err != nil {
+			t.Fatal(err)
+		}
+		prints = append(prints, plan.Fingerprint)
+	}
+	if prints[0] != prints[1] {
+		t.Fatalf("two runs with the same node budget differ: %v", prints)
+	}
+}

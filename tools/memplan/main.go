@@ -146,6 +146,7 @@ type planFlags struct {
 	symbols   symbolFlag
 	forward   string
 	timeLimit time.Duration
+	nodeLimit int64
 	maxMemory string
 	ifBranch  string
 }
@@ -160,7 +161,8 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.skip, "skip", "", "leave these out of the arena: a comma list of params, inputs, constants")
 	fs.Var(&f.symbols, "set", "bind a symbolic dimension, sym=value (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
-	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
+	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact after this many search `nodes`: the same input and budget give the same plan on any machine")
 	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
@@ -191,7 +193,7 @@ func (f *planFlags) options() (planner.Options, error) {
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
-	return planner.PlaceOptions{TimeLimit: f.timeLimit, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
 }
 
 // guardFlag is an int64 flag whose unset value (-1, "the default") the
