@@ -149,10 +149,10 @@ func (g *Graph) Bind(shape []Dim, bind map[string]int64) ([]int64, error) {
 			v, ok = g.Symbols[d.Symbol]
 		}
 		if !ok {
-			return nil, fmt.Errorf("unbound symbol %q", d.Symbol)
+			return nil, fmt.Errorf("unbound symbol %s", Quote(d.Symbol))
 		}
 		if v < 0 {
-			return nil, fmt.Errorf("symbol %q is %d, want >= 0", d.Symbol, v)
+			return nil, fmt.Errorf("symbol %s is %d, want >= 0", Quote(d.Symbol), v)
 		}
 		out[i] = v
 	}

@@ -129,11 +129,11 @@ func (a *analysis) tensors() error {
 		n := &a.g.Nodes[s]
 		for _, t := range n.Outputs {
 			if _, dup := a.byName[t.Name]; dup {
-				return a.errorf(n, "tensor %q is produced twice", t.Name)
+				return a.errorf(n, "tensor %s is produced twice", ir.Quote(t.Name))
 			}
 			shape, err := a.g.Bind(t.Shape, a.opts.Symbols)
 			if err != nil {
-				return a.errorf(n, "tensor %q: %v", t.Name, err)
+				return a.errorf(n, "tensor %s: %v", ir.Quote(t.Name), err)
 			}
 			for _, d := range t.Shape {
 				if d.Symbol != "" {
@@ -143,7 +143,7 @@ func (a *analysis) tensors() error {
 			}
 			size, err := ir.Bytes(shape, elem(t.DType))
 			if err != nil {
-				return a.errorf(n, "tensor %q of shape %v %s: %v", t.Name, shape, t.DType, err)
+				return a.errorf(n, "tensor %s of shape %v %s: %v", ir.Quote(t.Name), shape, t.DType, err)
 			}
 			info := TensorInfo{Name: t.Name, Op: n.Op, Shape: shape, DType: t.DType.String(),
 				Size: size, Birth: s, Death: s, Buffer: -1, Root: -1}
@@ -169,10 +169,10 @@ func (a *analysis) tensors() error {
 			}
 			t, ok := a.byName[in]
 			if !ok {
-				return a.errorf(n, "input %q is not a tensor of the graph", in)
+				return a.errorf(n, "input %s is not a tensor of the graph", ir.Quote(in))
 			}
 			if a.step[t] >= s {
-				return a.errorf(n, "input %q is used before the step that produces it", in)
+				return a.errorf(n, "input %s is used before the step that produces it", ir.Quote(in))
 			}
 			a.inputs[s] = append(a.inputs[s], t)
 		}
@@ -180,7 +180,7 @@ func (a *analysis) tensors() error {
 	for _, name := range a.g.Outputs {
 		t, ok := a.byName[name]
 		if !ok {
-			return &ir.Error{Path: "outputs", Msg: fmt.Sprintf("output %q is not a tensor of the graph", name)}
+			return &ir.Error{Path: "outputs", Msg: fmt.Sprintf("output %s is not a tensor of the graph", ir.Quote(name))}
 		}
 		a.output[t] = true
 	}
@@ -208,7 +208,7 @@ func (a *analysis) views() error {
 				return a.errorf(n, "a narrow view must be on axis 0 of a tensor with at least one dimension")
 			}
 			if n.Start < 0 || n.Len < 0 || n.Start > pi.Shape[0]-n.Len {
-				return a.errorf(n, "narrow [%d, %d) is outside axis 0 of %q (length %d)", n.Start, n.Start+n.Len, pi.Name, pi.Shape[0])
+				return a.errorf(n, "narrow [%d, %d) is outside axis 0 of %s (length %d)", n.Start, n.Start+n.Len, ir.Quote(pi.Name), pi.Shape[0])
 			}
 			row := pi.Size
 			if pi.Shape[0] > 0 {
@@ -220,7 +220,7 @@ func (a *analysis) views() error {
 			}
 		}
 		if off > pi.Size-vi.Size {
-			return a.errorf(n, "view of %d bytes at offset %d does not fit in %q (%d bytes)", vi.Size, off, pi.Name, pi.Size)
+			return a.errorf(n, "view of %d bytes at offset %d does not fit in %s (%d bytes)", vi.Size, off, ir.Quote(pi.Name), pi.Size)
 		}
 		a.parent[self] = par
 		root := par
@@ -360,10 +360,10 @@ func (a *analysis) problem() (*Problem, error) {
 		if ti.Kind == KindParam && o.SharedWeights != nil {
 			if slot, ok := o.SharedWeights.Slots[ti.Name]; ok {
 				if slot.Size != ti.Size {
-					return nil, fmt.Errorf("param %q is %d bytes here but %d bytes in the forward plan", ti.Name, ti.Size, slot.Size)
+					return nil, fmt.Errorf("param %s is %d bytes here but %d bytes in the forward plan", ir.Quote(ti.Name), ti.Size, slot.Size)
 				}
 				if slot.Offset%b.Align != 0 {
-					return nil, fmt.Errorf("param %q: forward offset %d is not aligned to %d", ti.Name, slot.Offset, b.Align)
+					return nil, fmt.Errorf("param %s: forward offset %d is not aligned to %d", ir.Quote(ti.Name), slot.Offset, b.Align)
 				}
 				b.Fixed, b.Offset, b.Guard = true, slot.Offset, slot.Guard
 				used[ti.Name] = true

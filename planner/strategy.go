@@ -115,7 +115,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 		}
 	}
 	if s == nil {
-		return Placement{}, fmt.Errorf("unknown strategy %q (known: %s)", strategy, strings.Join(StrategyNames(), ", "))
+		return Placement{}, fmt.Errorf("unknown strategy %s (known: %s)", ir.Quote(strategy), strings.Join(StrategyNames(), ", "))
 	}
 	if err := p.Check(); err != nil {
 		return Placement{}, err
@@ -145,7 +145,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	pl.Strategy = s.Name
 	for i := range p.Buffers {
 		if b := &p.Buffers[i]; b.Fixed && pl.Offsets[i] != b.Offset {
-			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %q", s.Name, b.Name)
+			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %s", s.Name, ir.Quote(b.Name))
 		}
 	}
 	if !pl.Optimal && pl.Arena == LowerBound(p) {
@@ -165,7 +165,7 @@ func checkOrder(p *Problem, order []int) error {
 	}
 	for i := range p.Buffers {
 		if !seen[i] && p.Buffers[i].Span() > 0 {
-			return fmt.Errorf("placement order leaves out buffer %q", p.Buffers[i].Name)
+			return fmt.Errorf("placement order leaves out buffer %s", ir.Quote(p.Buffers[i].Name))
 		}
 	}
 	return nil
