@@ -148,7 +148,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %s", s.Name, ir.Quote(b.Name))
 		}
 	}
-	if !pl.Optimal && pl.Arena == LowerBound(p) {
+	if !pl.Optimal && pl.Arena == AlignedLowerBound(p) {
 		pl.Optimal = true
 	}
 	return pl, nil

@@ -58,6 +58,10 @@ func Verify(plan *Plan) error {
 	if v.count == 0 {
 		if lb := liveMax(plan, owners); lb != plan.LowerBound {
 			v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
+		} else if alb := plan.alignedLowerBound(); alb != plan.AlignedLowerBound && plan.AlignedLowerBound != 0 {
+			v.add("aligned_lower_bound is %d, but the live ranges and alignment imply %d", plan.AlignedLowerBound, alb)
+		} else if alb > plan.ArenaSize {
+			v.add("arena_size %d is below the aligned lower bound %d", plan.ArenaSize, alb)
 		}
 		if err := ir.CheckSize(plan.TotalUnshared); err != nil {
 			v.add("total_unshared: %v", err)

@@ -412,6 +412,12 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
 	fmt.Fprintf(w, "# arena %s, lower bound %s, fragmentation %.4f, saved %s of %s\n",
 		planner.FormatBytes(plan.ArenaSize), planner.FormatBytes(plan.LowerBound), plan.Fragmentation,
 		planner.FormatBytes(plan.Saved), planner.FormatBytes(plan.TotalUnshared))
+	if alb := plan.AlignedLowerBound; alb > plan.LowerBound {
+		// Padding that alignment forces is no placement's fault: say how
+		// much of the gap it explains.
+		fmt.Fprintf(w, "# counting %d-byte alignment the bound is %s; the arena is %.2f%% above it\n",
+			plan.Alignment, planner.FormatBytes(alb), 100*float64(plan.ArenaSize-alb)/float64(alb))
+	}
 	if plan.Options.F32Uniform {
 		if plan.ArenaSize <= planner.WebGPUBindingLimit {
 			fmt.Fprintf(w, "# fits WebGPU's 128 MiB storage-binding limit\n")
