@@ -45,7 +45,14 @@ func newAnalysis(g *ir.Graph, opts Options) (*analysis, error) {
 	if err := checkSymbols(g, opts.Symbols); err != nil {
 		return nil, err
 	}
-	a := &analysis{g: g, opts: opts, last: len(g.Nodes), used: map[string]int64{}}
+	a := &analysis{g: g, opts: opts, used: map[string]int64{}, stepOf: make([]int, len(g.Nodes))}
+	for i := range g.Nodes {
+		if isLoaded(g.Nodes[i].Op) {
+			continue // step 0: alive from before the first op
+		}
+		a.stepOf[i] = a.last
+		a.last++
+	}
 	// Every symbol of the graph is recorded with the value it had, even one
 	// no shape names any more (ONNX binds symbols while inferring shapes).
 	for name, v := range g.Symbols {
@@ -64,9 +71,13 @@ func newAnalysis(g *ir.Graph, opts Options) (*analysis, error) {
 }
 
 type analysis struct {
-	g      *ir.Graph
-	opts   Options
+	g    *ir.Graph
+	opts Options
+	// last is the number of ops, one past the last op's step; stepOf is
+	// each node's step. Only ops take steps: inputs, params and constants
+	// are loaded before the run, so they take none.
 	last   int
+	stepOf []int
 	byName map[string]int
 	infos  []TensorInfo
 	step   []int    // producing step of each tensor
@@ -146,7 +157,7 @@ func (a *analysis) tensors() error {
 				return a.errorf(n, "tensor %s of shape %v %s: %v", ir.Quote(t.Name), shape, t.DType, err)
 			}
 			info := TensorInfo{Name: t.Name, Op: n.Op, Shape: shape, DType: t.DType.String(),
-				Size: size, Birth: s, Death: s, Buffer: -1, Root: -1}
+				Size: size, Birth: a.stepOf[s], Death: a.stepOf[s], Buffer: -1, Root: -1}
 			if t.Name != n.Name {
 				info.Node = n.Name
 			}
@@ -243,7 +254,7 @@ func (a *analysis) liveness() {
 	// Views pass theirs up to their parents at the end.
 	for s, ins := range a.inputs {
 		for _, t := range ins {
-			live(t, s)
+			live(t, a.stepOf[s])
 		}
 	}
 	// until[t] is the latest step a pin with producers asks t to live to
@@ -303,23 +314,31 @@ func (a *analysis) liveness() {
 	}
 }
 
+// isLoaded reports whether a node's op is loaded before the run rather
+// than executed in it.
+func isLoaded(op string) bool {
+	return op == ir.OpInput || op == ir.OpParam || op == ir.OpConstant
+}
+
 func (a *analysis) problem() (*Problem, error) {
 	o := a.opts
 	p := &Problem{
 		Name: a.g.Name, File: a.g.File, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
 		Symbols: a.used, Notes: slices.Clone(a.g.Notes),
-		Schedule: make([]string, 0, len(a.g.Nodes)), Buffers: make([]Buffer, 0, len(a.infos)),
+		Schedule: make([]string, 0, a.last), Buffers: make([]Buffer, 0, len(a.infos)),
 	}
+	phased := false
 	for i := range a.g.Nodes {
-		p.Schedule = append(p.Schedule, a.g.Nodes[i].Name)
-		if ph := a.g.Nodes[i].Phase; ph != "" && p.Phases == nil {
-			p.Phases = make([]string, len(a.g.Nodes))
+		if n := &a.g.Nodes[i]; !isLoaded(n.Op) {
+			p.Schedule = append(p.Schedule, n.Name)
+			p.Phases = append(p.Phases, n.Phase)
+			if n.Phase != "" {
+				phased = true
+			}
 		}
 	}
-	if p.Phases != nil {
-		for i := range a.g.Nodes {
-			p.Phases[i] = a.g.Nodes[i].Phase
-		}
+	if !phased {
+		p.Phases = nil
 	}
 	for t := range p.Tensors {
 		ti := &p.Tensors[t]

@@ -15,7 +15,7 @@ import (
 func (a *analysis) referenceLiveness() {
 	for s, ins := range a.inputs {
 		for _, t := range ins {
-			a.referenceExtend(t, s)
+			a.referenceExtend(t, a.stepOf[s])
 		}
 	}
 	for t := range a.infos {

@@ -1,11 +1,11 @@
 package planner
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"slices"
@@ -165,8 +165,11 @@ func TotalUnshared(p *Problem) int64 {
 // structure (names, shapes, sizes, live ranges, options) and the answer
 // (offsets, arena). It ignores the fingerprint field itself and anything
 // that is only presentation, so it is stable across runs and machines.
+// It is a cache key, not a seal (anyone can recompute it), so a 128-bit
+// FNV-1a does: SHA-256 pulled 44 KB of the standard library's FIPS
+// code into the page's wasm.
 func (p *Plan) ComputeFingerprint() string {
-	h := sha256.New()
+	h := fnv.New128a()
 	put := func(vs ...any) {
 		for _, v := range vs {
 			switch v := v.(type) {
