@@ -133,37 +133,23 @@ func init() {
 	})
 }
 
-// Decode reads a file in any registered format, chosen by its name and
-// first bytes. Import memplan/ir/onnx for ONNX support.
-func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
+// DetectFormat names the registered format that Decode would read the
+// file as, by its name and first bytes, or reports that none matches.
+func DetectFormat(fileName string, data []byte) (string, error) {
+	f, err := detect(fileName, data)
+	if err != nil {
+		return "", err
+	}
+	return f.name, nil
+}
+
+func detect(fileName string, data []byte) (*format, error) {
 	formatsMu.RLock()
 	fs := formats
 	formatsMu.RUnlock()
-	for _, f := range fs {
-		if f.match(fileName, data) {
-			if opts.MaxMemory > 0 {
-				if x, ok := decodeExpansion[f.name]; ok && int64(len(data)) > opts.MaxMemory/x {
-					return nil, &MemoryError{File: fileName, What: fmt.Sprintf("decoding %s of %s", formatBytes(int64(len(data))), f.name),
-						Need: int64(len(data)) * x, Limit: opts.MaxMemory}
-				}
-			}
-			src, err := f.decode(fileName, data, opts)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case src.Graph != nil && src.Graph.File == "":
-				src.Graph.File = fileName
-			case src.Buffers != nil && src.Buffers.File == "":
-				src.Buffers.File = fileName
-			}
-			if opts.MaxMemory > 0 {
-				if n, what, each := src.count(); n > opts.MaxMemory/each {
-					return nil, &MemoryError{File: fileName, What: fmt.Sprintf("planning %d %s", n, what),
-						Need: n * each, Limit: opts.MaxMemory}
-				}
-			}
-			return src, nil
+	for i := range fs {
+		if fs[i].match(fileName, data) {
+			return &fs[i], nil
 		}
 	}
 	names := make([]string, len(fs))
@@ -171,6 +157,38 @@ func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
 		names[i] = f.name
 	}
 	return nil, &Error{File: fileName, Msg: fmt.Sprintf("unknown file format (known: %s)", strings.Join(names, ", "))}
+}
+
+// Decode reads a file in any registered format, chosen by its name and
+// first bytes. Import memplan/ir/onnx for ONNX support.
+func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
+	f, err := detect(fileName, data)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxMemory > 0 {
+		if x, ok := decodeExpansion[f.name]; ok && int64(len(data)) > opts.MaxMemory/x {
+			return nil, &MemoryError{File: fileName, What: fmt.Sprintf("decoding %s of %s", formatBytes(int64(len(data))), f.name),
+				Need: int64(len(data)) * x, Limit: opts.MaxMemory}
+		}
+	}
+	src, err := f.decode(fileName, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case src.Graph != nil && src.Graph.File == "":
+		src.Graph.File = fileName
+	case src.Buffers != nil && src.Buffers.File == "":
+		src.Buffers.File = fileName
+	}
+	if opts.MaxMemory > 0 {
+		if n, what, each := src.count(); n > opts.MaxMemory/each {
+			return nil, &MemoryError{File: fileName, What: fmt.Sprintf("planning %d %s", n, what),
+				Need: n * each, Limit: opts.MaxMemory}
+		}
+	}
+	return src, nil
 }
 
 // count is the number of tensors or buffers planning the source handles,

@@ -19,7 +19,7 @@ func Lower(src *ir.Source, opts Options) (*Problem, error) {
 		}
 		align := opts.Alignment
 		if align == 0 {
-			align = 1
+			align = DefaultAlignment("buffer-csv")
 		}
 		p, err := FromTable(src.Buffers, align)
 		if err != nil {

@@ -306,12 +306,17 @@ func load(f *planFlags, name string, symbols map[string]int64) (*ir.Source, erro
 	if err != nil {
 		return nil, err
 	}
-	src, err := ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch})
+	in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch})
 	var mem *ir.MemoryError
-	if errors.As(err, &mem) {
+	switch {
+	case errors.As(err, &mem):
 		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	case err != nil:
+		return nil, err
+	case in.Source == nil:
+		return nil, usageError{fmt.Sprintf("%s is a plan record, not a graph or buffer list to plan (memplan verify checks a record against its source)", name)}
 	}
-	return src, err
+	return in.Source, nil
 }
 
 func (f *planFlags) memoryLimit() (int64, error) {
@@ -391,7 +396,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		enc.SetIndent("", "  ")
 		err = enc.Encode(plan)
 	} else {
-		err = writeSummary(w, plan, pl)
+		err = writeSummary(w, plan, pl, budget)
 	}
 	if err != nil {
 		return err
@@ -403,7 +408,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // writeSummary writes the report with a few human lines before it.
-func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
+func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, budget int64) error {
 	optimal := ""
 	if plan.Optimal {
 		optimal = " (optimal)"
@@ -418,12 +423,8 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
 		fmt.Fprintf(w, "# counting %d-byte alignment the bound is %s; the arena is %.2f%% above it\n",
 			plan.Alignment, planner.FormatBytes(alb), 100*float64(plan.ArenaSize-alb)/float64(alb))
 	}
-	if plan.Options.F32Uniform {
-		if plan.ArenaSize <= planner.WebGPUBindingLimit {
-			fmt.Fprintf(w, "# fits WebGPU's 128 MiB storage-binding limit\n")
-		} else {
-			fmt.Fprintf(w, "# exceeds WebGPU's 128 MiB storage-binding limit by %s\n", planner.FormatMiB(plan.ArenaSize-planner.WebGPUBindingLimit))
-		}
+	if fit := plan.FitOf(budget); fit != nil {
+		fmt.Fprintf(w, "# %s\n", fit.Text)
 	}
 	for _, r := range plan.PhaseRuns() {
 		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", r.Phase, r.First, r.Last, planner.FormatBytes(r.Peak))
