@@ -54,18 +54,22 @@ func TestSnapshots(t *testing.T) {
 		theme string
 		scale float64
 		live  int // step hovered in the live strip, -1 for none
+		zoom  *viz.Rect
 	}
 	shots := []shot{
-		{"transformer", 1280, 800, "dark", 1, -1},
-		{"transformer", 1280, 800, "light", 1, 20},
-		{"transformer", 800, 600, "dark", 1, 44},
-		{"transformer", 800, 600, "light", 1, -1},
-		{"transformer", 800, 600, "dark", 2, 20},
-		{"streaming", 1280, 800, "dark", 1, 3},
-		{"streaming", 800, 600, "light", 1, -1},
-		{"mlp-f32", 800, 600, "dark", 1, -1},
-		{"sample", 800, 600, "light", 1, -1},
-		{"sample", 640, 400, "dark", 1, 2},
+		{"transformer", 1280, 800, "dark", 1, -1, nil},
+		{"transformer", 1280, 800, "light", 1, 20, nil},
+		{"transformer", 800, 600, "dark", 1, 44, nil},
+		{"transformer", 800, 600, "light", 1, -1, nil},
+		{"transformer", 800, 600, "dark", 2, 20, nil},
+		{"streaming", 1280, 800, "dark", 1, 3, nil},
+		{"streaming", 800, 600, "light", 1, -1, nil},
+		{"mlp-f32", 800, 600, "dark", 1, -1, nil},
+		{"sample", 800, 600, "light", 1, -1, nil},
+		{"sample", 640, 400, "dark", 1, 2, nil},
+		// Deep into the arena's top: byte ticks in bytes, arena and lower
+		// bound labels on either side of their lines.
+		{"transformer", 800, 600, "light", 1, -1, &viz.Rect{X0: 20, Y0: 22<<20 + 8000, X1: 24, Y1: 22<<20 + 12000}},
 	}
 	for _, s := range shots {
 		w, h := int(float64(s.w)*s.scale), int(float64(s.h)*s.scale)
@@ -74,6 +78,9 @@ func TestSnapshots(t *testing.T) {
 		v.SetTheme(s.theme)
 		p := plans[s.plan]
 		v.SetLayout(viz.NewLayout(p, viz.Budget(p)), false)
+		if s.zoom != nil {
+			v.Cam.FitRect(*s.zoom, 0)
+		}
 		if s.live >= 0 {
 			v.SetPointer(viz.None, viz.LiveHit{Step: s.live, Bytes: v.Layout.LiveAt(s.live)})
 		}
@@ -81,7 +88,7 @@ func TestSnapshots(t *testing.T) {
 		viz.NewRenderer().Draw(img, v)
 		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
 		img.ReadPixels(rgba.Pix)
-		name := filepath.Join(dir, fmt.Sprintf("%s-%dx%d-%s@%gx.png", s.plan, s.w, s.h, s.theme, s.scale))
+		name := filepath.Join(dir, fmt.Sprintf("%s-%dx%d-%s@%gx%s.png", s.plan, s.w, s.h, s.theme, s.scale, map[bool]string{true: "-zoomed"}[s.zoom != nil]))
 		f, err := os.Create(name)
 		if err != nil {
 			t.Fatal(err)
