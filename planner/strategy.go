@@ -61,26 +61,42 @@ func (o *PlaceOptions) yield() {
 	}
 }
 
-// Strategy is one placement algorithm. Place must return offsets that
-// respect every buffer's alignment and keep live buffers (size + guard)
-// disjoint, and must honour Fixed buffers' offsets.
+// Strategy names and describes one placement algorithm. It is plain data:
+// a program that only lists strategies, such as the viewer, then links
+// none of them.
 type Strategy struct {
-	Name  string
-	Doc   string
-	Place func(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error)
+	Name string
+	Doc  string
 }
 
-// strategies is the table of every strategy, by name. Adding a strategy
-// means one new file and one line here.
+// placeFunc is a strategy's algorithm. It must return offsets that respect
+// every buffer's alignment, keep live buffers (size + guard) disjoint and
+// honour Fixed buffers' offsets; Place checks and Verify proves that.
+type placeFunc func(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error)
+
+// strategies lists every strategy, and placers its algorithm by name.
+// Adding a strategy means one new file and a line in each; a test checks
+// that the two agree.
 var strategies = []Strategy{
-	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison", Place: placeReference},
-	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against", Place: placeNoReuse},
-	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders, first use and the seed's first fit, keeping the smallest arena", Place: placeAuto},
-	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s) or node limit", Place: placeExact},
-	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time", Place: placeBestFit},
-	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first", Place: placeBestFitOrder(orderTemporal)},
-	{Name: "first-use", Doc: "walks the schedule with a splitting, merging free list: best-fitting free block at each birth", Place: placeFirstUse},
-	{Name: "breadth", Doc: "TFLite greedy by breadth: busiest steps first, largest buffers first, into the best gap", Place: placeBreadth},
+	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison"},
+	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against"},
+	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders, first use and the seed's first fit, keeping the smallest arena"},
+	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s) or node limit"},
+	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time"},
+	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first"},
+	{Name: "first-use", Doc: "walks the schedule with a splitting, merging free list: best-fitting free block at each birth"},
+	{Name: "breadth", Doc: "TFLite greedy by breadth: busiest steps first, largest buffers first, into the best gap"},
+}
+
+var placers = map[string]placeFunc{
+	"reference":         placeReference,
+	"no-reuse":          placeNoReuse,
+	"auto":              placeAuto,
+	"exact":             placeExact,
+	"best-fit":          placeBestFit,
+	"best-fit-temporal": placeBestFitOrder(orderTemporal),
+	"first-use":         placeFirstUse,
+	"breadth":           placeBreadth,
 }
 
 // DefaultStrategy is used when none is named.
@@ -108,44 +124,39 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	if p.Options.NoReuse {
 		strategy = "no-reuse"
 	}
-	var s *Strategy
-	for i := range strategies {
-		if strategies[i].Name == strategy {
-			s = &strategies[i]
-		}
-	}
-	if s == nil {
+	place, ok := placers[strategy]
+	if !ok {
 		return Placement{}, fmt.Errorf("unknown strategy %s (known: %s)", ir.Quote(strategy), strings.Join(StrategyNames(), ", "))
 	}
 	if err := p.Check(); err != nil {
 		return Placement{}, err
 	}
 	opts.yield()
-	pl, err := s.Place(ctx, p, opts)
+	pl, err := place(ctx, p, opts)
 	opts.yield()
 	if err != nil {
-		return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
+		return Placement{}, fmt.Errorf("strategy %s: %w", strategy, err)
 	}
 	if len(pl.Offsets) != len(p.Buffers) {
-		return Placement{}, fmt.Errorf("strategy %s returned %d offsets for %d buffers", s.Name, len(pl.Offsets), len(p.Buffers))
+		return Placement{}, fmt.Errorf("strategy %s returned %d offsets for %d buffers", strategy, len(pl.Offsets), len(p.Buffers))
 	}
 	if pl.Order != nil {
 		if err := checkOrder(p, pl.Order); err != nil {
-			return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
+			return Placement{}, fmt.Errorf("strategy %s: %w", strategy, err)
 		}
 	}
 	for i, off := range pl.Offsets {
 		// The proof comes later (Verify); this keeps ArenaOf's sums from
 		// wrapping if a strategy went wrong.
 		if _, err := ir.AddSize(off, p.Buffers[i].Span()); err != nil {
-			return Placement{}, fmt.Errorf("strategy %s placed buffer %s at offset %d: %v", s.Name, ir.Quote(p.Buffers[i].Name), off, err)
+			return Placement{}, fmt.Errorf("strategy %s placed buffer %s at offset %d: %v", strategy, ir.Quote(p.Buffers[i].Name), off, err)
 		}
 	}
 	pl.Arena = ArenaOf(p, pl.Offsets)
-	pl.Strategy = s.Name
+	pl.Strategy = strategy
 	for i := range p.Buffers {
 		if b := &p.Buffers[i]; b.Fixed && pl.Offsets[i] != b.Offset {
-			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %s", s.Name, ir.Quote(b.Name))
+			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %s", strategy, ir.Quote(b.Name))
 		}
 	}
 	if !pl.Optimal && pl.Arena == AlignedLowerBound(p) {
