@@ -1,0 +1,102 @@
+// Package protocol is the contract between memplan's page, its viewer and
+// its planner worker: every request and event they exchange, as Go types
+// with JSON names, and the version they share. The wasm programs only
+// move these values to and from JavaScript; the rules behind them
+// (defaults, fit verdicts, colours, keys) come from the planner and viz
+// packages, so the page never restates them. It builds on any platform,
+// so its tests run without a browser.
+package protocol
+
+import (
+	"errors"
+	"strings"
+
+	"memplan/ir"
+	"memplan/planner"
+)
+
+// Version is the protocol's version, sent in every ready event. It grows
+// when a message changes incompatibly.
+const Version = 2
+
+// Options are the planning options a page sends: planner.Options, the
+// strategy, an explicit budget and the choices the decoders take.
+type Options struct {
+	planner.Options
+	Strategy string `json:"strategy"`
+	// Budget in bytes; 0 means the mode's default (WebGPU's limit in
+	// f32-uniform mode, none otherwise).
+	Budget int64 `json:"budget"`
+	// IfBranch picks the branch of ONNX If nodes whose branches disagree.
+	IfBranch string `json:"if_branch,omitempty"`
+}
+
+// Error is an error as events carry it: the whole message, and where.
+type Error struct {
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Node    string `json:"node,omitempty"`
+	// Kind says what the page can do about it: "input" (fix the file or
+	// the options), "memory" (the input is over the page's memory limit),
+	// "bug" (a plan failed its proof: report it), "stopped" (the planner
+	// is gone: reload).
+	Kind string `json:"kind"`
+}
+
+// cliHint is how the decoders tell a command-line user to bind symbols;
+// a page binds them in its symbols field instead.
+const (
+	cliHint  = "bind them with --set name=value"
+	pageHint = "give them values under Symbols (name=value, e.g. batch=1)"
+	cliIf    = "pick one with --if-branch then|else"
+	pageIf   = "pick one with the If branch option (then or else)"
+)
+
+// ErrorOf describes err for the page, with its location when it has one.
+func ErrorOf(err error) *Error {
+	msg := err.Error()
+	msg = strings.Replace(msg, cliHint, pageHint, 1)
+	msg = strings.Replace(msg, cliIf, pageIf, 1)
+	e := &Error{Message: msg, Kind: "input"}
+	var ie *ir.Error
+	if errors.As(err, &ie) {
+		e.File, e.Line, e.Column, e.Path, e.Node = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
+	}
+	var mem *ir.MemoryError
+	var bug *planner.UnverifiedPlanError
+	switch {
+	case errors.As(err, &mem):
+		e.Kind, e.File = "memory", mem.File
+	case errors.As(err, &bug):
+		e.Kind = "bug"
+	}
+	return e
+}
+
+// PlanRequest asks the worker to plan a file. The file's bytes travel
+// beside it, as a transferred ArrayBuffer.
+type PlanRequest struct {
+	ID      int     `json:"id"`
+	Name    string  `json:"name"`
+	Options Options `json:"options"`
+}
+
+// WorkerEvent is what the planner worker posts back: "ready" once it can
+// plan, "progress" while a long search runs, then "planned" or "error"
+// for each request (a superseded request ends with an error of kind
+// "cancelled" that the viewer ignores).
+type WorkerEvent struct {
+	Type    string `json:"type"`
+	ID      int    `json:"id,omitempty"`
+	Version int    `json:"version,omitempty"` // ready
+	Message string `json:"message,omitempty"` // progress
+	// Planned: the input's format, the alignment it gets when the page
+	// chooses none, and the plan record as JSON text.
+	Format           string `json:"format,omitempty"`
+	DefaultAlignment int64  `json:"default_alignment,omitempty"`
+	Record           string `json:"record,omitempty"`
+	Error            *Error `json:"error,omitempty"`
+}

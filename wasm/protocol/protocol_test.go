@@ -1,0 +1,56 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"memplan/ir"
+	"memplan/planner"
+)
+
+func TestErrorOf(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want Error
+	}{
+		{"located", &ir.Error{File: "m.json", Line: 3, Column: 9, Path: "nodes[1].dtype", Node: "y", Msg: "unknown dtype"},
+			Error{Message: `m.json:3:9: nodes[1].dtype: node "y": unknown dtype`, File: "m.json", Line: 3, Column: 9, Path: "nodes[1].dtype", Node: "y", Kind: "input"}},
+		{"wrapped", fmt.Errorf("--forward: %w", &ir.Error{File: "f.json", Msg: "bad"}),
+			Error{Message: "--forward: f.json: bad", File: "f.json", Kind: "input"}},
+		{"memory", &ir.MemoryError{File: "big.csv", What: "planning 9 buffers", Need: 9 << 30, Limit: 1 << 30},
+			Error{Message: "big.csv: planning 9 buffers needs about 9.0 GiB, over the memory limit of 1.0 GiB", File: "big.csv", Kind: "memory"}},
+		{"bug", &planner.UnverifiedPlanError{Strategy: "auto", Err: fmt.Errorf("invalid plan: x")},
+			Error{Message: "memplan bug: strategy auto produced a plan that fails verification; please report it with the input file: invalid plan: x", Kind: "bug"}},
+		{"symbols hint for the page", &ir.Error{File: "m.onnx", Msg: "unbound symbols batch; bind them with --set name=value"},
+			Error{Message: "m.onnx: unbound symbols batch; give them values under Symbols (name=value, e.g. batch=1)", File: "m.onnx", Kind: "input"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ErrorOf(tc.err); *got != tc.want {
+				t.Fatalf("got  %+v\nwant %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+// TestOptionsWireNames: the page sends these JSON names; renaming a Go
+// field must not silently drop an option.
+func TestOptionsWireNames(t *testing.T) {
+	in := `{"strategy":"exact","alignment":8,"guard":-1,"f32_uniform":true,"no_reuse":true,"skip_params":true,"skip_inputs":true,"skip_constants":true,"symbols":{"batch":2},"budget":1024,"if_branch":"then"}`
+	var o Options
+	dec := json.NewDecoder(strings.NewReader(in))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		t.Fatal(err)
+	}
+	want := Options{Options: planner.Options{Alignment: 8, Guard: -1, F32Uniform: true, NoReuse: true, SkipParams: true, SkipInputs: true, SkipConstants: true, Symbols: map[string]int64{"batch": 2}},
+		Strategy: "exact", Budget: 1024, IfBranch: "then"}
+	got, _ := json.Marshal(o)
+	wantJSON, _ := json.Marshal(want)
+	if string(got) != string(wantJSON) {
+		t.Fatalf("decoded %s\nwant    %s", got, wantJSON)
+	}
+}
