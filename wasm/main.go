@@ -64,6 +64,7 @@ type app struct {
 	cur     *file
 	opts    wireOptions
 	seq     int // bumps per request; stale results are dropped
+	updates int // frames run, so tests can wait for a frame, not a time
 }
 
 type planJob struct {
@@ -78,7 +79,7 @@ func main() {
 	a.opts = wireOptions{Options: planner.DefaultOptions()}
 	a.view = viz.NewView(800, 600)
 	a.game = viz.NewGame(a.view)
-	a.game.BeforeUpdate = a.drain
+	a.game.BeforeUpdate = func() { a.updates++; a.drain() }
 	a.game.OnHover = a.hovered
 	a.game.OnSelect = func(i int) { a.postSelect(i) }
 
@@ -329,7 +330,7 @@ func (a *app) installJS() {
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
-		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws,
+		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
 			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000}
 		if a.cur != nil {
 			s["file"] = a.cur.name

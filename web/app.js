@@ -209,6 +209,7 @@
   // ---- replay of the placement order ----
 
   const replay = { order: [], byName: new Map(), timer: 0 };
+  state.replay = replay;
   const replayStep = $("replay-step");
 
   function resetReplay(order) {
