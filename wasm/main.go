@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -41,7 +42,7 @@ type wireOptions struct {
 	Budget int64 `json:"budget"`
 }
 
-// file is the last file that planned without error.
+// file is a file the page sent, kept to re-plan it with new options.
 type file struct {
 	name string
 	data []byte
@@ -61,7 +62,11 @@ type app struct {
 	// still waiting, so typing in an options field plans once.
 	planReq chan struct{}
 	pending *planJob
-	cur     *file
+	cur     *file // the file on screen
+	// failed is the last file that did not plan, until one plans or the
+	// page dismisses its error: new options (symbols it lacked) re-plan
+	// it rather than the file on screen.
+	failed  *file
 	opts    wireOptions
 	seq     int // bumps per request; stale results are dropped
 	updates int // frames run, so tests can wait for a frame, not a time
@@ -205,11 +210,14 @@ func (a *app) planned(job *planJob, plan *planner.Plan, err error) {
 		return // a newer request is on its way
 	}
 	if err != nil {
+		a.failed = &job.f
 		a.postError(err)
 		return
 	}
-	a.cur = &job.f
+	a.cur, a.failed = &job.f, nil
+	a.mu.Lock()
 	a.opts = job.opts
+	a.mu.Unlock()
 	budget := job.opts.Budget
 	if budget == 0 {
 		budget = viz.Budget(plan)
@@ -276,13 +284,26 @@ func (a *app) tensorInfo(i int) map[string]any {
 	return info
 }
 
+// postError reports err with where it happened and which file stays on
+// screen (null: none yet).
 func (a *app) postError(err error) {
-	ev := map[string]any{"type": "error", "message": err.Error()}
+	ev := map[string]any{"type": "error", "message": forPage(err.Error()), "showing": nil}
 	var ie *ir.Error
 	if errors.As(err, &ie) {
 		ev["file"], ev["line"], ev["column"], ev["path"], ev["node"] = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
 	}
+	if a.cur != nil {
+		ev["showing"] = a.cur.name
+	}
 	a.post(ev)
+}
+
+// cliHint is how the ONNX decoder tells a command-line user to bind
+// symbols; a page binds them with the symbols option instead.
+const cliHint = "bind them with --set name=value"
+
+func forPage(msg string) string {
+	return strings.Replace(msg, cliHint, "give them values under Symbols (name=value, e.g. batch=1)", 1)
 }
 
 // post sends an event to the parent page and to listeners in this page.
@@ -407,10 +428,16 @@ func (a *app) handle(m js.Value) {
 			return
 		}
 		a.queue(func() {
-			if a.cur != nil {
+			switch {
+			case a.failed != nil:
+				a.request(*a.failed, opts, a.cur != nil && a.failed.name == a.cur.name)
+			case a.cur != nil:
 				a.request(*a.cur, opts, true)
 			}
 		})
+	case "dismiss":
+		// The page closed the error: options go back to the file on screen.
+		a.queue(func() { a.failed = nil })
 	case "select", "focus":
 		name, focus := str("name"), typ.String() == "focus"
 		a.queue(func() {

@@ -455,19 +455,25 @@
 
   // ---- errors and status ----
 
+  // The message is Go's, whole: it names the file, the place and what is
+  // wrong.
   function onError(m) {
     setStatus("");
-    const where = [m.file, m.line ? m.line + (m.column ? ":" + m.column : "") : "", m.path, m.node ? "node " + m.node : ""]
-      .filter(Boolean).join(" · ");
-    $("error-where").textContent = where ? where + ":" : "Error:";
-    // The message repeats the location; show only what follows it.
-    let msg = m.message;
-    if (m.file && msg.startsWith(m.file)) msg = msg.split(": ").pop();
+    showError(m.file ? "Could not plan " + m.file : "Error", m.message,
+      m.showing ? "The plan of " + m.showing + " stays on screen." : "");
+  }
+
+  function showError(title, msg, note) {
+    $("error-title").textContent = title;
     $("error-msg").textContent = msg;
+    $("error-note").textContent = note;
     $("error").hidden = false;
   }
   function hideError() { $("error").hidden = true; }
-  $("error-close").addEventListener("click", hideError);
+  $("error-close").addEventListener("click", () => {
+    hideError();
+    send({ type: "dismiss" }); // options apply to the plan on screen again
+  });
 
   function setStatus(s) {
     if (s) $("filename").textContent = s;

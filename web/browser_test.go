@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"memplan/ir"
+	_ "memplan/ir/onnx" // the formats Go names in its errors are the wasm's
 	"memplan/planner"
 	"memplan/tools/serve/site"
 	"memplan/tools/serve/site/browser"
@@ -380,6 +381,19 @@ func (p *page) setField(name, value string) {
 		f.value = %q; f.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, name, value))
 }
 
+// goError is the message Go gives for a file planned with default options.
+func goError(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	src, err := ir.Decode(name, data, ir.DecodeOptions{})
+	if err == nil {
+		_, err = planner.PlanSource(context.Background(), src, planner.DefaultOptions(), "", planner.PlaceOptions{})
+	}
+	if err == nil {
+		t.Fatalf("%s plans without error", name)
+	}
+	return err.Error()
+}
+
 func TestBrowserApp(t *testing.T) {
 	s := open(t, "/index.html")
 	p, root := s.page, s.root
@@ -617,5 +631,112 @@ func TestBrowserEmbedWheel(t *testing.T) {
 	p.wait("the zoom", fmt.Sprintf(`(() => { const v = %s.memplan.state().visible; return v.x1 - v.x0 < %v * 0.9; })()`, frame, w0))
 	if y2 := eval[float64](p, `window.scrollY`); y2 != sy {
 		p.fail("the wheel over the clicked viewer scrolled the page from %v to %v", sy, y2)
+	}
+}
+
+// A file that does not plan shows Go's whole message, wrapped, and the
+// last good plan stays on screen and keeps answering.
+func TestBrowserErrorBanner(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+
+	long := `{"format": "memplan.graph/v1", "nodes": [{"name": "` + strings.Repeat("very_long_tensor_name_", 3) +
+		`", "op": "input", "shape": [4], "dtype": "f32"}], "outputs": ["nobody_` + strings.Repeat("x", 300) + `"]}`
+	for _, c := range []struct {
+		name, file, data string
+		want             []string // also in the message, beside Go's whole text
+	}{
+		{"bad dtype", "bad-dtype.json", `{"format": "memplan.graph/v1", "nodes": [
+ {"name": "x", "op": "input", "shape": [4], "dtype": "f33"}], "outputs": ["x"]}`, []string{"bad-dtype.json:2:", `nodes[0].dtype`, `"f33"`, "f32 f16"}},
+		{"unknown format", "notes.txt", "just some notes\n", []string{"notes.txt", "unknown file format", "graph-json"}},
+		{"bad csv", "bad.csv", "id,lower,upper,size\n0,0,3,10\n1,5,3,7\n", []string{"bad.csv:3:", `"upper"`, "3 is not greater than lower 5"}},
+		{"long message", "long.json", long, []string{"long.json", "nobody_xxxx"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &page{t: t, ctx: p.ctx}
+			want := goError(t, c.file, []byte(c.data))
+			p.drop(c.file, c.data)
+			p.wait("the error", fmt.Sprintf(`!document.getElementById("error").hidden &&
+				document.getElementById("error-msg").textContent.includes(%q)`, c.file))
+			if got := p.text("#error-msg"); got != want {
+				p.fail("the banner shows %q, want Go's message %q", got, want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(want, w) {
+					p.fail("Go's message %q lacks %q", want, w)
+				}
+			}
+			if note := p.text("#error-note"); !strings.Contains(note, "drop.json stays on screen") {
+				p.fail("the banner does not say the plan on screen stays: %q", note)
+			}
+			// Long messages wrap inside the banner, which stays within the page.
+			if !eval[bool](p, `(() => { const m = document.getElementById("error-msg"), e = document.getElementById("error");
+				return m.scrollWidth <= m.clientWidth + 1 && e.getBoundingClientRect().right <= window.innerWidth &&
+					m.getBoundingClientRect().height < 200; })()`) {
+				p.fail("the error message does not wrap inside the banner")
+			}
+			if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+				p.screenshot("error-" + c.name)
+			}
+			p.settle()
+			p.shows("drop.json", "a")
+			p.stillWorks("a")
+		})
+	}
+}
+
+// A model with unbound symbols fails; typing the symbols re-plans that
+// model, not the one still on screen.
+func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	model := s.testdata("ir/onnx/testdata/attention_mask1d_fp16.onnx")
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+
+	const name = "attention_mask1d_fp16.onnx"
+	p.dropBytes(name, model)
+	p.wait("the unbound symbols", `document.getElementById("error-msg").textContent.includes("unbound symbols batch, sequence")`)
+	msg := p.text("#error-msg")
+	if strings.Contains(msg, "--set") || !strings.Contains(msg, "Symbols") {
+		p.fail("the error tells a browser user to use the command line, or not where to bind: %q", msg)
+	}
+	if !eval[bool](p, `(() => { const m = document.getElementById("error-msg");
+		return m.scrollWidth <= m.clientWidth + 1 && m.getBoundingClientRect().height < 200; })()`) {
+		p.fail("the long error does not wrap inside the banner")
+	}
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.settle()
+		p.screenshot("app-unbound-1280x800")
+	}
+	// One of two: still unbound, still the same model.
+	p.setField("symbols", "batch=2")
+	p.wait("the next error", `document.getElementById("error-msg").textContent.includes("unbound symbols sequence")`)
+	p.shows("drop.json", "a")
+	p.setField("symbols", "batch=2, sequence=16")
+	p.wait("the model with its symbols", viewerShows(name))
+	if syms := p.text("#summary-list"); !strings.Contains(syms, "batch=2") || !strings.Contains(syms, "sequence=16") {
+		p.fail("the summary does not show the symbols: %q", syms)
+	}
+	if !eval[bool](p, `document.getElementById("error").hidden`) {
+		p.fail("the error stayed after the model planned")
+	}
+
+	// Dismissing an error gives the options back to the plan on screen.
+	p.setField("symbols", "")
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+	p.dropBytes(name, model)
+	p.wait("the unbound symbols", `!document.getElementById("error").hidden`)
+	eval[bool](p, `(document.getElementById("error-close").click(), true)`)
+	unshared := eval[float64](p, `window.memplanApp.summary.total_unshared`)
+	eval[bool](p, `(document.querySelector("input[name=no_reuse]").click(), true)`)
+	p.wait("drop.json without reuse", fmt.Sprintf(`window.memplanApp.file === "drop.json" && window.memplanApp.summary.arena_size === %v`, unshared))
+	if !eval[bool](p, `document.getElementById("error").hidden`) {
+		p.fail("the dismissed model was planned again: %q", p.text("#error-msg"))
 	}
 }
