@@ -100,10 +100,34 @@ func main() {
 	// still draw and react to the pointer.
 	ebiten.SetRunnableOnUnfocused(true)
 	a.post(map[string]any{"type": "ready", "examples": exampleNames(), "strategies": planner.StrategyNames(),
-		"defaults": wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy}})
+		"defaults":   wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy},
+		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit})
 	if err := ebiten.RunGame(a.game); err != nil {
 		a.postError(err)
 	}
+}
+
+// alignmentDefaults is the alignment each input format gets when the page
+// sends none, as the planner chooses it.
+func alignmentDefaults() []map[string]any {
+	return []map[string]any{
+		{"format": "graph", "name": "graphs", "alignment": defaultAlignment(&ir.Source{Graph: &ir.Graph{}})},
+		{"format": "buffers", "name": "CSV", "alignment": defaultAlignment(&ir.Source{Buffers: &ir.BufferTable{}})},
+	}
+}
+
+// defaultAlignment asks the planner which alignment src's format gets by
+// default, so the page never states it.
+func defaultAlignment(src *ir.Source) int64 {
+	if src.Graph != nil {
+		return planner.DefaultGraphAlignment
+	}
+	// Lower has no named constant for buffer lists; an empty one shows it.
+	p, err := planner.Lower(src, planner.Options{})
+	if err != nil {
+		return 0
+	}
+	return p.Alignment
 }
 
 func exampleNames() []string {
@@ -155,35 +179,44 @@ func (a *app) planner() {
 		if job == nil {
 			continue
 		}
-		plan, err := planFile(job.f, job.opts)
-		a.queue(func() { a.planned(job, plan, err) })
+		res := planFile(job.f, job.opts)
+		a.queue(func() { a.planned(job, res) })
 	}
+}
+
+// planResult is a plan, or why there is none, and the alignment the
+// file's format gets when the page chooses none (0 for plan records).
+type planResult struct {
+	plan             *planner.Plan
+	err              error
+	defaultAlignment int64
 }
 
 // planFile decodes and plans a file, or reads a plan record, which is
 // shown as it is once Verify accepts it: an overlap or a range out of
 // the arena is an error to read, not a picture to puzzle over.
-func planFile(f file, o wireOptions) (*planner.Plan, error) {
+func planFile(f file, o wireOptions) planResult {
 	head := f.data[:min(len(f.data), 512)]
 	if bytes.Contains(head, []byte(`"`+planner.PlanFormat+`"`)) {
 		p, err := planner.DecodePlan(f.name, f.data)
 		if err != nil {
-			return nil, err
+			return planResult{err: err}
 		}
 		if err := planner.Verify(p); err != nil {
-			return nil, &ir.Error{File: f.name, Msg: "the plan record is not valid: " + err.Error()}
+			return planResult{err: &ir.Error{File: f.name, Msg: "the plan record is not valid: " + err.Error()}}
 		}
-		return p, nil
+		return planResult{plan: p}
 	}
 	yield := yielder()
 	src, err := ir.Decode(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols})
 	if err != nil {
-		return nil, err
+		return planResult{err: err}
 	}
 	yield()
 	// Place yields around and inside its strategy, so the page gets a turn
 	// between lowering, placing and recording too.
-	return planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
+	p, err := planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
+	return planResult{plan: p, err: err, defaultAlignment: defaultAlignment(src)}
 }
 
 // yielder returns a hook for the planner that hands the JavaScript event
@@ -205,15 +238,16 @@ func yielder() func() {
 
 // planned shows a finished plan, or reports its error and keeps the last
 // good plan on screen.
-func (a *app) planned(job *planJob, plan *planner.Plan, err error) {
+func (a *app) planned(job *planJob, res planResult) {
 	if job.seq != a.seq {
 		return // a newer request is on its way
 	}
-	if err != nil {
+	if res.err != nil {
 		a.failed = &job.f
-		a.postError(err)
+		a.postError(res.err)
 		return
 	}
+	plan := res.plan
 	a.cur, a.failed = &job.f, nil
 	a.mu.Lock()
 	a.opts = job.opts
@@ -225,7 +259,11 @@ func (a *app) planned(job *planJob, plan *planner.Plan, err error) {
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
 	a.hovered(viz.None, -1, -1) // what was under the pointer is gone
-	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": summary(l), "tensors": plan.Tensors})
+	s := summary(l)
+	// The alignment the page asked for (0: none) and the one it would get
+	// by asking none, so it can say which applied.
+	s["alignment_chosen"], s["default_alignment"] = job.opts.Alignment, res.defaultAlignment
+	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": s, "tensors": plan.Tensors})
 	a.postSelect(a.view.Selected)
 }
 
@@ -264,7 +302,7 @@ func (a *app) postSelect(i int) {
 	ev := map[string]any{"type": "select", "tensor": nil, "partners": []any{}}
 	if l := a.view.Layout; l != nil && i >= 0 {
 		ev["tensor"] = a.tensorInfo(i)
-		var ps []any
+		ps := []any{} // [] rather than null when nothing shared its bytes
 		for _, j := range a.view.Partners {
 			ps = append(ps, a.tensorInfo(j))
 		}
