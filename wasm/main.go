@@ -195,7 +195,14 @@ type planResult struct {
 // planFile decodes and plans a file, or reads a plan record, which is
 // shown as it is once Verify accepts it: an overlap or a range out of
 // the arena is an error to read, not a picture to puzzle over.
-func planFile(f file, o wireOptions) planResult {
+// A panic while decoding or planning is reported as that file's error:
+// the viewer and the plan on screen survive a bug the file hit.
+func planFile(f file, o wireOptions) (res planResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = planResult{err: &ir.Error{File: f.name, Msg: fmt.Sprintf("internal error while planning (please report it): %v", r)}}
+		}
+	}()
 	head := f.data[:min(len(f.data), 512)]
 	if bytes.Contains(head, []byte(`"`+planner.PlanFormat+`"`)) {
 		p, err := planner.DecodePlan(f.name, f.data)

@@ -14,6 +14,7 @@
 
   const state = {
     ready: false,
+    stopped: false,     // the viewer's Go program ended; only a reload helps
     queue: [],          // messages waiting for the viewer to start
     tensors: [],        // the current plan's tensors
     summary: null,
@@ -27,6 +28,7 @@
   // ---- talking to the viewer ----
 
   function send(msg, transfer) {
+    if (state.stopped) return;
     if (!state.ready) { state.queue.push([msg, transfer]); return; }
     viewer.contentWindow.postMessage(msg, "*", transfer || []);
   }
@@ -40,6 +42,7 @@
       case "busy": setStatus("planning " + m.file + "…"); break;
       case "summary": onPlan(m); break;
       case "error": onError(m); break;
+      case "stopped": onStopped(m); break;
       case "hover": onHover(m); break;
       case "select": onSelect(m); break;
       case "dragenter": showDrop(true); break;
@@ -473,6 +476,16 @@
       m.showing ? "The plan of " + m.showing + " stays on screen." : "");
   }
 
+  // The viewer's Go program ended (it exited or crashed): nothing will
+  // answer any more, so say so instead of waiting.
+  function onStopped(m) {
+    state.stopped = true;
+    setStatus("");
+    showError("The planner stopped", m.message, "Reload the page to start it again.");
+    $("error-reload").hidden = false;
+    $("error-close").hidden = true;
+  }
+
   function showError(title, msg, note) {
     $("error-title").textContent = title;
     $("error-msg").textContent = msg;
@@ -484,6 +497,7 @@
     hideError();
     send({ type: "dismiss" }); // options apply to the plan on screen again
   });
+  $("error-reload").addEventListener("click", () => location.reload());
 
   function setStatus(s) {
     if (s) $("filename").textContent = s;

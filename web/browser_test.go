@@ -114,6 +114,23 @@ func (p *page) wait(what, js string) {
 	}
 }
 
+// waitAcrossLoad is wait for a condition that holds only after the page
+// navigates: a poll in the old document ends with it, so poll from here.
+func (p *page) waitAcrossLoad(what, js string) {
+	p.t.Helper()
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`(() => { try { return !!(`+js+`); } catch (e) { return false; } })()`))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.fail("waiting for %s (%s): %v", what, js, err)
+		}
+		time.Sleep(100 * time.Millisecond) // the polling interval
+	}
+}
+
 // fail saves a screenshot to the artifacts directory and stops the test.
 func (p *page) fail(format string, args ...any) {
 	p.t.Helper()
@@ -856,4 +873,34 @@ func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
 	if !eval[bool](p, `document.getElementById("error").hidden`) {
 		p.fail("the dismissed model was planned again: %q", p.text("#error-msg"))
 	}
+}
+
+// When the viewer's Go program dies, the page says so and offers a reload
+// instead of waiting forever.
+func TestBrowserPlannerStops(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	// Every event goes through JSON.parse in the viewer: make it throw,
+	// and the next event panics in Go, which ends the program.
+	eval[bool](p, frame+`.JSON.parse = () => { throw new Error("boom"); }; true`)
+	eval[bool](p, `(document.querySelector("#table tbody tr").click(), true)`)
+	p.wait("the stop", `!document.getElementById("error").hidden &&
+		document.getElementById("error-title").textContent === "The planner stopped"`)
+	if msg := p.text("#error-msg"); !strings.Contains(msg, "boom") {
+		p.fail("the banner does not say why the planner stopped: %q", msg)
+	}
+	if eval[bool](p, `document.getElementById("error-reload").hidden`) {
+		p.fail("no reload button")
+	}
+	if f := p.text("#filename"); strings.Contains(f, "planning") {
+		p.fail("the page still says %q", f)
+	}
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.screenshot("app-stopped-1280x800")
+	}
+	// The button reloads the page: a fresh document, with a fresh viewer.
+	eval[bool](p, `(window.beforeReload = true, setTimeout(() => document.getElementById("error-reload").click()), true)`)
+	p.waitAcrossLoad("the page again", `!window.beforeReload && `+viewerShows("transformer.json")+
+		` && document.getElementById("error").hidden`)
 }
