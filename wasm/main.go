@@ -63,17 +63,17 @@ type app struct {
 	planReq chan struct{}
 	pending *planJob
 	cur     *file // the file on screen
-	// failed is the last file that did not plan, until one plans or the
-	// page dismisses its error: new options (symbols it lacked) re-plan
-	// it rather than the file on screen.
-	failed  *file
+	// target is the file new options re-plan: the one the page sent last,
+	// even while it plans or after it failed (options may supply the
+	// symbols it lacked), until the page dismisses its error.
+	target  *file
 	opts    wireOptions
 	seq     int // bumps per request; stale results are dropped
 	updates int // frames run, so tests can wait for a frame, not a time
 }
 
 type planJob struct {
-	f    file
+	f    *file
 	opts wireOptions
 	seq  int
 	keep bool // keep the camera (a re-plan of the same file)
@@ -92,7 +92,7 @@ func main() {
 	go a.planner()
 
 	data, _ := examples.FS.ReadFile(DefaultExample)
-	a.request(file{DefaultExample, data}, a.opts, false)
+	a.request(&file{DefaultExample, data}, a.opts, false)
 
 	ebiten.SetWindowTitle("memplan")
 	ebiten.SetScreenClearedEveryFrame(false)
@@ -158,10 +158,11 @@ func (a *app) drain() {
 }
 
 // request asks the planner goroutine to plan f with opts.
-func (a *app) request(f file, opts wireOptions, keep bool) {
+func (a *app) request(f *file, opts wireOptions, keep bool) {
 	a.mu.Lock()
 	a.seq++
 	a.pending = &planJob{f, opts, a.seq, keep}
+	a.target = f
 	a.mu.Unlock()
 	select {
 	case a.planReq <- struct{}{}:
@@ -179,7 +180,7 @@ func (a *app) planner() {
 		if job == nil {
 			continue
 		}
-		res := planFile(job.f, job.opts)
+		res := planFile(*job.f, job.opts)
 		a.queue(func() { a.planned(job, res) })
 	}
 }
@@ -250,14 +251,13 @@ func (a *app) planned(job *planJob, res planResult) {
 		return // a newer request is on its way
 	}
 	if res.err != nil {
-		a.failed = &job.f
 		a.postError(res.err)
 		return
 	}
 	plan := res.plan
-	a.cur, a.failed = &job.f, nil
+	a.cur = job.f
 	a.mu.Lock()
-	a.opts = job.opts
+	a.opts, a.target = job.opts, a.cur
 	a.mu.Unlock()
 	budget := job.opts.Budget
 	if budget == 0 {
@@ -465,7 +465,7 @@ func (a *app) handle(m js.Value) {
 			a.postError(err)
 			return
 		}
-		a.request(file{name, data}, opts, false)
+		a.request(&file{name, data}, opts, false)
 	case "options":
 		opts, err := a.optionsOf(m.Get("options"))
 		if err != nil {
@@ -473,16 +473,20 @@ func (a *app) handle(m js.Value) {
 			return
 		}
 		a.queue(func() {
-			switch {
-			case a.failed != nil:
-				a.request(*a.failed, opts, a.cur != nil && a.failed.name == a.cur.name)
-			case a.cur != nil:
-				a.request(*a.cur, opts, true)
+			a.mu.Lock()
+			f := a.target
+			a.mu.Unlock()
+			if f != nil {
+				a.request(f, opts, f == a.cur)
 			}
 		})
 	case "dismiss":
 		// The page closed the error: options go back to the file on screen.
-		a.queue(func() { a.failed = nil })
+		a.queue(func() {
+			a.mu.Lock()
+			a.target = a.cur
+			a.mu.Unlock()
+		})
 	case "select", "focus":
 		name, focus := str("name"), typ.String() == "focus"
 		a.queue(func() {
