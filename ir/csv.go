@@ -69,10 +69,10 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 		name := strings.ToLower(unquote(strings.TrimSpace(field)))
 		c, ok := csvHeader[name]
 		if !ok {
-			return nil, errorf(line, 0, "unknown column %q (want id, lower, upper, size, and optionally alignment, offset)", name)
+			return nil, errorf(line, 0, "unknown column %s (want id, lower, upper, size, and optionally alignment, offset)", Quote(name))
 		}
 		if c != colIgnored && have[c] > 0 {
-			return nil, errorf(line, 0, "column %q given twice (as %s)", colNames[c], headerNames(header, c))
+			return nil, errorf(line, 0, "column %s given twice (as %s)", Quote(colNames[c]), headerNames(header, c))
 		}
 		have[c] = i + 1
 		inclusive = inclusive || name == "end"
@@ -80,7 +80,7 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 	}
 	for _, c := range []int{colID, colLower, colUpper, colSize} {
 		if have[c] == 0 {
-			return nil, errorf(line, 0, "missing column %q (header: %s)", colNames[c], strings.TrimSpace(header))
+			return nil, errorf(line, 0, "missing column %s (header: %s)", Quote(colNames[c]), strings.TrimSpace(header))
 		}
 	}
 
@@ -121,7 +121,7 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 			case colID:
 				row.ID = unquote(field)
 				if row.ID == "" {
-					return nil, errorf(line, starts[k], "column %q: empty id", names[k])
+					return nil, errorf(line, starts[k], "column %s: empty id", Quote(names[k]))
 				}
 			case colIgnored:
 			default:
@@ -131,7 +131,7 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 					if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 						what = "is out of range"
 					}
-					return nil, errorf(line, starts[k], "column %q: %q %s", names[k], field, what)
+					return nil, errorf(line, starts[k], "column %s: %s %s", Quote(names[k]), Quote(field), what)
 				}
 				switch kind {
 				case colLower:
@@ -151,10 +151,10 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 			return nil, errorf(line, 0, "%d fields, want %d as in the header", strings.Count(raw, ",")+1, len(cols))
 		}
 		if c, msg := checkRow(&row, inclusive, hasAlign); msg != "" {
-			return nil, errorf(line, starts[have[c]-1], "column %q: %s", nameOf(c), msg)
+			return nil, errorf(line, starts[have[c]-1], "column %s: %s", Quote(nameOf(c)), msg)
 		}
 		if prev, dup := ids[row.ID]; dup {
-			return nil, errorf(line, starts[have[colID]-1], "duplicate id %q (also line %d)", row.ID, prev)
+			return nil, errorf(line, starts[have[colID]-1], "duplicate id %s (also line %d)", Quote(row.ID), prev)
 		}
 		ids[row.ID] = line
 		t.Rows = append(t.Rows, row)

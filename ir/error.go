@@ -39,7 +39,7 @@ func (e *Error) Error() string {
 		parts = append(parts, e.Path)
 	}
 	if e.Node != "" {
-		parts = append(parts, fmt.Sprintf("node %q", e.Node))
+		parts = append(parts, "node "+Quote(e.Node))
 	}
 	parts = append(parts, e.Msg)
 	return strings.Join(parts, ": ")
@@ -51,14 +51,31 @@ const quoteLimit = 80
 
 // Quote quotes a name for an error message like %q does, cut to its
 // first 80 bytes (at a rune boundary) with the full length noted, so a
-// hostile name cannot make a huge message.
+// hostile name cannot make a huge message: "abc"… (1048576 bytes).
 func Quote(name string) string {
-	if len(name) <= quoteLimit {
+	head, cut := cutName(name)
+	if !cut {
 		return strconv.Quote(name)
 	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(head), len(name))
+}
+
+// Clip shortens a name as Quote does, without quoting it.
+func Clip(name string) string {
+	head, cut := cutName(name)
+	if !cut {
+		return name
+	}
+	return fmt.Sprintf("%s… (%d bytes)", head, len(name))
+}
+
+func cutName(s string) (string, bool) {
+	if len(s) <= quoteLimit {
+		return s, false
+	}
 	cut := quoteLimit
-	for cut > 0 && !utf8.RuneStart(name[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(name[:cut]), len(name))
+	return s[:cut], true
 }

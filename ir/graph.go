@@ -26,7 +26,10 @@ const (
 // Graph is a decoded, validated compute graph. Nodes are in schedule order:
 // Nodes[i] runs at step i. Every tensor name is unique across the graph.
 type Graph struct {
-	Name    string
+	Name string
+	// File is the name of the file it was decoded from, for errors that
+	// later stages locate in it.
+	File    string
 	Symbols map[string]int64 // default symbol values from the file
 	Nodes   []Node
 	Outputs []string // names of graph-output tensors
@@ -146,10 +149,10 @@ func (g *Graph) Bind(shape []Dim, bind map[string]int64) ([]int64, error) {
 			v, ok = g.Symbols[d.Symbol]
 		}
 		if !ok {
-			return nil, fmt.Errorf("unbound symbol %q", d.Symbol)
+			return nil, fmt.Errorf("unbound symbol %s", Quote(d.Symbol))
 		}
 		if v < 0 {
-			return nil, fmt.Errorf("symbol %q is %d, want >= 0", d.Symbol, v)
+			return nil, fmt.Errorf("symbol %s is %d, want >= 0", Quote(d.Symbol), v)
 		}
 		out[i] = v
 	}

@@ -139,9 +139,9 @@ func (d *graphDecoder) object(v *jvalue, path jpath, known []string, f *fields) 
 		if i < 0 {
 			p := path.field(mem.key)
 			if near := nearest(mem.key, known); near != "" {
-				return d.errorf(mem.val, p, "unknown field %q; did you mean %q?", mem.key, near)
+				return d.errorf(mem.val, p, "unknown field %s; did you mean %s?", Quote(mem.key), Quote(near))
 			}
-			return d.errorf(mem.val, p, "unknown field %q (known: %s)", mem.key, strings.Join(known, ", "))
+			return d.errorf(mem.val, p, "unknown field %s (known: %s)", Quote(mem.key), strings.Join(known, ", "))
 		}
 		f.vals[i] = mem.val
 	}
@@ -193,16 +193,16 @@ func (d *graphDecoder) strings(v *jvalue, path jpath) ([]string, error) {
 func (d *graphDecoder) graph(root *jvalue) (*Graph, error) {
 	top := pathOf("")
 	if root.kind != '{' {
-		return nil, d.errorf(root, top, "got %s, want a graph object with \"format\": %q", root.describe(), Format)
+		return nil, d.errorf(root, top, "got %s, want a graph object with \"format\": %s", root.describe(), Quote(Format))
 	}
 	// The format is checked before unknown fields so that a file of
 	// another kind is reported as such, not as a pile of unknown fields.
 	format := root.member("format")
 	if format == nil {
-		return nil, d.errorf(root, top, "missing \"format\": want %q", Format)
+		return nil, d.errorf(root, top, "missing \"format\": want %s", Quote(Format))
 	}
 	if format.kind != '"' || format.text != Format {
-		return nil, d.errorf(format, top.field("format"), "format is %s, want %q", format.describe(), Format)
+		return nil, d.errorf(format, top.field("format"), "format is %s, want %s", format.describe(), Quote(Format))
 	}
 	var f fields
 	if err := d.object(root, top, graphFields, &f); err != nil {
@@ -287,7 +287,7 @@ func (d *graphDecoder) node(v *jvalue, base string, n *Node) error {
 	}
 	for _, key := range opFieldOrder {
 		if fv := f.get(key); fv != nil && opFields[key] != n.Op {
-			return d.errorf(fv, path.field(key), "field %q applies only to op %q, not %q", key, opFields[key], n.Op)
+			return d.errorf(fv, path.field(key), "field %s applies only to op %s, not %s", Quote(key), Quote(opFields[key]), Quote(n.Op))
 		}
 	}
 	if pv := f.get("phase"); pv != nil {
@@ -307,7 +307,7 @@ func (d *graphDecoder) node(v *jvalue, base string, n *Node) error {
 	if ov := f.get("outputs"); ov != nil {
 		for _, key := range []string{"shape", "dtype", "pin", "pin_producers"} {
 			if fv := f.get(key); fv != nil {
-				return d.errorf(fv, path.field(key), "node has \"outputs\", so %q belongs on each output", key)
+				return d.errorf(fv, path.field(key), "node has \"outputs\", so %s belongs on each output", Quote(key))
 			}
 		}
 		outs, err := d.array(ov, path.field("outputs"))
@@ -348,7 +348,7 @@ func (d *graphDecoder) node(v *jvalue, base string, n *Node) error {
 	case OpNarrow:
 		for _, key := range []string{"axis", "start", "len"} {
 			if f.get(key) == nil {
-				return d.errorf(v, path, "op narrow needs %q", key)
+				return d.errorf(v, path, "op narrow needs %s", Quote(key))
 			}
 		}
 		if n.Axis, err = d.int(f.get("axis"), path.field("axis")); err != nil {
@@ -430,7 +430,7 @@ func (d *graphDecoder) tensor(v *jvalue, f *fields, path jpath, t *Tensor) error
 		switch pv.kind {
 		case '"':
 			if pv.text != "end" {
-				return d.errorf(pv, pp, "pin is %q, want \"end\" or a step number", pv.text)
+				return d.errorf(pv, pp, "pin is %s, want \"end\" or a step number", Quote(pv.text))
 			}
 			t.Pin.Until = PinEnd
 		case '0':
@@ -469,7 +469,7 @@ func (d *graphDecoder) dtype(v *jvalue, path jpath) (DType, error) {
 	}
 	dt, ok := ParseDType(s)
 	if !ok {
-		return InvalidDType, d.errorf(v, path, "unknown dtype %q (known: %s)", s, strings.Join(DTypeNames(), " "))
+		return InvalidDType, d.errorf(v, path, "unknown dtype %s (known: %s)", Quote(s), strings.Join(DTypeNames(), " "))
 	}
 	return dt, nil
 }
@@ -499,11 +499,11 @@ func (d *graphDecoder) schedule(v *jvalue, g *Graph) error {
 		}
 		i, ok := byName[name]
 		if !ok {
-			return d.errorf(e, sp.elem(k), "schedule names unknown node %q", name)
+			return d.errorf(e, sp.elem(k), "schedule names unknown node %s", Quote(name))
 		}
 		if prev, dup := seen[name]; dup {
 			d.nodeName = name
-			return d.errorf(e, sp.elem(k), "schedule lists node %q twice (also at schedule[%d])", name, prev)
+			return d.errorf(e, sp.elem(k), "schedule lists node %s twice (also at schedule[%d])", Quote(name), prev)
 		}
 		seen[name] = k
 		order = append(order, g.Nodes[i])
@@ -512,7 +512,7 @@ func (d *graphDecoder) schedule(v *jvalue, g *Graph) error {
 		for i := range g.Nodes {
 			if _, ok := seen[g.Nodes[i].Name]; !ok {
 				d.nodeName = g.Nodes[i].Name
-				return d.errorf(v, sp, "schedule omits node %q (%s): it must list every node once", g.Nodes[i].Name, g.Nodes[i].Path)
+				return d.errorf(v, sp, "schedule omits node %s (%s): it must list every node once", Quote(g.Nodes[i].Name), g.Nodes[i].Path)
 			}
 		}
 	}
@@ -883,7 +883,7 @@ func (p *jparser) object(v *jvalue) *parseError {
 			seen[key] = true
 		}
 		if dup {
-			return &parseError{keyOff, fmt.Sprintf("duplicate field %q", key)}
+			return &parseError{keyOff, fmt.Sprintf("duplicate field %s", Quote(key))}
 		}
 		p.space()
 		if err := p.expect(':', "after a field name"); err != nil {
@@ -969,9 +969,17 @@ func (p *jparser) string() (string, *parseError) {
 				}
 				return raw[1 : len(raw)-1], nil
 			}
+			if !utf8.ValidString(raw) {
+				return "", &parseError{start, "string is not valid UTF-8"}
+			}
 			var s string
 			if err := json.Unmarshal([]byte(raw), &s); err != nil {
 				return "", &parseError{start, "invalid escape in string"}
+			}
+			// encoding/json turns a lone UTF-16 surrogate escape into
+			// U+FFFD; two different names would then look alike.
+			if n := strings.Count(s, "\uFFFD"); n > 0 && n != strings.Count(raw, "\uFFFD")+countFold(raw, `\ufffd`) {
+				return "", &parseError{start, `string has a \u escape of a lone UTF-16 surrogate, which is not a character`}
 			}
 			return s, nil
 		case c == '\\':
@@ -1025,4 +1033,9 @@ func (p *jparser) number(v *jvalue) *parseError {
 	}
 	v.text = p.text[start:p.pos]
 	return nil
+}
+
+// countFold counts the case-insensitive occurrences of an ASCII substr.
+func countFold(s, substr string) int {
+	return strings.Count(strings.ToLower(s), strings.ToLower(substr))
 }

@@ -36,7 +36,7 @@ func MulSize(a, b int64) (int64, error) {
 	}
 	hi, lo := bits.Mul64(uint64(a), uint64(b))
 	if hi != 0 || lo >= uint64(ByteLimit) {
-		return 0, fmt.Errorf("%d × %d %w", a, b, ErrOverflow)
+		return 0, ErrOverflow
 	}
 	return int64(lo), nil
 }
@@ -50,7 +50,7 @@ func AddSize(vs ...int64) (int64, error) {
 		}
 		// Both operands are below 2^62 here, so the sum cannot wrap.
 		if v >= ByteLimit || sum+v >= ByteLimit {
-			return 0, fmt.Errorf("sum %w", ErrOverflow)
+			return 0, ErrOverflow
 		}
 		sum += v
 	}
@@ -71,7 +71,7 @@ func AlignUp(v, align int64) (int64, error) {
 	}
 	r := (v + align - 1) &^ (align - 1) // v, align < 2^62: no wrap
 	if r >= ByteLimit {
-		return 0, fmt.Errorf("%d rounded up to %d %w", v, align, ErrOverflow)
+		return 0, ErrOverflow
 	}
 	return r, nil
 }

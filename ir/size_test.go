@@ -3,6 +3,7 @@ package ir
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -51,6 +52,28 @@ func TestCheckedByteArithmetic(t *testing.T) {
 				}
 			case err != nil || got != tc.want:
 				t.Fatalf("got %d, %v; want %d", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestHugeNamesMakeShortErrors: a megabyte name is cut in messages.
+func TestHugeNamesMakeShortErrors(t *testing.T) {
+	name := strings.Repeat("n", 1<<20)
+	node := `{"name":"` + name + `","op":"input","shape":[1],"dtype":"f32"}`
+	tests := []struct{ name, in string }{
+		{"duplicate", `{"format":"memplan.graph/v1","nodes":[` + node + `,` + node + `]}`},
+		{"unknown input", `{"format":"memplan.graph/v1","nodes":[{"name":"y","op":"relu","inputs":["` + name + `"],"shape":[1],"dtype":"f32"}]}`},
+		{"unknown symbol", `{"format":"memplan.graph/v1","nodes":[{"name":"y","op":"input","shape":["` + name + `"],"dtype":"f32"}]}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeGraph("big.json", []byte(tc.in))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if msg := err.Error(); len(msg) > 1000 || !strings.Contains(msg, "(1048576 bytes)") {
+				t.Fatalf("message of %d bytes, want a short one naming the length: %.300s", len(msg), msg)
 			}
 		})
 	}

@@ -18,6 +18,7 @@ type Source struct {
 // and idealloc publish their benchmark instances.
 type BufferTable struct {
 	Name string
+	File string // the file it was decoded from, for later errors
 	Rows []BufferRow
 }
 
@@ -38,6 +39,55 @@ type DecodeOptions struct {
 	// Symbols bind symbolic dimensions while decoding, for formats whose
 	// shape inference needs concrete values (ONNX).
 	Symbols map[string]int64
+	// MaxMemory, if positive, is the most memory decoding and then
+	// planning the file may need: a larger input is refused with a
+	// *MemoryError before the work starts, never by running out.
+	MaxMemory int64
+
+	// IfBranch picks the branch of an ONNX If whose outputs size the If's
+	// outputs when its branches give different shapes or dtypes and its
+	// condition is not a constant: "then" or "else". Empty (the default)
+	// requires the branches to agree; decoding fails otherwise, naming the
+	// If node, the output and both branches' shapes.
+	IfBranch string
+}
+
+// Memory estimates, measured on large inputs (see the README): decoding
+// allocates at most expansion × the file's size (graph JSON builds a
+// tree of values first; a buffer CSV about 6×; ONNX keeps weights as
+// slices of the file), and planning needs about planBytesPerTensor for
+// each tensor or buffer at its peak, the plan record and its JSON
+// included, with the garbage collector's headroom.
+const (
+	planBytesPerBuffer = 2 << 10 // a buffer CSV row
+	planBytesPerTensor = 4 << 10 // a graph's tensor: shape, names, views
+)
+
+var decodeExpansion = map[string]int64{"graph-json": 16, "buffer-csv": 8, "onnx": 8}
+
+// MemoryError reports an input that would need more memory than allowed.
+type MemoryError struct {
+	File  string
+	What  string // "decoding 293.0 MB of buffer-csv", "planning 10000000 buffers"
+	Need  int64  // estimated bytes
+	Limit int64
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("%s: %s needs about %s, over the memory limit of %s", e.File, e.What, formatBytes(e.Need), formatBytes(e.Limit))
+}
+
+// formatBytes writes a byte count in binary units for messages.
+func formatBytes(b int64) string {
+	const units = "KMGTPE"
+	if b < 1024 {
+		return fmt.Sprintf("%d B", b)
+	}
+	v, u := float64(b)/1024, 0
+	for v >= 1024 && u < len(units)-1 {
+		v, u = v/1024, u+1
+	}
+	return fmt.Sprintf("%.1f %ciB", v, units[u])
 }
 
 // A format decodes one kind of file.
@@ -83,15 +133,23 @@ func init() {
 	})
 }
 
-// Decode reads a file in any registered format, chosen by its name and
-// first bytes. Import memplan/ir/onnx for ONNX support.
-func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
+// DetectFormat names the registered format that Decode would read the
+// file as, by its name and first bytes, or reports that none matches.
+func DetectFormat(fileName string, data []byte) (string, error) {
+	f, err := detect(fileName, data)
+	if err != nil {
+		return "", err
+	}
+	return f.name, nil
+}
+
+func detect(fileName string, data []byte) (*format, error) {
 	formatsMu.RLock()
 	fs := formats
 	formatsMu.RUnlock()
-	for _, f := range fs {
-		if f.match(fileName, data) {
-			return f.decode(fileName, data, opts)
+	for i := range fs {
+		if fs[i].match(fileName, data) {
+			return &fs[i], nil
 		}
 	}
 	names := make([]string, len(fs))
@@ -99,6 +157,50 @@ func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
 		names[i] = f.name
 	}
 	return nil, &Error{File: fileName, Msg: fmt.Sprintf("unknown file format (known: %s)", strings.Join(names, ", "))}
+}
+
+// Decode reads a file in any registered format, chosen by its name and
+// first bytes. Import memplan/ir/onnx for ONNX support.
+func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
+	f, err := detect(fileName, data)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxMemory > 0 {
+		if x, ok := decodeExpansion[f.name]; ok && int64(len(data)) > opts.MaxMemory/x {
+			return nil, &MemoryError{File: fileName, What: fmt.Sprintf("decoding %s of %s", formatBytes(int64(len(data))), f.name),
+				Need: int64(len(data)) * x, Limit: opts.MaxMemory}
+		}
+	}
+	src, err := f.decode(fileName, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case src.Graph != nil && src.Graph.File == "":
+		src.Graph.File = fileName
+	case src.Buffers != nil && src.Buffers.File == "":
+		src.Buffers.File = fileName
+	}
+	if opts.MaxMemory > 0 {
+		if n, what, each := src.count(); n > opts.MaxMemory/each {
+			return nil, &MemoryError{File: fileName, What: fmt.Sprintf("planning %d %s", n, what),
+				Need: n * each, Limit: opts.MaxMemory}
+		}
+	}
+	return src, nil
+}
+
+// count is the number of tensors or buffers planning the source handles,
+// and the bytes each needs.
+func (s *Source) count() (n int64, what string, each int64) {
+	if s.Buffers != nil {
+		return int64(len(s.Buffers.Rows)), "buffers", planBytesPerBuffer
+	}
+	for i := range s.Graph.Nodes {
+		n += int64(len(s.Graph.Nodes[i].Outputs))
+	}
+	return n, "tensors", planBytesPerTensor
 }
 
 func firstNonSpace(data []byte) byte {

@@ -64,7 +64,7 @@ func (v *validator) run() error {
 			return &Error{Path: "symbols", Msg: "empty symbol name"}
 		}
 		if val := g.Symbols[s]; val < 0 {
-			return &Error{Path: join("symbols", s), Msg: fmt.Sprintf("symbol %q is %d, want >= 0", s, val)}
+			return &Error{Path: join("symbols", s), Msg: fmt.Sprintf("symbol %s is %d, want >= 0", Quote(s), val)}
 		}
 	}
 
@@ -78,7 +78,7 @@ func (v *validator) run() error {
 			return nodeErr(n, n.Path+".name", "node name is empty")
 		}
 		if j, dup := nodes[n.Name]; dup {
-			return nodeErr(n, n.Path+".name", "duplicate node name %q (also %s)", n.Name, g.Nodes[j].Path)
+			return nodeErr(n, n.Path+".name", "duplicate node name %s (also %s)", Quote(n.Name), g.Nodes[j].Path)
 		}
 		nodes[n.Name] = i
 		if n.Op == "" {
@@ -106,7 +106,7 @@ func (v *validator) run() error {
 		for j, in := range n.Inputs {
 			ref, ok := v.tensors[in]
 			if !ok {
-				return nodeErr(n, fmt.Sprintf("%s.inputs[%d]", n.Path, j), "unknown tensor %q", in)
+				return nodeErr(n, fmt.Sprintf("%s.inputs[%d]", n.Path, j), "unknown tensor %s", Quote(in))
 			}
 			if ref.node >= i {
 				return v.orderError(i, j)
@@ -121,10 +121,10 @@ func (v *validator) run() error {
 	for k, name := range g.Outputs {
 		path := fmt.Sprintf("outputs[%d]", k)
 		if _, ok := v.tensors[name]; !ok {
-			return &Error{Path: path, Msg: fmt.Sprintf("graph output %q is not a tensor of the graph", name)}
+			return &Error{Path: path, Msg: fmt.Sprintf("graph output %s is not a tensor of the graph", Quote(name))}
 		}
 		if prev, dup := seen[name]; dup {
-			return &Error{Path: path, Msg: fmt.Sprintf("graph output %q is listed twice (also outputs[%d])", name, prev)}
+			return &Error{Path: path, Msg: fmt.Sprintf("graph output %s is listed twice (also outputs[%d])", Quote(name), prev)}
 		}
 		seen[name] = k
 	}
@@ -140,12 +140,12 @@ func (v *validator) tensor(i, k int) error {
 		return nodeErr(n, outPath(n, k)+".name", "tensor name is empty")
 	}
 	if prev, dup := v.tensors[t.Name]; dup {
-		return nodeErr(n, outPath(n, k), "duplicate tensor name %q (also produced by node %q, %s)",
-			t.Name, v.g.Nodes[prev.node].Name, v.g.Nodes[prev.node].Path)
+		return nodeErr(n, outPath(n, k), "duplicate tensor name %s (also produced by node %s, %s)",
+			Quote(t.Name), Quote(v.g.Nodes[prev.node].Name), v.g.Nodes[prev.node].Path)
 	}
 	v.tensors[t.Name] = tensorRef{i, k}
 	if t.DType == InvalidDType || t.DType.Size() == 0 {
-		return nodeErr(n, outPath(n, k)+".dtype", "tensor %q has unknown dtype %s", t.Name, t.DType)
+		return nodeErr(n, outPath(n, k)+".dtype", "tensor %s has unknown dtype %s", Quote(t.Name), t.DType)
 	}
 	// Check every dim for unknown symbols first, then the size with the
 	// same arithmetic as Bytes, so that what passes here never overflows
@@ -156,7 +156,7 @@ func (v *validator) tensor(i, k int) error {
 		if d.Symbol != "" {
 			var ok bool
 			if val, ok = v.g.Symbols[d.Symbol]; !ok {
-				return nodeErr(n, fmt.Sprintf("%s.shape[%d]", outPath(n, k), j), "unknown symbol %q: declare it in \"symbols\"", d.Symbol)
+				return nodeErr(n, fmt.Sprintf("%s.shape[%d]", outPath(n, k), j), "unknown symbol %s: declare it in \"symbols\"", Quote(d.Symbol))
 			}
 		} else if val < 0 {
 			return nodeErr(n, fmt.Sprintf("%s.shape[%d]", outPath(n, k), j), "negative dimension %d", val)
@@ -165,8 +165,8 @@ func (v *validator) tensor(i, k int) error {
 	}
 	size, err := Bytes(dims, t.DType.Size())
 	if err != nil {
-		return nodeErr(n, outPath(n, k)+".shape", "tensor %q of shape %s and dtype %s: %v",
-			t.Name, shapeString(t.Shape), t.DType, ErrOverflow)
+		return nodeErr(n, outPath(n, k)+".shape", "tensor %s of shape %s and dtype %s: %v",
+			Quote(t.Name), shapeString(t.Shape), t.DType, ErrOverflow)
 	}
 	v.bytes[t.Name] = size
 	if t.Pin.Until < 0 {
@@ -201,8 +201,8 @@ func (v *validator) op(n *Node) error {
 	if n.Alias == AliasWhole {
 		in, out := n.Inputs[0], n.Outputs[0].Name
 		if v.bytes[out] > v.bytes[in] {
-			return nodeErr(n, n.Path+".shape", "view %q (%d bytes) is larger than its input %q (%d bytes)",
-				out, v.bytes[out], in, v.bytes[in])
+			return nodeErr(n, n.Path+".shape", "view %s (%d bytes) is larger than its input %s (%d bytes)",
+				Quote(out), v.bytes[out], Quote(in), v.bytes[in])
 		}
 	}
 	return nil
@@ -214,10 +214,13 @@ func (v *validator) narrow(n *Node) error {
 	out := &n.Outputs[0]
 	rank := int64(len(parent.Shape))
 	if n.Axis < 0 || n.Axis >= rank {
-		return nodeErr(n, n.Path+".axis", "axis %d is out of range for input %q of rank %d", n.Axis, parent.Name, rank)
+		return nodeErr(n, n.Path+".axis", "axis %d is out of range for input %s of rank %d", n.Axis, Quote(parent.Name), rank)
 	}
 	if n.Alias == AliasNarrow && n.Axis != 0 {
 		return nodeErr(n, n.Path+".axis", "a narrow view must be on axis 0, not %d", n.Axis)
+	}
+	if out.DType != parent.DType {
+		return nodeErr(n, outPath(n, 0)+".dtype", "narrow keeps its input's dtype: %s is %s, but the output is %s (cast first)", Quote(parent.Name), parent.DType, out.DType)
 	}
 	if n.Start < 0 {
 		return nodeErr(n, n.Path+".start", "start %d is negative", n.Start)
@@ -227,14 +230,14 @@ func (v *validator) narrow(n *Node) error {
 	}
 	dims, _ := v.g.Bind(parent.Shape, nil) // checked in pass 1
 	if end, err := AddSize(n.Start, n.Len); err != nil || end > dims[n.Axis] {
-		return nodeErr(n, n.Path+".len", "start %d + len %d exceeds %d, the size of axis %d of input %q",
-			n.Start, n.Len, dims[n.Axis], n.Axis, parent.Name)
+		return nodeErr(n, n.Path+".len", "start %d + len %d exceeds %d, the size of axis %d of input %s",
+			n.Start, n.Len, dims[n.Axis], n.Axis, Quote(parent.Name))
 	}
 	want := append([]Dim(nil), parent.Shape...)
 	want[n.Axis] = Int(n.Len)
 	if !sameShape(out.Shape, want) {
-		return nodeErr(n, outPath(n, 0)+".shape", "narrow output shape is %s, want %s (input %q with axis %d of size len)",
-			shapeString(out.Shape), shapeString(want), parent.Name, n.Axis)
+		return nodeErr(n, outPath(n, 0)+".shape", "narrow output shape is %s, want %s (input %s with axis %d of size len)",
+			shapeString(out.Shape), shapeString(want), Quote(parent.Name), n.Axis)
 	}
 	return nil
 }
@@ -256,8 +259,8 @@ func (v *validator) orderError(i, j int) error {
 		c := &g.Nodes[cycle[0]]
 		return nodeErr(c, c.Path, "nodes form a cycle: %s", strings.Join(names, " -> "))
 	}
-	return nodeErr(n, path, "tensor %q is used before node %q (%s) defines it: order the nodes (or the schedule) so that producers come first",
-		in, def.Name, def.Path)
+	return nodeErr(n, path, "tensor %s is used before node %s (%s) defines it: order the nodes (or the schedule) so that producers come first",
+		Quote(in), Quote(def.Name), def.Path)
 }
 
 // findCycle returns the node indexes of one cycle, first node repeated

@@ -19,16 +19,40 @@ import (
 // does not keep every ancestor of an output alive, which would remove
 // almost all reuse.
 func Analyze(g *ir.Graph, opts Options) (*Problem, error) {
+	a, err := newAnalysis(g, opts)
+	if err != nil {
+		return nil, err
+	}
+	a.liveness()
+	return a.problem()
+}
+
+// newAnalysis checks the options and binds the graph's tensors and views,
+// everything liveness needs.
+func newAnalysis(g *ir.Graph, opts Options) (*analysis, error) {
 	if opts.Alignment == 0 {
 		opts.Alignment = DefaultGraphAlignment
 	}
-	if !isPow2(opts.Alignment) {
-		return nil, fmt.Errorf("alignment %d is not a power of two", opts.Alignment)
+	if !isPow2(opts.Alignment) || opts.Alignment >= ir.ByteLimit {
+		return nil, fmt.Errorf("alignment %d is not a power of two below 2^62", opts.Alignment)
 	}
 	if opts.Guard < 0 {
 		opts.Guard = DefaultGuard(opts.Alignment)
 	}
-	a := &analysis{g: g, opts: opts, last: len(g.Nodes), byName: map[string]int{}, used: map[string]int64{}}
+	if err := ir.CheckSize(opts.Guard); err != nil {
+		return nil, fmt.Errorf("guard: %w", err)
+	}
+	if err := checkSymbols(g, opts.Symbols); err != nil {
+		return nil, err
+	}
+	a := &analysis{g: g, opts: opts, used: map[string]int64{}, stepOf: make([]int, len(g.Nodes))}
+	for i := range g.Nodes {
+		if isLoaded(g.Nodes[i].Op) {
+			continue // step 0: alive from before the first op
+		}
+		a.stepOf[i] = a.last
+		a.last++
+	}
 	// Every symbol of the graph is recorded with the value it had, even one
 	// no shape names any more (ONNX binds symbols while inferring shapes).
 	for name, v := range g.Symbols {
@@ -43,26 +67,56 @@ func Analyze(g *ir.Graph, opts Options) (*Problem, error) {
 	if err := a.views(); err != nil {
 		return nil, err
 	}
-	a.liveness()
-	return a.problem()
+	return a, nil
 }
 
 type analysis struct {
-	g      *ir.Graph
-	opts   Options
+	g    *ir.Graph
+	opts Options
+	// last is the number of ops, one past the last op's step; stepOf is
+	// each node's step. Only ops take steps: inputs, params and constants
+	// are loaded before the run, so they take none.
 	last   int
+	stepOf []int
 	byName map[string]int
 	infos  []TensorInfo
-	step   []int   // producing step of each tensor
-	node   []int   // producing node index of each tensor
-	parent []int   // view parent tensor, -1 if not a view
-	inputs [][]int // tensors read by each node
-	output []bool  // graph output
+	step   []int    // producing step of each tensor
+	node   []int    // producing node index of each tensor
+	pin    []ir.Pin // the pin each tensor was declared with
+	parent []int    // view parent tensor, -1 if not a view
+	inputs [][]int  // tensors read by each node
+	output []bool   // graph output
 	used   map[string]int64
 }
 
 func (a *analysis) errorf(n *ir.Node, format string, args ...any) error {
-	return &ir.Error{Path: n.Path, Node: n.Name, Msg: fmt.Sprintf(format, args...)}
+	return &ir.Error{File: a.g.File, Path: n.Path, Node: n.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
+// checkSymbols rejects a value given for a symbol the graph does not
+// have: a typo would otherwise be ignored and the plan made with the
+// file's own value.
+func checkSymbols(g *ir.Graph, values map[string]int64) error {
+	var unknown []string
+	for name := range values {
+		if _, ok := g.Symbols[name]; !ok {
+			unknown = append(unknown, ir.Quote(name))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	known := make([]string, 0, len(g.Symbols))
+	for name := range g.Symbols {
+		known = append(known, name)
+	}
+	slices.Sort(known)
+	have := "it has no symbols"
+	if len(known) > 0 {
+		have = "its symbols are " + strings.Join(known, ", ")
+	}
+	return &ir.Error{File: g.File, Msg: fmt.Sprintf("%s given a value but not a symbol of this graph (%s)", strings.Join(unknown, ", "), have)}
 }
 
 // tensors binds shapes, computes sizes and indexes every tensor by name.
@@ -73,15 +127,24 @@ func (a *analysis) tensors() error {
 		}
 		return d.Size()
 	}
+	// Sized up front: growing these by appending was most of the time
+	// on graphs of 100,000s of nodes.
+	count := 0
+	for s := range a.g.Nodes {
+		count += len(a.g.Nodes[s].Outputs)
+	}
+	a.byName = make(map[string]int, count)
+	a.infos = make([]TensorInfo, 0, count)
+	a.step, a.node, a.pin = make([]int, 0, count), make([]int, 0, count), make([]ir.Pin, 0, count)
 	for s := range a.g.Nodes {
 		n := &a.g.Nodes[s]
 		for _, t := range n.Outputs {
 			if _, dup := a.byName[t.Name]; dup {
-				return a.errorf(n, "tensor %q is produced twice", t.Name)
+				return a.errorf(n, "tensor %s is produced twice", ir.Quote(t.Name))
 			}
 			shape, err := a.g.Bind(t.Shape, a.opts.Symbols)
 			if err != nil {
-				return a.errorf(n, "tensor %q: %v", t.Name, err)
+				return a.errorf(n, "tensor %s: %v", ir.Quote(t.Name), err)
 			}
 			for _, d := range t.Shape {
 				if d.Symbol != "" {
@@ -91,18 +154,19 @@ func (a *analysis) tensors() error {
 			}
 			size, err := ir.Bytes(shape, elem(t.DType))
 			if err != nil {
-				return a.errorf(n, "tensor %q of shape %v %s: %v", t.Name, shape, t.DType, err)
+				return a.errorf(n, "tensor %s of shape %v %s: %v", ir.Quote(t.Name), shape, t.DType, err)
 			}
 			info := TensorInfo{Name: t.Name, Op: n.Op, Shape: shape, DType: t.DType.String(),
-				Size: size, Birth: s, Death: s, Buffer: -1, Root: -1}
+				Size: size, Birth: a.stepOf[s], Death: a.stepOf[s], Buffer: -1, Root: -1}
 			if t.Name != n.Name {
 				info.Node = n.Name
 			}
-			info.Phase = n.Phase
+			info.Phase, info.Path = n.Phase, n.Path
 			a.byName[t.Name] = len(a.infos)
 			a.infos = append(a.infos, info)
 			a.step = append(a.step, s)
 			a.node = append(a.node, s)
+			a.pin = append(a.pin, t.Pin)
 		}
 	}
 	a.parent = make([]int, len(a.infos))
@@ -116,10 +180,10 @@ func (a *analysis) tensors() error {
 			}
 			t, ok := a.byName[in]
 			if !ok {
-				return a.errorf(n, "input %q is not a tensor of the graph", in)
+				return a.errorf(n, "input %s is not a tensor of the graph", ir.Quote(in))
 			}
 			if a.step[t] >= s {
-				return a.errorf(n, "input %q is used before the step that produces it", in)
+				return a.errorf(n, "input %s is used before the step that produces it", ir.Quote(in))
 			}
 			a.inputs[s] = append(a.inputs[s], t)
 		}
@@ -127,7 +191,7 @@ func (a *analysis) tensors() error {
 	for _, name := range a.g.Outputs {
 		t, ok := a.byName[name]
 		if !ok {
-			return &ir.Error{Path: "outputs", Msg: fmt.Sprintf("output %q is not a tensor of the graph", name)}
+			return &ir.Error{Path: "outputs", Msg: fmt.Sprintf("output %s is not a tensor of the graph", ir.Quote(name))}
 		}
 		a.output[t] = true
 	}
@@ -155,7 +219,7 @@ func (a *analysis) views() error {
 				return a.errorf(n, "a narrow view must be on axis 0 of a tensor with at least one dimension")
 			}
 			if n.Start < 0 || n.Len < 0 || n.Start > pi.Shape[0]-n.Len {
-				return a.errorf(n, "narrow [%d, %d) is outside axis 0 of %q (length %d)", n.Start, n.Start+n.Len, pi.Name, pi.Shape[0])
+				return a.errorf(n, "narrow [%d, %d) is outside axis 0 of %s (length %d)", n.Start, n.Start+n.Len, ir.Quote(pi.Name), pi.Shape[0])
 			}
 			row := pi.Size
 			if pi.Shape[0] > 0 {
@@ -167,7 +231,7 @@ func (a *analysis) views() error {
 			}
 		}
 		if off > pi.Size-vi.Size {
-			return a.errorf(n, "view of %d bytes at offset %d does not fit in %q (%d bytes)", vi.Size, off, pi.Name, pi.Size)
+			return a.errorf(n, "view of %d bytes at offset %d does not fit in %s (%d bytes)", vi.Size, off, ir.Quote(pi.Name), pi.Size)
 		}
 		a.parent[self] = par
 		root := par
@@ -179,83 +243,102 @@ func (a *analysis) views() error {
 	return nil
 }
 
-// extend makes tensor t live at least to step s, and with it every tensor
-// up its view chain.
-func (a *analysis) extend(t, s int) {
-	for ; t >= 0; t = a.parent[t] {
-		a.infos[t].Death = max(a.infos[t].Death, s)
-	}
-}
-
+// liveness sets every tensor's death (and the boundary tensors' birth)
+// as REFERENCE R1 says, in time linear in the graph: each read, pin and
+// edge is looked at once, however long the view chains and however many
+// pins reach back through the same producers. (Walking the view chain per
+// read, or the producers per pin, made 200,000-node chains take minutes.)
 func (a *analysis) liveness() {
+	live := func(t, s int) { a.infos[t].Death = max(a.infos[t].Death, s) }
+	// Each tensor's own death: its reads, the run's boundary, plain pins.
+	// Views pass theirs up to their parents at the end.
 	for s, ins := range a.inputs {
 		for _, t := range ins {
-			a.extend(t, s)
+			live(t, a.stepOf[s])
 		}
 	}
+	// until[t] is the latest step a pin with producers asks t to live to
+	// (-1 for none): t is the pinned tensor or was computed into it.
+	until := make([]int, len(a.infos))
 	for t := range a.infos {
+		until[t] = -1
 		switch a.infos[t].Op {
 		case ir.OpInput, ir.OpParam, ir.OpConstant:
 			a.infos[t].Birth = 0
-			a.extend(t, a.last)
+			live(t, a.last)
 		}
 		if a.output[t] {
-			a.extend(t, a.last)
+			live(t, a.last)
 		}
 	}
-	// Pins, and the inputs of custom ops that must survive to the end.
 	for s := range a.g.Nodes {
 		n := &a.g.Nodes[s]
+		// The inputs of custom ops that must survive to the end, with
+		// everything they were computed from.
 		if n.Op == ir.OpCustom && strings.HasPrefix(n.Custom, "onnx.") {
 			for _, t := range a.inputs[s] {
-				a.pin(t, ir.Pin{Until: ir.PinEnd, Producers: true})
+				until[t] = a.last // min(PinEnd, a.last)
 			}
 		}
-		for _, out := range n.Outputs {
-			if out.Pin.Pinned() {
-				a.pin(a.byName[out.Name], out.Pin)
+	}
+	for t := range a.infos {
+		switch p := a.pin[t]; {
+		case !p.Pinned():
+		case p.Producers:
+			until[t] = max(until[t], min(p.Until, a.last))
+		default:
+			live(t, min(p.Until, a.last))
+		}
+	}
+	// Producers come before their consumers, so walking the nodes
+	// backwards finds each tensor's pin final before it is passed on to
+	// the node's inputs: the latest over the node's outputs.
+	for t := len(a.infos) - 1; t >= 0; {
+		s, u := a.node[t], -1
+		for ; t >= 0 && a.node[t] == s; t-- {
+			u = max(u, until[t])
+			live(t, until[t])
+		}
+		if u >= 0 {
+			for _, in := range a.inputs[s] {
+				until[in] = max(until[in], u)
 			}
+		}
+	}
+	// A view's parent comes before it, so one backward pass hands each
+	// view's final death up its whole chain.
+	for t := len(a.infos) - 1; t >= 0; t-- {
+		if p := a.parent[t]; p >= 0 {
+			live(p, a.infos[t].Death)
 		}
 	}
 }
 
-// pin extends t to the pin's step, and every producer of t too if asked.
-func (a *analysis) pin(t int, p ir.Pin) {
-	until := min(p.Until, a.last)
-	if !p.Producers {
-		a.extend(t, until)
-		return
-	}
-	seen := map[int]bool{t: true}
-	for stack := []int{t}; len(stack) > 0; {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		a.extend(u, until)
-		for _, v := range a.inputs[a.node[u]] {
-			if !seen[v] {
-				seen[v] = true
-				stack = append(stack, v)
-			}
-		}
-	}
+// isLoaded reports whether a node's op is loaded before the run rather
+// than executed in it.
+func isLoaded(op string) bool {
+	return op == ir.OpInput || op == ir.OpParam || op == ir.OpConstant
 }
 
 func (a *analysis) problem() (*Problem, error) {
 	o := a.opts
 	p := &Problem{
-		Name: a.g.Name, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
+		Name: a.g.Name, File: a.g.File, Tensors: a.infos, Steps: a.last, Alignment: o.Alignment, Options: o,
 		Symbols: a.used, Notes: slices.Clone(a.g.Notes),
+		Schedule: make([]string, 0, a.last), Buffers: make([]Buffer, 0, len(a.infos)),
 	}
+	phased := false
 	for i := range a.g.Nodes {
-		p.Schedule = append(p.Schedule, a.g.Nodes[i].Name)
-		if ph := a.g.Nodes[i].Phase; ph != "" && p.Phases == nil {
-			p.Phases = make([]string, len(a.g.Nodes))
+		if n := &a.g.Nodes[i]; !isLoaded(n.Op) {
+			p.Schedule = append(p.Schedule, n.Name)
+			p.Phases = append(p.Phases, n.Phase)
+			if n.Phase != "" {
+				phased = true
+			}
 		}
 	}
-	if p.Phases != nil {
-		for i := range a.g.Nodes {
-			p.Phases[i] = a.g.Nodes[i].Phase
-		}
+	if !phased {
+		p.Phases = nil
 	}
 	for t := range p.Tensors {
 		ti := &p.Tensors[t]
@@ -296,10 +379,10 @@ func (a *analysis) problem() (*Problem, error) {
 		if ti.Kind == KindParam && o.SharedWeights != nil {
 			if slot, ok := o.SharedWeights.Slots[ti.Name]; ok {
 				if slot.Size != ti.Size {
-					return nil, fmt.Errorf("param %q is %d bytes here but %d bytes in the forward plan", ti.Name, ti.Size, slot.Size)
+					return nil, fmt.Errorf("param %s is %d bytes here but %d bytes in the forward plan", ir.Quote(ti.Name), ti.Size, slot.Size)
 				}
 				if slot.Offset%b.Align != 0 {
-					return nil, fmt.Errorf("param %q: forward offset %d is not aligned to %d", ti.Name, slot.Offset, b.Align)
+					return nil, fmt.Errorf("param %s: forward offset %d is not aligned to %d", ir.Quote(ti.Name), slot.Offset, b.Align)
 				}
 				b.Fixed, b.Offset, b.Guard = true, slot.Offset, slot.Guard
 				used[ti.Name] = true

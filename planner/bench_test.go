@@ -2,12 +2,23 @@ package planner
 
 import (
 	"context"
+	"os"
 	"testing"
 )
 
 // sharedData is where the published instances live in a checkout of the
 // project; benchmarks that need them skip when it is absent.
 const sharedData = "../../shared/data"
+
+// loadShared loads a published instance, skipping the benchmark when the
+// shared data is not there (unlike testdata, it is not in the repo).
+func loadShared(b *testing.B, name string) *Problem {
+	b.Helper()
+	if _, err := os.Stat(sharedData); err != nil {
+		b.Skipf("no shared data: %v", err)
+	}
+	return loadCSV(b, sharedData+"/"+name)
+}
 
 func benchStrategy(b *testing.B, p *Problem, name string) {
 	b.Helper()
@@ -26,23 +37,23 @@ func benchStrategy(b *testing.B, p *Problem, name string) {
 }
 
 func BenchmarkBestFitY1(b *testing.B) {
-	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "best-fit")
+	benchStrategy(b, loadShared(b, "idealloc/Y_1.csv"), "best-fit")
 }
 
 func BenchmarkBestFitTemporalY1(b *testing.B) {
-	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "best-fit-temporal")
+	benchStrategy(b, loadShared(b, "idealloc/Y_1.csv"), "best-fit-temporal")
 }
 
 func BenchmarkFirstUseY1(b *testing.B) {
-	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "first-use")
+	benchStrategy(b, loadShared(b, "idealloc/Y_1.csv"), "first-use")
 }
 
 func BenchmarkBreadthY1(b *testing.B) {
-	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "breadth")
+	benchStrategy(b, loadShared(b, "idealloc/Y_1.csv"), "breadth")
 }
 
 func BenchmarkAutoY1(b *testing.B) {
-	benchStrategy(b, loadCSV(b, sharedData+"/idealloc/Y_1.csv"), "auto")
+	benchStrategy(b, loadShared(b, "idealloc/Y_1.csv"), "auto")
 }
 
 func TestGenerateIsDeterministicAndValid(t *testing.T) {

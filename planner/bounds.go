@@ -138,6 +138,55 @@ func (p *Plan) PhaseRuns() []PhaseRun {
 	return runs
 }
 
+// AlignedLowerBound is a lower bound that counts alignment: every live
+// buffer but the topmost one blocks its span rounded up to the alignment
+// A, since the next buffer above it starts at a multiple of A. So at each
+// step the arena holds at least the sum of rounded spans less the top
+// one's padding, which is at most the largest padding of any buffer. It
+// is never below LowerBound, and fragmentation measured against it is
+// what placement could still win.
+func AlignedLowerBound(p *Problem) int64 {
+	var pad int64
+	for i := range p.Buffers {
+		if s := p.Buffers[i].Span(); s > 0 {
+			pad = max(pad, alignUp(s, p.Alignment)-s)
+		}
+	}
+	return alignedBound(pad, LowerBound(p), liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
+		b := &p.Buffers[i]
+		return b.Birth, b.Death, alignUp(b.Span(), p.Alignment)
+	}))
+}
+
+// alignedLowerBound is the same bound for a plan record, whose owners'
+// offsets are all multiples of its alignment (Verify checks that).
+func (p *Plan) alignedLowerBound() int64 {
+	var plain, pad int64
+	for _, s := range p.LiveProfile() {
+		plain = max(plain, s.Bytes)
+	}
+	for i := range p.Tensors {
+		if t := &p.Tensors[i]; t.Placed() && t.Size+t.Guard > 0 {
+			pad = max(pad, alignUp(t.Size+t.Guard, p.Alignment)-(t.Size+t.Guard))
+		}
+	}
+	return alignedBound(pad, plain, liveSteps(len(p.Tensors), func(i int) (int, int, int64) {
+		t := &p.Tensors[i]
+		if !t.Placed() {
+			return 0, 0, 0
+		}
+		return t.Birth, t.Death, alignUp(t.Size+t.Guard, p.Alignment)
+	}))
+}
+
+func alignedBound(pad, plain int64, rounded []LiveStep) int64 {
+	lb := plain
+	for _, s := range rounded {
+		lb = max(lb, s.Bytes-pad)
+	}
+	return lb
+}
+
 // LowerBound is the largest number of bytes live at one step: no arena
 // can be smaller.
 func LowerBound(p *Problem) int64 {

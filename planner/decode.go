@@ -49,7 +49,7 @@ func DecodePlan(name string, data []byte) (*Plan, error) {
 		return nil, e
 	}
 	if p.Format != PlanFormat {
-		return nil, &ir.Error{File: name, Path: "format", Msg: fmt.Sprintf("format is %q, want %q", p.Format, PlanFormat)}
+		return nil, &ir.Error{File: name, Path: "format", Msg: fmt.Sprintf("format is %s, want %s", ir.Quote(p.Format), ir.Quote(PlanFormat))}
 	}
 	return &p, nil
 }

@@ -55,7 +55,7 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
-	msg := fmt.Sprintf("%s %s exceeds budget %s by %s", e.What, FormatMiB(e.Need), FormatMiB(e.Budget), FormatMiB(e.Need-e.Budget))
+	msg := fmt.Sprintf("%s %s exceeds budget %s by %s", e.What, FormatBytes(e.Need), FormatBytes(e.Budget), FormatBytes(e.Need-e.Budget))
 	if e.Detail != "" {
 		msg += " " + e.Detail
 	}
@@ -80,7 +80,7 @@ func (p *Plan) ArenaFitsIn(budget int64) error {
 		return nil
 	}
 	return &BudgetError{What: "arena", Need: p.ArenaSize, Budget: budget,
-		Detail: fmt.Sprintf("(lower bound %s)", FormatMiB(p.LowerBound))}
+		Detail: fmt.Sprintf("(lower bound %s)", FormatBytes(p.LowerBound))}
 }
 
 // SoftBudget is the share of physical memory a run may plan to use

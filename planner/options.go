@@ -47,3 +47,13 @@ type WeightLayout struct {
 type WeightSlot struct {
 	Offset, Size, Guard int64
 }
+
+// Memory limits for decoding and planning one input (ir.DecodeOptions's
+// MaxMemory): inputs that would need more are refused up front with an
+// *ir.MemoryError. The command line allows DefaultMemoryLimit unless told
+// otherwise; the browser, where a wasm program cannot grow past 4 GiB and
+// Go's heap needs room to collect, allows BrowserMemoryLimit.
+const (
+	DefaultMemoryLimit int64 = 8 << 30
+	BrowserMemoryLimit int64 = 1 << 30
+)

@@ -14,9 +14,12 @@ func Lower(src *ir.Source, opts Options) (*Problem, error) {
 	case src.Graph != nil:
 		return Analyze(src.Graph, opts)
 	case src.Buffers != nil:
+		if len(opts.Symbols) > 0 {
+			return nil, &ir.Error{File: src.Buffers.Name, Msg: "a buffer list has no symbols to bind"}
+		}
 		align := opts.Alignment
 		if align == 0 {
-			align = 1
+			align = DefaultAlignment("buffer-csv")
 		}
 		p, err := FromTable(src.Buffers, align)
 		if err != nil {
@@ -29,15 +32,41 @@ func Lower(src *ir.Source, opts Options) (*Problem, error) {
 }
 
 // PlanSource lowers a decoded file, places it with the named strategy and
-// returns the plan record.
+// returns the plan record, proven valid by PlanProblem.
 func PlanSource(ctx context.Context, src *ir.Source, opts Options, strategy string, popts PlaceOptions) (*Plan, error) {
 	p, err := Lower(src, opts)
 	if err != nil {
 		return nil, err
 	}
+	plan, _, err := PlanProblem(ctx, p, strategy, popts)
+	return plan, err
+}
+
+// PlanProblem places a problem with the named strategy, builds its plan
+// record and proves it with VerifyAgainst before returning it: no plan
+// leaves the planner unverified. A plan that fails its proof is a bug in
+// memplan, reported as an *UnverifiedPlanError, never returned.
+func PlanProblem(ctx context.Context, p *Problem, strategy string, popts PlaceOptions) (*Plan, Placement, error) {
 	pl, err := Place(ctx, p, strategy, popts)
 	if err != nil {
-		return nil, err
+		return nil, pl, err
 	}
-	return NewPlan(p, pl.Strategy, pl), nil
+	plan := NewPlan(p, pl.Strategy, pl)
+	if err := VerifyAgainst(p, plan); err != nil {
+		return nil, pl, &UnverifiedPlanError{Strategy: pl.Strategy, Err: err}
+	}
+	return plan, pl, nil
 }
+
+// UnverifiedPlanError reports a plan that a strategy produced but Verify
+// rejected: a bug in memplan, not in the input. Err names the tensors.
+type UnverifiedPlanError struct {
+	Strategy string
+	Err      error
+}
+
+func (e *UnverifiedPlanError) Error() string {
+	return fmt.Sprintf("memplan bug: strategy %s produced a plan that fails verification; please report it with the input file: %v", e.Strategy, e.Err)
+}
+
+func (e *UnverifiedPlanError) Unwrap() error { return e.Err }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -85,7 +86,7 @@ func loadCSV(tb testing.TB, path string) *Problem {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		tb.Skipf("no %s: %v", path, err)
+		tb.Fatal(err) // a test's input is part of the test: never skip it
 	}
 	t, err := ir.DecodeBufferCSV(filepath.Base(path), data)
 	if err != nil {
@@ -289,5 +290,30 @@ func TestAutoNoWorseThanReference(t *testing.T) {
 		if !slices.Equal(ff.offsets, ref.Offsets) || !slices.Equal(ff.order, ref.Order) {
 			t.Fatalf("problem %d: first fit by size differs from reference\n%v %v\n%v %v", k, ff.offsets, ff.order, ref.Offsets, ref.Order)
 		}
+	}
+}
+
+// outcomeTB records how a test helper ends the test, in place of ending it.
+type outcomeTB struct {
+	testing.TB
+	failed, skipped bool
+}
+
+func (o *outcomeTB) Fatal(...any)          { o.failed = true; runtime.Goexit() }
+func (o *outcomeTB) Fatalf(string, ...any) { o.failed = true; runtime.Goexit() }
+func (o *outcomeTB) Skip(...any)           { o.skipped = true; runtime.Goexit() }
+func (o *outcomeTB) Skipf(string, ...any)  { o.skipped = true; runtime.Goexit() }
+
+// A missing test input fails the test: a skip would pass it unseen.
+func TestLoadCSVFailsOnMissingFile(t *testing.T) {
+	tb := &outcomeTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		loadCSV(tb, "testdata/no-such-file.csv")
+	}()
+	<-done
+	if !tb.failed || tb.skipped {
+		t.Errorf("loadCSV of a missing file: failed %v, skipped %v; want failed", tb.failed, tb.skipped)
 	}
 }

@@ -29,8 +29,13 @@ import (
 // prune hardest. With time left it asks for arenas halfway between the
 // best found and what is known to be impossible.
 
-// exactDefaultLimit bounds exact when PlaceOptions.TimeLimit is zero.
-const exactDefaultLimit = 10 * time.Second
+// exactDefaultLimit bounds exact when neither PlaceOptions.TimeLimit nor
+// NodeLimit is set. A variable so tests can lower it.
+var exactDefaultLimit = 10 * time.Second
+
+// exactDecisionNodes is, for a node limit, what the 8 s of the decision
+// phase are for a time limit: roughly the nodes 8 s of search visit.
+const exactDecisionNodes = 2_000_000
 
 // exactGroupLimit is the largest group of buffers the search takes on.
 // Setting one up costs time and memory quadratic in its size (30,000
@@ -41,8 +46,10 @@ const exactDefaultLimit = 10 * time.Second
 var exactGroupLimit = 5000
 
 func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	// With only a node limit, no clock stops the search: the plan must
+	// not depend on the machine.
 	limit := opts.TimeLimit
-	if limit <= 0 {
+	if limit <= 0 && opts.NodeLimit <= 0 {
 		limit = exactDefaultLimit
 	}
 	start := time.Now()
@@ -50,7 +57,12 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	if err := parent.Err(); err != nil {
 		return Placement{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
+	var cancel context.CancelFunc
+	if limit > 0 {
+		ctx, cancel = context.WithTimeout(ctx, limit)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	defer cancel()
 	pr := prepare(p, opts)
 	auto, member, err := pr.portfolio(ctx, autoMembers)
@@ -64,12 +76,32 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	if pl.Optimal {
 		return pl, nil
 	}
-	ex := &exact{ctx: ctx, opts: opts, start: start, lb: lb, best: best}
+	ex := &exact{ctx: ctx, opts: opts, start: start, lb: lb, best: best, nodeLimit: max(opts.NodeLimit, 0)}
+	// third is where a run given a third of what is left must stop: a
+	// time and a node count, each zero for no limit.
+	third := func() (time.Time, int64) {
+		var at time.Time
+		var nodes int64
+		if limit > 0 {
+			at = time.Now().Add(time.Until(start.Add(limit)) / 3)
+		}
+		if ex.nodeLimit > 0 {
+			nodes = ex.nodes + max(ex.nodeLimit-ex.nodes, 0)/3
+		}
+		return at, nodes
+	}
 	groups := pr.groups()
 	// Phase 1: the decision problem at the lower bound, group by group.
 	// Most instances that pack into the bound do so within seconds; past
 	// that, time is better spent lowering the best arena.
-	decisionEnd := start.Add(min(limit*4/5, max(8*time.Second, limit/3)))
+	var decisionEnd time.Time
+	var decisionNodes int64
+	if limit > 0 {
+		decisionEnd = start.Add(min(limit*4/5, max(8*time.Second, limit/3)))
+	}
+	if n := ex.nodeLimit; n > 0 {
+		decisionNodes = min(n/5*4, max(exactDecisionNodes, n/3))
+	}
 	proved := true
 	floors := make([]int64, len(groups)) // per group: below this, known impossible
 	bySize := make([]int, len(groups))
@@ -90,7 +122,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			continue
 		}
 		s := newSearch(pr, g, ex)
-		found, complete := s.run(lb, decisionEnd)
+		found, complete := s.run(lb, decisionEnd, decisionNodes)
 		switch {
 		case found:
 			s.apply(offsets)
@@ -111,10 +143,10 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	// Phase 2: decision searches below the best arena, on the group that
 	// sets it: halfway down to what is still possible, stepping back up
-	// when one runs out of its share of the time. A search that finishes
-	// without a solution raises what is possible.
+	// when one runs out of its share of the time or nodes. A search that
+	// finishes without a solution raises what is possible.
 	complete := false
-	for ctx.Err() == nil {
+	for !ex.out() {
 		worst, worstArena := -1, int64(-1)
 		for k, g := range groups {
 			if a := groupArena(p, g, offsets); a > worstArena {
@@ -132,10 +164,10 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		}
 		s := newSearch(pr, groups[worst], ex)
 		step := (worstArena - floor + 1) / 2
-		for step > 0 && ctx.Err() == nil {
+		for step > 0 && !ex.out() {
 			target := worstArena - step
-			share := time.Until(start.Add(limit)) / 3
-			found, done := s.run(target, time.Now().Add(share))
+			at, nodes := third()
+			found, done := s.run(target, at, nodes)
 			switch {
 			case found:
 				s.apply(offsets)
@@ -152,7 +184,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		}
 		floors[worst] = floor
 		if floor < worstArena {
-			break // out of time for this group: the arena stays
+			break // out of time or nodes for this group: the arena stays
 		}
 	}
 	if err := parent.Err(); err != nil {
@@ -160,7 +192,17 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	pl.Offsets, pl.Arena = offsets, ArenaOf(p, offsets)
 	pl.Optimal = complete || pl.Arena == lb
-	state := "time limit reached"
+	// What stopped the search: the whole budget, or else the share of
+	// it that stopped the last run cut short.
+	state := ex.cut
+	switch {
+	case ctx.Err() != nil:
+		state = "time limit reached"
+	case ex.out():
+		state = "node limit reached"
+	case state == "":
+		state = "time limit reached"
+	}
 	switch {
 	case pl.Optimal:
 		state = "optimal: search complete"
@@ -180,7 +222,14 @@ type exact struct {
 	lb, best   int64
 	target     int64
 	nodes      int64
-	nodeLimit  int64 // stops the search, for tests that must not depend on the clock
+	nodeLimit  int64  // PlaceOptions.NodeLimit, 0 for none
+	cut        string // what stopped the last run cut short
+}
+
+// out reports whether the whole search must stop: cancelled, out of time
+// or out of nodes.
+func (ex *exact) out() bool {
+	return ex.ctx.Err() != nil || ex.nodeLimit > 0 && ex.nodes >= ex.nodeLimit
 }
 
 func (ex *exact) report() {

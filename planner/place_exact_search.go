@@ -48,7 +48,8 @@ type search struct {
 	target    int64
 	found     bool
 	bestOff   []int64
-	stopAt    time.Time
+	stopAt    time.Time // zero for none
+	stopNodes int64     // the node count that ends this search, 0 for none
 	aborted   bool
 	restart   bool  // aborted only because this run's budget is spent
 	restartAt int64 // node count that ends this run
@@ -224,9 +225,10 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 
 // run searches for offsets with every buffer's end at most target. It
 // reports whether a solution was found and whether the search finished
-// (so none exists if not found) rather than running out of time.
-func (s *search) run(target int64, stopAt time.Time) (found, complete bool) {
-	s.target, s.stopAt = target, stopAt
+// (so none exists if not found) rather than running out of time or nodes.
+// It stops at stopAt or after stopNodes nodes in all, if not zero.
+func (s *search) run(target int64, stopAt time.Time, stopNodes int64) (found, complete bool) {
+	s.target, s.stopAt, s.stopNodes = target, stopAt, stopNodes
 	s.found, s.bestOff = false, nil
 	s.ex.target = target
 	if target > s.memoTarget {
@@ -259,9 +261,12 @@ func (s *search) apply(offsets []int64) {
 
 func (s *search) timeUp() bool {
 	s.ex.opts.yield()
-	if s.ex.ctx.Err() != nil || !s.stopAt.IsZero() && time.Now().After(s.stopAt) || s.ex.nodeLimit > 0 && s.ex.nodes >= s.ex.nodeLimit {
-		s.aborted = true
-	} else if s.ex.nodes >= s.restartAt {
+	switch {
+	case s.ex.ctx.Err() != nil || !s.stopAt.IsZero() && time.Now().After(s.stopAt):
+		s.aborted, s.ex.cut = true, "time limit reached"
+	case s.ex.out() || s.stopNodes > 0 && s.ex.nodes >= s.stopNodes:
+		s.aborted, s.ex.cut = true, "node limit reached"
+	case s.ex.nodes >= s.restartAt:
 		s.aborted, s.restart = true, true
 	}
 	s.ex.report()

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"memplan/ir"
 )
 
 // Placement is a strategy's answer: one offset per buffer of the Problem.
@@ -29,8 +31,17 @@ type Placement struct {
 
 // PlaceOptions tune strategies that search.
 type PlaceOptions struct {
-	// TimeLimit bounds searching strategies; zero means their default.
+	// TimeLimit bounds searching strategies; zero means their default
+	// (for exact, 10 s unless NodeLimit is set).
 	TimeLimit time.Duration
+	// NodeLimit bounds the exact search by the search nodes it visits;
+	// zero or less means none. The same problem with the same NodeLimit
+	// gives the same plan on any machine, whatever its speed, load or
+	// GOMAXPROCS. Set alone, it replaces the default time limit, so that
+	// nothing but the node count (or the context) stops the search. Set
+	// with TimeLimit, whichever is reached first stops it, and the plan
+	// is reproducible only when the node limit is.
+	NodeLimit int64
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)
 	// Yield, if non-nil, lets the caller's other work run: in the browser
@@ -65,7 +76,7 @@ var strategies = []Strategy{
 	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison", Place: placeReference},
 	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against", Place: placeNoReuse},
 	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders, first use and the seed's first fit, keeping the smallest arena", Place: placeAuto},
-	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s)", Place: placeExact},
+	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s) or node limit", Place: placeExact},
 	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time", Place: placeBestFit},
 	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first", Place: placeBestFitOrder(orderTemporal)},
 	{Name: "first-use", Doc: "walks the schedule with a splitting, merging free list: best-fitting free block at each birth", Place: placeFirstUse},
@@ -104,7 +115,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 		}
 	}
 	if s == nil {
-		return Placement{}, fmt.Errorf("unknown strategy %q (known: %s)", strategy, strings.Join(StrategyNames(), ", "))
+		return Placement{}, fmt.Errorf("unknown strategy %s (known: %s)", ir.Quote(strategy), strings.Join(StrategyNames(), ", "))
 	}
 	if err := p.Check(); err != nil {
 		return Placement{}, err
@@ -123,14 +134,21 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 			return Placement{}, fmt.Errorf("strategy %s: %w", s.Name, err)
 		}
 	}
+	for i, off := range pl.Offsets {
+		// The proof comes later (Verify); this keeps ArenaOf's sums from
+		// wrapping if a strategy went wrong.
+		if _, err := ir.AddSize(off, p.Buffers[i].Span()); err != nil {
+			return Placement{}, fmt.Errorf("strategy %s placed buffer %s at offset %d: %v", s.Name, ir.Quote(p.Buffers[i].Name), off, err)
+		}
+	}
 	pl.Arena = ArenaOf(p, pl.Offsets)
 	pl.Strategy = s.Name
 	for i := range p.Buffers {
 		if b := &p.Buffers[i]; b.Fixed && pl.Offsets[i] != b.Offset {
-			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %q", s.Name, b.Name)
+			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %s", s.Name, ir.Quote(b.Name))
 		}
 	}
-	if !pl.Optimal && pl.Arena == LowerBound(p) {
+	if !pl.Optimal && pl.Arena == AlignedLowerBound(p) {
 		pl.Optimal = true
 	}
 	return pl, nil
@@ -147,7 +165,7 @@ func checkOrder(p *Problem, order []int) error {
 	}
 	for i := range p.Buffers {
 		if !seen[i] && p.Buffers[i].Span() > 0 {
-			return fmt.Errorf("placement order leaves out buffer %q", p.Buffers[i].Name)
+			return fmt.Errorf("placement order leaves out buffer %s", ir.Quote(p.Buffers[i].Name))
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"memplan/ir"
 )
 
 var sizeUnits = []struct {
@@ -33,16 +35,19 @@ func ParseSize(s string) (int64, error) {
 			if v < 0 {
 				break
 			}
+			if err := ir.CheckSize(v); err != nil {
+				return 0, err
+			}
 			return v, nil
 		}
 		f, err := strconv.ParseFloat(num, 64)
 		if err != nil || f < 0 || math.IsNaN(f) {
 			break
 		}
-		if v := f * u.mult; v < math.MaxInt64 {
+		if v := f * u.mult; v < float64(ir.ByteLimit) {
 			return int64(v), nil
 		}
-		return 0, fmt.Errorf("size %q overflows int64", s)
+		return 0, fmt.Errorf("size %q %w", s, ir.ErrOverflow)
 	}
 	return 0, fmt.Errorf("bad size %q (want bytes or a number with KiB, MiB, GiB, TiB, KB, MB, GB or TB)", s)
 }

@@ -18,7 +18,7 @@ import (
 func Verify(plan *Plan) error {
 	v := &violations{}
 	if plan.Format != PlanFormat {
-		v.add("format is %s, want %q", ir.Quote(plan.Format), PlanFormat)
+		v.add("format is %s, want %s", ir.Quote(plan.Format), ir.Quote(PlanFormat))
 	}
 	if plan.Alignment < 1 || plan.Alignment >= ir.ByteLimit || plan.Alignment&(plan.Alignment-1) != 0 {
 		v.add("alignment %d is not a power of two below 2^62", plan.Alignment)
@@ -58,6 +58,10 @@ func Verify(plan *Plan) error {
 	if v.count == 0 {
 		if lb := liveMax(plan, owners); lb != plan.LowerBound {
 			v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
+		} else if alb := plan.alignedLowerBound(); alb != plan.AlignedLowerBound && plan.AlignedLowerBound != 0 {
+			v.add("aligned_lower_bound is %d, but the live ranges and alignment imply %d", plan.AlignedLowerBound, alb)
+		} else if alb > plan.ArenaSize {
+			v.add("arena_size %d is below the aligned lower bound %d", plan.ArenaSize, alb)
 		}
 		if err := ir.CheckSize(plan.TotalUnshared); err != nil {
 			v.add("total_unshared: %v", err)
@@ -73,8 +77,8 @@ func Verify(plan *Plan) error {
 const maxSteps = 1 << 40
 
 // verifyTensor checks one tensor's own fields with checked arithmetic and
-// reports whether they are in range; a tensor that is not in range is
-// left out of the overlap sweep, whose sums would otherwise wrap.
+// reports whether its offset, size and guard are in range; one that is not
+// is left out of the overlap sweep, whose sums would otherwise wrap.
 func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
 	name := ir.Quote(t.Name)
 	bad := func(format string, args ...any) bool {
@@ -109,14 +113,14 @@ func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
 	if err != nil {
 		return bad("offset %d + size %d + guard %d: %v", t.Offset, t.Size, t.Guard, err)
 	}
-	ok := true
+	// Misplaced but in range: it still takes part in the overlap sweep.
 	if plan.Alignment > 0 && t.Offset%plan.Alignment != 0 {
-		ok = bad("offset %d is not a multiple of the alignment %d", t.Offset, plan.Alignment)
+		bad("offset %d is not a multiple of the alignment %d", t.Offset, plan.Alignment)
 	}
 	if span > 0 && end > plan.ArenaSize {
-		ok = bad("bytes [%d, %d) end past the arena (%d)", t.Offset, end, plan.ArenaSize)
+		bad("bytes [%d, %d) end past the arena (%d)", t.Offset, end, plan.ArenaSize)
 	}
-	return ok
+	return true
 }
 
 // verifyOrder checks that placement_order names every tensor that owns
@@ -130,16 +134,16 @@ func verifyOrder(plan *Plan, owners []int, v *violations) {
 	for _, name := range plan.PlacementOrder {
 		switch {
 		case seen[name]:
-			v.add("placement_order names %q twice", name)
+			v.add("placement_order names %s twice", ir.Quote(name))
 		case !want[name]:
-			v.add("placement_order names %q, which owns no bytes of the arena", name)
+			v.add("placement_order names %s, which owns no bytes of the arena", ir.Quote(name))
 		}
 		seen[name] = true
 	}
 	if len(seen) < len(want) {
 		for _, i := range owners {
 			if name := plan.Tensors[i].Name; !seen[name] {
-				v.add("placement_order leaves out %q", name)
+				v.add("placement_order leaves out %s", ir.Quote(name))
 				break
 			}
 		}
@@ -149,7 +153,7 @@ func verifyOrder(plan *Plan, owners []int, v *violations) {
 func verifyView(plan *Plan, byName map[string]int, t *PlanTensor, v *violations) {
 	ri, ok := byName[t.Root]
 	if !ok {
-		v.add("view %q: root %q is not a tensor of the plan", t.Name, t.Root)
+		v.add("view %s: root %s is not a tensor of the plan", ir.Quote(t.Name), ir.Quote(t.Root))
 		return
 	}
 	r := &plan.Tensors[ri]
@@ -158,15 +162,15 @@ func verifyView(plan *Plan, byName map[string]int, t *PlanTensor, v *violations)
 	case err != nil:
 		v.add("view %s: view_offset %d + size %d: %v", ir.Quote(t.Name), t.ViewOffset, t.Size, err)
 	case r.Root != "":
-		v.add("view %q: root %q is itself a view", t.Name, r.Name)
+		v.add("view %s: root %s is itself a view", ir.Quote(t.Name), ir.Quote(r.Name))
 	case r.Skipped:
-		v.add("view %q: root %q is skipped but the view is not", t.Name, r.Name)
+		v.add("view %s: root %s is skipped but the view is not", ir.Quote(t.Name), ir.Quote(r.Name))
 	case end > r.Size:
-		v.add("view %q: bytes [%d, %d) of root %q fall outside its %d bytes", t.Name, t.ViewOffset, end, r.Name, r.Size)
+		v.add("view %s: bytes [%d, %d) of root %s fall outside its %d bytes", ir.Quote(t.Name), t.ViewOffset, end, ir.Quote(r.Name), r.Size)
 	case t.Offset != r.Offset+t.ViewOffset:
-		v.add("view %q: offset %d is not root %q's offset %d + view offset %d", t.Name, t.Offset, r.Name, r.Offset, t.ViewOffset)
+		v.add("view %s: offset %d is not root %s's offset %d + view offset %d", ir.Quote(t.Name), t.Offset, ir.Quote(r.Name), r.Offset, t.ViewOffset)
 	case t.Birth < r.Birth || t.Death > r.Death:
-		v.add("view %q: live range [%d, %d] is outside root %q's [%d, %d]", t.Name, t.Birth, t.Death, r.Name, r.Birth, r.Death)
+		v.add("view %s: live range [%d, %d] is outside root %s's [%d, %d]", ir.Quote(t.Name), t.Birth, t.Death, ir.Quote(r.Name), r.Birth, r.Death)
 	}
 }
 
@@ -339,8 +343,8 @@ func (v *violations) add(format string, args ...any) {
 
 func (v *violations) clash(a, b *PlanTensor) {
 	lo, hi := max(a.Birth, b.Birth), min(a.Death, b.Death)
-	v.add("tensors %q [%d, %d) and %q [%d, %d) overlap in memory while both live (steps %d..%d)",
-		a.Name, a.Offset, a.Offset+a.Size+a.Guard, b.Name, b.Offset, b.Offset+b.Size+b.Guard, lo, hi)
+	v.add("tensors %s [%d, %d) and %s [%d, %d) overlap in memory while both live (steps %d..%d)",
+		ir.Quote(a.Name), a.Offset, a.Offset+a.Size+a.Guard, ir.Quote(b.Name), b.Offset, b.Offset+b.Size+b.Guard, lo, hi)
 }
 
 func (v *violations) err() error {
@@ -366,27 +370,27 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 	for i := range p.Tensors {
 		want, got := &p.Tensors[i], &plan.Tensors[i]
 		root := ""
-		if want.Root >= 0 {
+		if want.Root >= 0 && !want.Skipped { // a skipped view has no bytes to alias
 			root = p.Tensors[want.Root].Name
 		}
 		switch {
 		case got.Name != want.Name:
-			v.add("tensor %d is %q in the plan, %q in the source", i, got.Name, want.Name)
+			v.add("tensor %d is %s in the plan, %s in the source", i, ir.Quote(got.Name), ir.Quote(want.Name))
 		case got.Size != want.Size || got.Guard != want.Guard:
-			v.add("tensor %q: size %d guard %d, the source needs size %d guard %d", got.Name, got.Size, got.Guard, want.Size, want.Guard)
+			v.add("tensor %s: size %d guard %d, the source needs size %d guard %d", ir.Quote(got.Name), got.Size, got.Guard, want.Size, want.Guard)
 		case got.Birth > want.Birth || got.Death < want.Death:
-			v.add("tensor %q: live [%d, %d] does not cover the source's [%d, %d]", got.Name, got.Birth, got.Death, want.Birth, want.Death)
+			v.add("tensor %s: live [%d, %d] does not cover the source's [%d, %d]", ir.Quote(got.Name), got.Birth, got.Death, want.Birth, want.Death)
 		case got.Root != root || (root != "" && got.ViewOffset != want.ViewOffset):
-			v.add("tensor %q: view of %q+%d, the source says %q+%d", got.Name, got.Root, got.ViewOffset, root, want.ViewOffset)
+			v.add("tensor %s: view of %s+%d, the source says %s+%d", ir.Quote(got.Name), ir.Quote(got.Root), got.ViewOffset, ir.Quote(root), want.ViewOffset)
 		case got.Skipped != want.Skipped:
-			v.add("tensor %q: skipped is %v, the source's options say %v", got.Name, got.Skipped, want.Skipped)
+			v.add("tensor %s: skipped is %v, the source's options say %v", ir.Quote(got.Name), got.Skipped, want.Skipped)
 		case want.Buffer >= 0:
 			b := &p.Buffers[want.Buffer]
 			if got.Offset%b.Align != 0 {
-				v.add("tensor %q: offset %d is not a multiple of its alignment %d", got.Name, got.Offset, b.Align)
+				v.add("tensor %s: offset %d is not a multiple of its alignment %d", ir.Quote(got.Name), got.Offset, b.Align)
 			}
 			if b.Fixed && got.Offset != b.Offset {
-				v.add("tensor %q: offset %d, but it is fixed at %d", got.Name, got.Offset, b.Offset)
+				v.add("tensor %s: offset %d, but it is fixed at %d", ir.Quote(got.Name), got.Offset, b.Offset)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 	"testing"
-	"time"
 
 	"memplan/ir"
 )
@@ -41,7 +40,7 @@ func TestStrategiesYieldWhileWorking(t *testing.T) {
 			var mu sync.Mutex // auto's members may yield from several goroutines
 			n := 0
 			yield := func() { mu.Lock(); n++; mu.Unlock() }
-			if _, err := Place(context.Background(), p, name, PlaceOptions{Yield: yield, TimeLimit: 300 * time.Millisecond}); err != nil {
+			if _, err := Place(context.Background(), p, name, PlaceOptions{Yield: yield, NodeLimit: 20_000}); err != nil {
 				t.Fatal(err)
 			}
 			if want := 2 + len(p.Buffers)/256; n < want {

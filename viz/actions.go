@@ -54,12 +54,13 @@ func (v *View) Key(key string, shift bool) bool {
 	return true
 }
 
-// Wheel zooms at a screen point by a wheel delta (positive zooms in). xOnly
-// and yOnly restrict the zoom to one axis.
+// Wheel zooms at a point in CSS pixels by a wheel delta (positive zooms
+// in). xOnly and yOnly restrict the zoom to one axis.
 func (v *View) Wheel(sx, sy, delta float64, xOnly, yOnly bool) {
 	if v.Layout == nil || delta == 0 {
 		return
 	}
+	sx, sy = sx*v.Scale, sy*v.Scale
 	// Browsers report 100 or 120 per notch, trackpads a few per event.
 	f := 1.0
 	switch {
@@ -79,11 +80,12 @@ func (v *View) Wheel(sx, sy, delta float64, xOnly, yOnly bool) {
 	v.Dirty = true
 }
 
-// Drag pans by a pointer movement in pixels.
+// Drag pans by a pointer movement in CSS pixels.
 func (v *View) Drag(dx, dy float64) {
 	if v.Layout == nil || (dx == 0 && dy == 0) {
 		return
 	}
-	v.Cam.Pan(dx, dy)
+	// Whole device pixels, so panning can move what is drawn (View.Quads).
+	v.Cam.Pan(math.Round(dx*v.Scale), math.Round(dy*v.Scale))
 	v.Dirty = true
 }

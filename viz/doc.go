@@ -1,5 +1,12 @@
 // Package viz turns a planner.Plan into a picture: x is the schedule step,
-// y the arena offset. Layout, camera, hit testing, colours and axis ticks
-// are plain Go and tested on the host; only draw.go and game.go import
-// ebiten. viz reads plans and never plans.
+// y the arena offset. Layout, camera, hit testing, colours, label
+// placement and axis ticks are plain Go and tested on the host; only
+// draw.go and game.go import ebiten. viz reads plans and never plans.
+//
+// A host drives a View: View.SetTheme("dark" or "light") picks the
+// colours, Legend lists what they mean (for a legend in HTML), LiveAt
+// and Game.OnLiveHover report the live-bytes strip under the pointer.
+// The game draws at the device pixel ratio; every position exchanged
+// with the host (HitAt, LiveAt, Wheel, Drag, ScreenRect, the hover
+// callbacks) is in CSS pixels.
 package viz

@@ -12,23 +12,33 @@ import (
 // repeat addressing a shared stripe texture needed, were a cost paid per
 // pixel per frame.
 //
-// The stripes are those of an 8×8 tile whose pixel (x, y) is lit when
-// (x+y) mod 8 < 2; the gaps keep 110/255 of the colour, so a hatched
-// quad stays opaque.
+// The stripes are those of an 8×8 tile (of Scale×Scale pixel cells)
+// whose cell (x, y) is lit when (x+y) mod 8 < 2; the gaps are the colour
+// mixed most of the way to the background, so a hatched quad stays opaque
+// and reads as stripes on either theme.
 const quadShader = `//kage:unit pixels
 
 package main
 
+var Background vec3
+var Scale float
+
 func Fragment(dstPos vec4, srcPos vec2, color vec4, custom vec4) vec4 {
 	if custom.x > 0.5 {
-		p := floor(dstPos.xy - imageDstOrigin())
+		p := floor((dstPos.xy - imageDstOrigin()) / Scale)
 		if mod(p.x+p.y, 8) >= 2 {
-			return vec4(color.rgb*(110.0/255.0), 1)
+			return vec4(mix(color.rgb, Background, HatchGap), 1)
 		}
 	}
 	return vec4(color.rgb, 1)
 }
+
+const HatchGap = 0.65
 `
+
+// HatchGap is how far a hatch's gaps go from its colour toward the
+// background (the shader's constant of the same name).
+const HatchGap = 0.65
 
 // Renderer draws a View's quads, labels and background included, in one
 // DrawTrianglesShader32 call.
@@ -60,13 +70,17 @@ func (r *Renderer) Draw(dst *ebiten.Image, v *View) {
 	// a separate full-screen pass costs as much as the quads themselves
 	// on a software rasterizer.
 	b := dst.Bounds()
-	r.quads = append(r.quads[:0], Quad{float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y), Background, false})
+	th := v.Theme
+	r.quads = append(r.quads[:0], Quad{float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y), th.Background, false})
 	r.quads = v.Quads(r.quads)
 	r.verts, r.idx = appendVertices(r.verts[:0], r.idx[:0], r.quads)
 	r.LastQuads, r.LastBuild = len(r.quads), time.Since(start)
 	// Every quad is opaque: copying without blending spares a software
 	// rasterizer reading the screen back.
-	op := &ebiten.DrawTrianglesShaderOptions{Blend: ebiten.BlendCopy}
+	op := &ebiten.DrawTrianglesShaderOptions{Blend: ebiten.BlendCopy, Uniforms: map[string]any{
+		"Background": []float32{float32(th.Background.R) / 255, float32(th.Background.G) / 255, float32(th.Background.B) / 255},
+		"Scale":      float32(v.m.gs),
+	}}
 	dst.DrawTrianglesShader32(r.verts, r.idx, r.shader, op)
 	v.Dirty = false
 }

@@ -18,8 +18,12 @@ type Game struct {
 	// applies queued commands and finished plans there.
 	BeforeUpdate func()
 	// OnHover is called when the pointer moves over the plot, with what
-	// is under it and the pointer's screen position.
+	// is under it and the pointer's position in CSS pixels.
 	OnHover func(h Hit, sx, sy float64)
+	// OnLiveHover is called when the step under the pointer in the live
+	// strip changes, with the pointer's position in CSS pixels; Step is
+	// -1 when the pointer left the strip.
+	OnLiveHover func(lh LiveHit, sx, sy float64)
 	// OnSelect is called when a click changes the selection.
 	OnSelect func(tensor int)
 
@@ -51,9 +55,11 @@ func (g *Game) Update() error {
 	// them here once a frame would miss quick taps.
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 
+	// The cursor comes in device pixels (Layout's size); the view takes
+	// CSS pixels.
 	cx, cy := ebiten.CursorPosition()
-	sx, sy := float64(cx), float64(cy)
-	if _, wy := ebiten.Wheel(); wy != 0 && v.PlotRect().Contains(sx, sy) {
+	sx, sy := float64(cx)/v.Scale, float64(cy)/v.Scale
+	if _, wy := ebiten.Wheel(); wy != 0 && v.PlotRect().Contains(float64(cx), float64(cy)) {
 		v.Wheel(sx, sy, wy, shift, ebiten.IsKeyPressed(ebiten.KeyAlt))
 	}
 
@@ -79,9 +85,12 @@ func (g *Game) Update() error {
 	if sx != g.lastCursorX || sy != g.lastCursorY || v.Dirty {
 		g.lastCursorX, g.lastCursorY = sx, sy
 		h := v.HitAt(sx, sy)
-		changed := v.SetHover(h)
+		changed, liveChanged := v.SetPointer(h, v.LiveAt(sx, sy))
 		if g.OnHover != nil && (changed || h.Tensor >= 0) {
 			g.OnHover(h, sx, sy)
+		}
+		if g.OnLiveHover != nil && liveChanged {
+			g.OnLiveHover(v.LiveHover, sx, sy)
 		}
 	}
 	return nil
@@ -118,10 +127,15 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.Draws++
 }
 
-// Layout uses the outside size as is: one screen pixel per CSS pixel.
+// Layout draws at the device's resolution: the outside size is in CSS
+// pixels, and a picture that size would be stretched, blurred or blocky,
+// on a screen of 2 device pixels per CSS pixel.
 func (g *Game) Layout(w, h int) (int, int) {
-	g.V.Resize(w, h)
-	return w, h
+	s := ebiten.Monitor().DeviceScaleFactor()
+	g.V.SetScale(s)
+	dw, dh := int(math.Ceil(float64(w)*g.V.Scale)), int(math.Ceil(float64(h)*g.V.Scale))
+	g.V.Resize(dw, dh)
+	return dw, dh
 }
 
 // DrawFinalScreen copies the picture to the window without blending: it

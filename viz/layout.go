@@ -93,8 +93,10 @@ type Layout struct {
 	Budget     int64 // 0: none
 	OverBudget bool
 	index      *hitIndex
-	colors     []RGB // fill of each tensor, by index
-	base       []RGB // its kind's colour, for tensors thinner than a pixel
+	// The fill of each tensor and its kind's colour (for tensors thinner
+	// than a pixel) in the theme paintedIn.
+	colors, base []RGB
+	paintedIn    *Theme
 }
 
 // Budget returns the budget a plan is held to: WebGPU's binding limit in
@@ -174,13 +176,22 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 		l.Phases = append(l.Phases, PhaseBand{r.Phase, float64(r.First), float64(r.Last + 1), r.Peak})
 	}
 	l.index = newHitIndex(l.Items)
-	l.colors = make([]RGB, len(p.Tensors))
-	l.base = make([]RGB, len(p.Tensors))
-	for i := range l.colors {
-		l.colors[i] = TensorColor(p, i, false)
-		l.base[i] = KindColor(p.Tensors[i].Kind)
-	}
 	return l
+}
+
+// paint is every tensor's fill and kind colour in theme th, computed once
+// a theme.
+func (l *Layout) paint(th *Theme) (fill, base []RGB) {
+	if l.paintedIn != th {
+		p := l.Plan
+		l.colors, l.base = make([]RGB, len(p.Tensors)), make([]RGB, len(p.Tensors))
+		for i := range l.colors {
+			l.colors[i] = th.TensorColor(p, i, false)
+			l.base[i] = th.KindColor(p.Tensors[i].Kind)
+		}
+		l.paintedIn = th
+	}
+	return l.colors, l.base
 }
 
 // rankTensors fills Rank from the plan's placement order.

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -20,37 +21,52 @@ type Label struct {
 	X, Y float64
 	Text string
 	C    RGB
+	bg   uint8 // what is drawn behind the text
 }
 
-// TextColor is the colour of axis labels.
-var TextColor = RGB{200, 204, 214}
-
-// Cell size of the label font (font.go): 5×7 glyphs with room around.
 const (
-	CharW = 6
-	CharH = 11
+	boxNone     = iota
+	boxBackdrop // the background colour, so data under the text cannot hide it
+	boxFramed   // a backdrop with a border: a readout over the data
 )
 
-// Plot margins in pixels: room for byte labels on the left, step labels
-// and the live-bytes strip below.
-const (
-	marginLeft   = 76
-	marginRight  = 10
-	marginTop    = 10
-	stripHeight  = 44
-	marginBottom = CharH + 6 + stripHeight + 8
-)
+// metrics are the view's sizes in device pixels, all multiples of the
+// glyph scale so the picture looks the same at any device pixel ratio.
+type metrics struct {
+	gs                       int     // glyph scale: 1, 2 at a device pixel ratio of 2
+	u                        float64 // one CSS-ish pixel: float64(gs)
+	ch                       float64 // a text row
+	left, right, top, bottom float64 // margins around the plot
+	strip                    float64 // the live strip's height
+	phaseRow                 float64 // room for phase names, 0 without phases
+	legend                   []legendItem
+}
 
 // View is the interactive state of the picture: the layout, the camera,
 // what is hovered and selected. It is plain Go; game.go feeds it input
 // and draws what Quads and Labels return.
+//
+// Two kinds of pixel meet here. W, H, PlotRect, StripRect, the camera,
+// Quads and Labels are in device pixels, the image drawn into. Positions
+// exchanged with the host page (HitAt, LiveAt, Wheel, Drag, ScreenRect)
+// are in CSS pixels: device pixels divided by Scale.
 type View struct {
 	Layout *Layout
 	Cam    Camera
-	W, H   int // screen size in pixels
+	W, H   int // image size in device pixels
+
+	// Scale is device pixels per CSS pixel (window.devicePixelRatio).
+	// Text and line widths grow by its rounded value, so they keep their
+	// size on screen and stay sharp. Set it with SetScale.
+	Scale float64
+	// Theme gives every colour; set it with SetTheme.
+	Theme *Theme
 
 	Hover    Hit
 	Selected int // tensor index, -1 for none
+	// LiveHover is the step under the pointer in the live strip; its
+	// Step is -1 when the pointer is elsewhere.
+	LiveHover LiveHit
 	// Reveal, when >= 0, replays the placement: only the first Reveal
 	// buffers of Layout's placement order (and their views) are drawn,
 	// the last of them ringed and those it shared no step with dimmed,
@@ -62,6 +78,9 @@ type View struct {
 	// Dirty is set by every change that alters the picture; the game
 	// draws only when it is set.
 	Dirty bool
+
+	m        metrics
+	noLegend bool
 
 	// Rectangles thinner than a pixel are painted into grid, one colour
 	// id a screen pixel, and drawn as runs of equal pixels along each row:
@@ -84,30 +103,100 @@ type View struct {
 // builtKey is what the built items depend on besides the pan.
 type builtKey struct {
 	l      *Layout
+	th     *Theme
 	sel    int
 	reveal int
 	kx, ky float64
 	w, h   int
 }
 
-// NewView is an empty view of the given screen size.
+// NewView is an empty view of the given size in device pixels, at scale
+// 1 in the dark theme.
 func NewView(w, h int) *View {
-	v := &View{Hover: None, Selected: -1, Reveal: -1, Dirty: true}
+	v := &View{Hover: None, LiveHover: noLive, Selected: -1, Reveal: -1, Dirty: true, Scale: 1, Theme: Dark}
+	v.relayout()
 	v.Resize(w, h)
 	return v
 }
 
 // PlotRect is the screen rectangle buffers are drawn in.
 func (v *View) PlotRect() Rect {
-	return Rect{marginLeft, marginTop, float64(max(v.W-marginRight, marginLeft+1)), float64(max(v.H-marginBottom, marginTop+1))}
+	m := &v.m
+	return Rect{m.left, m.top, float64(max(float64(v.W)-m.right, m.left+1)), float64(max(float64(v.H)-m.bottom, m.top+1))}
 }
 
 // StripRect is the screen rectangle of the live-bytes strip.
 func (v *View) StripRect() Rect {
-	p := v.PlotRect()
-	y0 := p.Y1 + CharH + 6
-	return Rect{p.X0, y0, p.X1, y0 + stripHeight}
+	p, m := v.PlotRect(), &v.m
+	y0 := p.Y1 + 4*m.u + m.ch + m.phaseRow + 6*m.u
+	return Rect{p.X0, y0, p.X1, y0 + m.strip}
 }
+
+// relayout sets the margins and places the legend: after a change of
+// size, scale, plan, theme or legend. The camera keeps what it shows.
+func (v *View) relayout() {
+	gs := max(1, int(math.Round(v.Scale)))
+	u := float64(gs)
+	m := metrics{gs: gs, u: u, ch: CharH * u, left: 76 * u, right: 10 * u, strip: 44 * u}
+	if v.Layout != nil && len(v.Layout.Phases) > 0 {
+		m.phaseRow = m.ch + u
+	}
+	m.bottom = 4*u + m.ch + m.phaseRow + 6*u + m.strip + 8*u
+	// The top band holds the y axis title and, right-aligned, the legend.
+	rows := 1
+	if v.Layout != nil && !v.noLegend {
+		x0 := 4*u + textWidth("offset (MiB)", gs) + 16*u
+		m.legend, rows = layoutLegend(Legend(v.Theme, v.Layout), x0, float64(v.W)-m.right, 4*u, gs)
+		rows = max(rows, 1)
+	}
+	m.top = 4*u + float64(rows)*m.ch + 6*u
+	v.m = m
+	if p := v.PlotRect(); p != v.Cam.View {
+		v.Cam.Resize(p)
+	}
+	v.Dirty = true
+}
+
+// SetScale sets the device pixel ratio (see View.Scale).
+func (v *View) SetScale(s float64) {
+	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		s = 1
+	}
+	if s != v.Scale {
+		v.Scale = s
+		v.relayout()
+	}
+}
+
+// SetTheme picks the colours by name, "dark" or "light"; it reports
+// whether the name is known.
+func (v *View) SetTheme(name string) bool {
+	th := ThemeNamed(name)
+	if th == nil {
+		return false
+	}
+	if th != v.Theme {
+		v.Theme = th
+		v.relayout()
+	}
+	return true
+}
+
+// ShowLegend shows or hides the canvas's legend, for a host that renders
+// Legend itself.
+func (v *View) ShowLegend(on bool) {
+	if v.noLegend == !on {
+		return
+	}
+	v.noLegend = !on
+	v.relayout()
+}
+
+// Legend is what the view's legend lists, in its theme.
+func (v *View) Legend() []LegendEntry { return Legend(v.Theme, v.Layout) }
+
+// TensorColor is tensor i's fill in the view's theme.
+func (v *View) TensorColor(i int) RGB { return v.Theme.TensorColor(v.Layout.Plan, i, false) }
 
 // Resize sets the screen size, keeping what is at the centre.
 func (v *View) Resize(w, h int) {
@@ -115,8 +204,7 @@ func (v *View) Resize(w, h int) {
 		return
 	}
 	v.W, v.H = w, h
-	v.Cam.Resize(v.PlotRect())
-	v.Dirty = true
+	v.relayout()
 }
 
 // SetLayout shows a new plan. keepCamera keeps the zoom and position when
@@ -130,12 +218,13 @@ func (v *View) SetLayout(l *Layout, keepCamera bool) {
 	}
 	same := v.Layout != nil && v.Layout.Bounds == l.Bounds
 	v.Layout = l
+	v.relayout()
 	v.Cam.World = l.Bounds
 	v.Cam.View = v.PlotRect()
 	if !keepCamera || !same {
 		v.Cam.Fit()
 	}
-	v.Hover = None
+	v.Hover, v.LiveHover = None, noLive
 	v.Reveal = -1 // a new plan shows whole
 	v.Select(l.Index(selName))
 	v.Dirty = true
@@ -188,9 +277,10 @@ func (v *View) FocusTensor(i int) bool {
 	return true
 }
 
-// HitAt is what lies under screen point (sx, sy); in a replay, only what
-// is placed so far.
+// HitAt is what lies under the point (sx, sy) in CSS pixels; in a
+// replay, only what is placed so far.
 func (v *View) HitAt(sx, sy float64) Hit {
+	sx, sy = sx*v.Scale, sy*v.Scale
 	if v.Layout == nil || !v.PlotRect().Contains(sx, sy) {
 		return None
 	}
@@ -234,19 +324,33 @@ func (v *View) justPlaced() int32 {
 }
 
 // SetHover records what is under the pointer; it reports whether that
-// changed.
+// changed. None (the pointer left) also clears the live strip's readout.
 func (v *View) SetHover(h Hit) bool {
-	if h == v.Hover {
-		return false
-	}
-	v.Hover = h
-	v.Dirty = true
-	return true
+	hc, _ := v.SetPointer(h, noLive)
+	return hc
 }
 
-// ScreenRect is where tensor i is on screen now, unclipped, and whether it
-// is drawn at all.
+// SetPointer records what is under the pointer in the plot and in the
+// live strip; it reports which of the two changed.
+func (v *View) SetPointer(h Hit, lh LiveHit) (hover, live bool) {
+	hover, live = h != v.Hover, lh != v.LiveHover
+	v.Hover, v.LiveHover = h, lh
+	if hover || live {
+		v.Dirty = true
+	}
+	return hover, live
+}
+
+// ScreenRect is where tensor i is on screen now, unclipped, in CSS
+// pixels, and whether it is drawn at all.
 func (v *View) ScreenRect(i int) (Rect, bool) {
+	r, ok := v.deviceRect(i)
+	s := v.Scale
+	return Rect{r.X0 / s, r.Y0 / s, r.X1 / s, r.Y1 / s}, ok
+}
+
+// deviceRect is ScreenRect in device pixels.
+func (v *View) deviceRect(i int) (Rect, bool) {
 	if v.Layout == nil || i < 0 || i >= len(v.Layout.ItemOf) || v.Layout.ItemOf[i] < 0 ||
 		v.replaying() && !v.revealed(int32(i)) {
 		return Rect{}, false
@@ -259,23 +363,26 @@ func (v *View) ScreenRect(i int) (Rect, bool) {
 
 // Quads appends everything to draw, back to front, to dst.
 func (v *View) Quads(dst []Quad) []Quad {
+	th, m := v.Theme, &v.m
+	u := m.u
 	if v.Layout == nil {
-		return appendText(dst, 10, 10, "no plan loaded", TextColor)
+		return appendText(dst, 10*u, 10*u, "no plan loaded", th.Text, m.gs)
 	}
 	plot := v.PlotRect()
 	vis := v.Cam.Visible()
 	l := v.Layout
+	yTicks, _ := ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48*u)
 
 	// Grid lines at the byte ticks, under everything.
-	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
+	for _, t := range yTicks {
 		_, sy := v.Cam.ToScreen(0, t.V)
 		sy = math.Round(sy)
-		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), GridColor, false})
+		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), th.Grid, false})
 	}
 
-	m := v.Cam.Matrix()
-	ax, bx, ay, by := m.At(0, 0), m.At(0, 2), m.At(1, 1), m.At(1, 2)
-	key := builtKey{l, v.Selected, v.Reveal, v.Cam.KX, v.Cam.KY, v.W, v.H}
+	m3 := v.Cam.Matrix()
+	ax, bx, ay, by := m3.At(0, 0), m3.At(0, 2), m3.At(1, 1), m3.At(1, 2)
+	key := builtKey{l, th, v.Selected, v.Reveal, v.Cam.KX, v.Cam.KY, v.W, v.H}
 	dx, dy := bx-v.builtB[0], by-v.builtB[1]
 	// Only whole-pixel moves keep the pixels a fresh build would paint:
 	// thin items are snapped to the pixel grid when built.
@@ -318,8 +425,8 @@ func (v *View) Quads(dst []Quad) []Quad {
 		}
 	}
 
-	// The hovered and selected tensors get a white ring, and so does the
-	// one just placed in a replay.
+	// The hovered and selected tensors get a ring, and so does the one
+	// just placed in a replay.
 	for _, t := range []int32{v.Hover.Tensor, int32(v.Selected), v.justPlaced()} {
 		if t < 0 || int(t) >= len(l.ItemOf) || l.ItemOf[t] < 0 {
 			continue
@@ -327,37 +434,93 @@ func (v *View) Quads(dst []Quad) []Quad {
 		it := &l.Items[l.ItemOf[t]]
 		x0, y1 := v.Cam.ToScreen(it.X0, it.Y0)
 		x1, y0 := v.Cam.ToScreen(it.X1, it.Y1)
-		dst = v.appendOutline(dst, plot, x0-1, y0-1, x1+1, y1+1, SelectRing)
+		dst = v.appendOutline(dst, plot, x0-1, y0-1, x1+1, y1+1, th.Select)
 	}
 
+	// The reference lines; the lower bound is dashed, so a line a pixel
+	// away (often the arena) shows through its gaps.
 	for _, ln := range l.Lines {
-		_, sy := v.Cam.ToScreen(0, ln.Y)
-		if sy < plot.Y0-1 || sy > plot.Y1+1 {
+		sy, ok := v.lineY(ln)
+		if !ok {
 			continue
 		}
-		sy = math.Round(sy)
-		dst = append(dst, Quad{float32(plot.X0), float32(sy - 1), float32(plot.X1), float32(sy + 1), lineColor(l, ln), false})
+		c := v.lineColor(ln)
+		if ln.Role != LineLowerBound {
+			dst = append(dst, Quad{float32(plot.X0), float32(sy - u), float32(plot.X1), float32(sy + u), c, false})
+			continue
+		}
+		for x := plot.X0; x < plot.X1; x += 10 * u {
+			dst = append(dst, Quad{float32(x), float32(sy - u), float32(min(x+6*u, plot.X1)), float32(sy + u), c, false})
+		}
 	}
 
-	// Axes.
+	// Axes and their ticks.
 	dst = append(dst,
-		Quad{float32(plot.X0 - 1), float32(plot.Y0), float32(plot.X0), float32(plot.Y1 + 1), AxisColor, false},
-		Quad{float32(plot.X0 - 1), float32(plot.Y1), float32(plot.X1), float32(plot.Y1 + 1), AxisColor, false})
-	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64) {
+		Quad{float32(plot.X0 - u), float32(plot.Y0), float32(plot.X0), float32(plot.Y1 + u), th.Axis, false},
+		Quad{float32(plot.X0 - u), float32(plot.Y1), float32(plot.X1), float32(plot.Y1 + u), th.Axis, false})
+	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64*u) {
 		sx, _ := v.Cam.ToScreen(t.V, 0)
 		sx = math.Round(sx)
-		dst = append(dst, Quad{float32(sx), float32(plot.Y1), float32(sx + 1), float32(plot.Y1 + 4), AxisColor, false})
+		dst = append(dst, Quad{float32(sx), float32(plot.Y1), float32(sx + u), float32(plot.Y1 + 4*u), th.Axis, false})
 	}
-	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
+	for _, t := range yTicks {
 		_, sy := v.Cam.ToScreen(0, t.V)
 		sy = math.Round(sy)
-		dst = append(dst, Quad{float32(plot.X0 - 5), float32(sy), float32(plot.X0 - 1), float32(sy + 1), AxisColor, false})
+		dst = append(dst, Quad{float32(plot.X0 - 5*u), float32(sy), float32(plot.X0 - u), float32(sy + u), th.Axis, false})
 	}
 	dst = v.appendStrip(dst)
 	dst = v.appendPhases(dst)
+	dst = v.appendLegend(dst)
 	v.labels = v.Labels(v.labels[:0])
 	for _, lb := range v.labels {
-		dst = appendText(dst, lb.X, lb.Y, lb.Text, lb.C)
+		if lb.bg != boxNone {
+			b := lb.box(m.gs, 0)
+			b.X0, b.X1 = b.X0-2*u, b.X1+u
+			if lb.bg == boxFramed {
+				dst = append(dst, Quad{float32(b.X0 - u), float32(b.Y0 - u), float32(b.X1 + u), float32(b.Y1 + u), th.Axis, false})
+			}
+			dst = append(dst, Quad{float32(b.X0), float32(b.Y0), float32(b.X1), float32(b.Y1), th.Background, false})
+		}
+		dst = appendText(dst, lb.X, lb.Y, lb.Text, lb.C, m.gs)
+	}
+	return dst
+}
+
+// lineY is where line ln is drawn, rounded to a pixel, and whether it is
+// inside the plot.
+func (v *View) lineY(ln Line) (float64, bool) {
+	plot := v.PlotRect()
+	_, sy := v.Cam.ToScreen(0, ln.Y)
+	if sy < plot.Y0-1 || sy > plot.Y1+1 {
+		return 0, false
+	}
+	return math.Round(sy), true
+}
+
+// appendLegend draws the legend's swatches; Labels writes its words.
+func (v *View) appendLegend(dst []Quad) []Quad {
+	th, u := v.Theme, v.m.u
+	for _, it := range v.m.legend {
+		s := it.swatch
+		q := func(x0, y0, x1, y1 float64, c RGB, hatch bool) {
+			dst = append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, hatch})
+		}
+		mid := math.Round((s.Y0+s.Y1)/2 - u)
+		switch it.Mark {
+		case "fill":
+			q(s.X0, s.Y0, s.X1, s.Y1, it.c, false)
+		case "hatch":
+			q(s.X0, s.Y0, s.X1, s.Y1, it.c, true)
+		case "outline":
+			q(s.X0, s.Y0, s.X1, s.Y1, it.c, false)
+			q(s.X0+u, s.Y0+u, s.X1-u, s.Y1-u, th.Background, false)
+		case "line":
+			q(s.X0, mid, s.X1, mid+2*u, it.c, false)
+		case "dashed":
+			for x := s.X0; x < s.X1; x += 6 * u {
+				q(x, mid, min(x+4*u, s.X1), mid+2*u, it.c, false)
+			}
+		}
 	}
 	return dst
 }
@@ -366,7 +529,8 @@ func (v *View) Quads(dst []Quad) []Quad {
 // region with whole-pixel bounds; cull is that region in the world. The
 // camera's affine map comes unpacked: this loop runs over every item.
 func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) []Quad {
-	l := v.Layout
+	l, th := v.Layout, v.Theme
+	fill, base := l.paint(th)
 	gx0, gy0 := int(reach.X0), int(reach.Y0)
 	gw, gh := int(reach.X1)-gx0, int(reach.Y1)-gy0
 	if cap(v.grid) < gw*gh {
@@ -392,14 +556,14 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
 		switch it.Kind {
 		case ItemBuffer:
-			c := l.colors[it.Tensor]
+			c := fill[it.Tensor]
 			if x1-x0 < 1 || y1-y0 < 1 {
 				// Too thin to tell neighbours apart: the kind's own
 				// colour, so runs of them merge.
-				c = l.base[it.Tensor]
+				c = base[it.Tensor]
 			}
 			if dim {
-				c = c.mix(Background, 0.75)
+				c = th.dim(c)
 			}
 			// A one-pixel gap on the left and top keeps touching
 			// neighbours apart once they are big enough to spare it.
@@ -414,18 +578,18 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 			// Tall enough for stripes: one hatched quad (the pattern's
 			// gaps are a darker shade, so it stays opaque); else a solid
 			// band.
-			c, hatch := GuardColor, y1-y0 >= 3 && x1-x0 >= 3
+			c, hatch := th.Guard, y1-y0 >= 3 && x1-x0 >= 3
 			if !hatch {
-				c = GuardColor.mix(Background, 0.5)
+				c = th.Guard.mix(th.Background, 0.5)
 			}
 			if dim {
-				c = c.mix(Background, 0.75)
+				c = th.dim(c)
 			}
 			dst = v.appendRect(dst, reach, x0, y0, x1, y1, c, hatch)
 		case ItemView:
-			c := ViewColor
+			c := th.View
 			if dim {
-				c = c.mix(Background, 0.75)
+				c = th.dim(c)
 			}
 			dst = v.appendOutline(dst, reach, x0, y0, x1, y1, c)
 		}
@@ -439,32 +603,37 @@ func intersect(a, b Rect) Rect {
 	return Rect{max(a.X0, b.X0), max(a.Y0, b.Y0), min(a.X1, b.X1), min(a.Y1, b.Y1)}
 }
 
-func lineColor(l *Layout, ln Line) RGB {
+func (v *View) lineColor(ln Line) RGB {
+	th := v.Theme
 	switch ln.Role {
 	case LineLowerBound:
-		return LowerColor
+		return th.Lower
 	case LineBudget:
-		if l.OverBudget {
-			return BudgetOver
+		if v.Layout.OverBudget {
+			return th.BudgetOver
 		}
-		return BudgetOK
+		return th.BudgetOK
 	}
-	return ArenaColor
+	return th.Arena
 }
+
+// liveTop is the byte count at the top of the live strip.
+func (l *Layout) liveTop() float64 { return float64(max(l.MaxLive, l.Plan.ArenaSize, 1)) }
 
 // appendStrip draws live bytes per pixel column under the plot: the
 // maximum over the steps the column covers, so short peaks stay visible.
+// The step under the pointer is drawn in the text colour.
 func (v *View) appendStrip(dst []Quad) []Quad {
-	l := v.Layout
+	l, th, u := v.Layout, v.Theme, v.m.u
 	s := v.StripRect()
-	dst = append(dst, Quad{float32(s.X0), float32(s.Y0), float32(s.X1), float32(s.Y1), GridColor, false})
-	top := float64(max(l.MaxLive, l.Plan.ArenaSize, 1))
+	dst = append(dst, Quad{float32(s.X0), float32(s.Y0), float32(s.X1), float32(s.Y1), th.Grid, false})
+	top := l.liveTop()
 	pts := l.Live
 	k := 0
 	runX, runH := s.X0, -1.0
 	flush := func(x float64) {
 		if runH > 0 {
-			dst = append(dst, Quad{float32(runX), float32(s.Y1 - runH), float32(x), float32(s.Y1), LiveColor, false})
+			dst = append(dst, Quad{float32(runX), float32(s.Y1 - runH), float32(x), float32(s.Y1), th.Live, false})
 		}
 	}
 	for px := s.X0; px < s.X1; px++ {
@@ -487,19 +656,41 @@ func (v *View) appendStrip(dst []Quad) []Quad {
 		}
 	}
 	flush(s.X1)
+	if lh := v.LiveHover; lh.Step >= 0 {
+		x0, x1 := v.stepColumn(lh.Step)
+		h := math.Max(math.Round(float64(lh.Bytes)/top*(s.Y1-s.Y0)), 1)
+		dst = append(dst, Quad{float32(x0), float32(s.Y1 - h), float32(x1), float32(s.Y1), th.Text, false})
+	}
 	// The peak (lower bound) as a line across the strip.
-	y := s.Y1 - float64(l.MaxLive)/top*(s.Y1-s.Y0)
-	dst = append(dst, Quad{float32(s.X0), float32(math.Round(y)), float32(s.X1), float32(math.Round(y) + 1), LowerColor, false})
+	y := math.Round(s.Y1 - float64(l.MaxLive)/top*(s.Y1-s.Y0))
+	dst = append(dst, Quad{float32(s.X0), float32(y), float32(s.X1), float32(y + 1), th.Lower, false})
+	// Its scale: ticks at the top and at zero.
+	for _, ty := range []float64{s.Y0, s.Y1 - u} {
+		dst = append(dst, Quad{float32(s.X0 - 5*u), float32(ty), float32(s.X0 - u), float32(ty + u), th.Axis, false})
+	}
 	return dst
+}
+
+// stepColumn is the screen span of a step in the strip, at least a pixel
+// wide.
+func (v *View) stepColumn(step int) (float64, float64) {
+	s := v.StripRect()
+	x0, _ := v.Cam.ToScreen(float64(step), 0)
+	x1, _ := v.Cam.ToScreen(float64(step+1), 0)
+	x0, x1 = math.Round(x0), math.Round(x1)
+	if x1-x0 < 1 {
+		x1 = x0 + 1
+	}
+	return max(x0, s.X0), min(x1, s.X1)
 }
 
 // appendPhases marks where each phase starts and ends with a line down the
 // plot and the strip, and its peak with a line across its part of the
 // strip.
 func (v *View) appendPhases(dst []Quad) []Quad {
-	l := v.Layout
+	l, th := v.Layout, v.Theme
 	plot, s := v.PlotRect(), v.StripRect()
-	top := float64(max(l.MaxLive, l.Plan.ArenaSize, 1))
+	top := l.liveTop()
 	edge := func(x float64) {
 		sx, _ := v.Cam.ToScreen(x, 0)
 		sx = math.Round(sx)
@@ -507,8 +698,8 @@ func (v *View) appendPhases(dst []Quad) []Quad {
 			return
 		}
 		dst = append(dst,
-			Quad{float32(sx), float32(plot.Y0), float32(sx + 1), float32(plot.Y1), PhaseColor, false},
-			Quad{float32(sx), float32(s.Y0), float32(sx + 1), float32(s.Y1), PhaseColor, false})
+			Quad{float32(sx), float32(plot.Y0), float32(sx + 1), float32(plot.Y1), th.Phase, false},
+			Quad{float32(sx), float32(s.Y0), float32(sx + 1), float32(s.Y1), th.Phase, false})
 	}
 	for k, b := range l.Phases {
 		if k == 0 || l.Phases[k-1].X1 != b.X0 {
@@ -520,7 +711,7 @@ func (v *View) appendPhases(dst []Quad) []Quad {
 		x0, x1 = max(math.Round(x0), s.X0), min(math.Round(x1), s.X1)
 		if x1 > x0 {
 			y := math.Round(s.Y1 - float64(b.Peak)/top*(s.Y1-s.Y0))
-			dst = append(dst, Quad{float32(x0), float32(y), float32(x1), float32(y + 1), PhaseColor, false})
+			dst = append(dst, Quad{float32(x0), float32(y), float32(x1), float32(y + 1), th.Phase, false})
 		}
 	}
 	return dst
@@ -621,69 +812,120 @@ func (v *View) appendOutline(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RG
 	return dst
 }
 
-// Labels appends the text to draw: axis tick labels and the names of the
-// reference lines. Quads draws them; Labels is there for tests and hosts
-// that want the words.
+// Labels appends the text to draw: axis titles and tick labels, the
+// names of the reference lines, the live strip's title and scale, phase
+// names, the legend's words and the strip's readout. Quads draws them;
+// Labels is there for tests and hosts that want the words. No two
+// overlap and no line crosses one (placeLabels).
 func (v *View) Labels(dst []Label) []Label {
+	th, m := v.Theme, &v.m
+	gs, u, ch := m.gs, m.u, m.ch
 	if v.Layout == nil {
-		return append(dst, Label{10, 10, "no plan loaded", TextColor})
+		return append(dst, Label{X: 10 * u, Y: 10 * u, Text: "no plan loaded", C: th.Text})
 	}
-	plot := v.PlotRect()
+	l := v.Layout
+	plot, s := v.PlotRect(), v.StripRect()
 	vis := v.Cam.Visible()
-	lastX := math.Inf(-1)
-	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64) {
+	text := func(x, y float64, s string) Label { return Label{X: x, Y: y, Text: s, C: th.Text} }
+	right := func(x, y float64, s string) Label { return text(x-textWidth(s, gs), y, s) }
+
+	// x: the title at the axis's right end; tick labels yield to it.
+	row := plot.Y1 + 4*u
+	cands := [][]Label{{right(plot.X1, row, "step")}}
+	for _, t := range StepTicks(vis.X0, vis.X1, v.Cam.KX, 64*u) {
 		sx, _ := v.Cam.ToScreen(t.V, 0)
-		x := sx - TextWidth(t.Label)/2
-		if x < lastX+4 || x+TextWidth(t.Label) > float64(v.W) {
-			continue
-		}
-		lastX = x + TextWidth(t.Label)
-		dst = append(dst, Label{x, plot.Y1 + 4, t.Label, TextColor})
+		cands = append(cands, []Label{text(sx-textWidth(t.Label, gs)/2, row, t.Label)})
 	}
-	for _, t := range ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48) {
+	dst = placeLabels(dst, cands, nil, Rect{0, row, float64(v.W), row + ch}, gs, 2*u)
+
+	// y: the title, with the unit of the tick labels, above the axis.
+	ticks, unit := ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48*u)
+	dst = append(dst, text(4*u, 4*u, "offset ("+unit+")"))
+	cands = cands[:0]
+	for _, t := range ticks {
 		_, sy := v.Cam.ToScreen(0, t.V)
-		if sy < plot.Y0+CharH/2 || sy > plot.Y1 {
+		cands = append(cands, []Label{right(plot.X0-7*u, math.Round(sy)-ch/2, t.Label)})
+	}
+	dst = placeLabels(dst, cands, nil, Rect{0, plot.Y0, plot.X0, plot.Y1 + ch/2}, gs, 0)
+
+	// The reference lines' names, kept off every line and each other.
+	var bands []Rect
+	widest := 0.0
+	names := make([]string, len(l.Lines))
+	for i, ln := range l.Lines {
+		names[i] = ln.Label
+		if ln.Role == LineBudget && l.OverBudget {
+			names[i] += " exceeded by " + FormatBytes(l.Plan.ArenaSize-l.Budget)
+		}
+		widest = max(widest, textWidth(names[i], gs))
+		if sy, ok := v.lineY(ln); ok {
+			bands = append(bands, Rect{plot.X0, sy - u, plot.X1, sy + u})
+		}
+	}
+	cands = cands[:0]
+	for i, ln := range l.Lines {
+		c := v.lineColor(ln)
+		if sy, ok := v.lineY(ln); ok {
+			cands = append(cands, lineLabelCandidates(names[i], c, sy, plot.X1, gs, widest))
 			continue
 		}
-		dst = append(dst, Label{plot.X0 - 7 - TextWidth(t.Label), sy - CharH/2, t.Label, TextColor})
-	}
-	var placed []Label
-	for _, ln := range v.Layout.Lines {
+		// Off screen (a far budget, or zoomed in): say where it went,
+		// at the edge it is beyond.
 		_, sy := v.Cam.ToScreen(0, ln.Y)
-		if sy < plot.Y0 || sy > plot.Y1 {
-			continue
+		t, y, dy := names[i]+", off the top", plot.Y0+2*u, ch
+		if sy > plot.Y1 {
+			t, y, dy = names[i]+", off the bottom", plot.Y1-ch-2*u, -ch
 		}
-		text := ln.Label
-		if ln.Role == LineBudget && v.Layout.OverBudget {
-			text += " exceeded by " + FormatBytes(v.Layout.Plan.ArenaSize-v.Layout.Budget)
+		var cs []Label
+		for k := range 4 {
+			cs = append(cs, Label{X: plot.X1 - 4*u - textWidth(t, gs), Y: y + float64(k)*dy, Text: t, C: c, bg: boxBackdrop})
 		}
-		// Lines close together (arena and lower bound often are) put
-		// their labels side by side rather than on top of each other.
-		x, y := plot.X1-TextWidth(text)-4, sy-CharH
-		for _, o := range placed {
-			if math.Abs(o.Y-y) < CharH && x < o.X+TextWidth(o.Text)+12 {
-				x = min(x, o.X-TextWidth(text)-12)
-			}
-		}
-		lb := Label{x, y, text, lineColor(v.Layout, ln)}
-		placed = append(placed, lb)
-		dst = append(dst, lb)
+		cands = append(cands, cs)
 	}
-	s := v.StripRect()
-	dst = append(dst, Label{s.X0 - 7 - TextWidth("live"), s.Y0 + stripHeight/2 - CharH/2, "live", TextColor})
-	// Each phase's name (and peak, room allowing) at the top of its part
-	// of the strip; the font has no capitals to spare.
-	for _, b := range v.Layout.Phases {
+	dst = placeLabels(dst, cands, bands, plot, gs, u)
+
+	// The live strip: its title beside it, its scale at the top and zero.
+	dst = append(dst,
+		text(4*u, math.Round((s.Y0+s.Y1-ch)/2), "live bytes"),
+		right(s.X0-7*u, s.Y0-ch/2+u/2, FormatBytes(int64(l.liveTop()))),
+		right(s.X0-7*u, s.Y1-ch/2-u/2, "0"))
+
+	// Each phase's name (and peak, room allowing) over its part of the
+	// strip; the font has no capitals to spare.
+	prow := plot.Y1 + 4*u + ch + u
+	cands = cands[:0]
+	for _, b := range l.Phases {
 		x0, _ := v.Cam.ToScreen(b.X0, 0)
 		x1, _ := v.Cam.ToScreen(b.X1, 0)
-		x0, x1 = max(x0, s.X0)+3, min(x1, s.X1)-3
+		x0, x1 = max(x0, s.X0)+3*u, min(x1, s.X1)-3*u
 		name := strings.ToLower(b.Name)
-		for _, text := range []string{name + " " + FormatBytes(b.Peak), name} {
-			if TextWidth(text) <= x1-x0 {
-				dst = append(dst, Label{x0, s.Y0 + 2, text, TextColor})
-				break
+		var cs []Label
+		for _, t := range []string{name + " " + FormatBytes(b.Peak), name} {
+			if textWidth(t, gs) <= x1-x0 {
+				cs = append(cs, text(x0, prow, t))
 			}
 		}
+		cands = append(cands, cs)
+	}
+	dst = placeLabels(dst, cands, nil, Rect{s.X0, prow, s.X1, prow + ch}, gs, u)
+
+	for _, it := range m.legend {
+		lb := it.label
+		lb.C = th.Text
+		dst = append(dst, lb)
+	}
+
+	// The readout of the step under the pointer, beside its column.
+	if lh := v.LiveHover; lh.Step >= 0 {
+		t := fmt.Sprintf("step %d: %s", lh.Step, FormatBytes(lh.Bytes))
+		x0, x1 := v.stepColumn(lh.Step)
+		x := x1 + 6*u
+		if x+textWidth(t, gs)+4*u > float64(v.W) {
+			x = x0 - 6*u - textWidth(t, gs)
+		}
+		lb := text(x, math.Round((s.Y0+s.Y1-ch)/2), t)
+		lb.bg = boxFramed
+		dst = append(dst, lb)
 	}
 	return dst
 }

@@ -7,10 +7,12 @@ import (
 	"memplan/viz/internal/sample"
 )
 
-func countItemQuads(qs []Quad, c RGB) int {
+// countItemQuads counts the quads of colour c in the plot (the legend
+// paints every kind's colour outside it).
+func countItemQuads(qs []Quad, c RGB, plot Rect) int {
 	n := 0
 	for _, q := range qs {
-		if q.C == c {
+		if q.C == c && plot.Contains(float64(q.X0), float64(q.Y0)) {
 			n++
 		}
 	}
@@ -22,12 +24,12 @@ func TestQuadsCullOffscreen(t *testing.T) {
 	v.SetLayout(NewLayout(sample.Plan(), 0), false)
 	p := v.Layout.Plan
 	wcol := TensorColor(p, v.Layout.Index("w"), false)
-	if countItemQuads(v.Quads(nil), wcol) != 1 {
+	if countItemQuads(v.Quads(nil), wcol, v.PlotRect()) != 1 {
 		t.Fatal("w not drawn once when fitted")
 	}
 	// Zoom onto step 5, past w's death at 4: w is culled.
 	v.Cam.FitRect(Rect{5.2, 0, 5.8, 500}, 0)
-	if n := countItemQuads(v.Quads(nil), wcol); n != 0 {
+	if n := countItemQuads(v.Quads(nil), wcol, v.PlotRect()); n != 0 {
 		t.Errorf("w drawn %d times while off-screen", n)
 	}
 	for _, q := range v.Quads(nil) {
@@ -99,7 +101,7 @@ func TestLineLabelsDoNotOverlap(t *testing.T) {
 	v.SetLayout(NewLayout(p, 0), false)
 	var ls []Label
 	for _, l := range v.Labels(nil) {
-		if l.C == ArenaColor || l.C == LowerColor {
+		if l.C == Dark.Arena || l.C == Dark.Lower {
 			ls = append(ls, l)
 		}
 	}
@@ -184,7 +186,7 @@ func TestPhaseBands(t *testing.T) {
 		sx, _ := v.Cam.ToScreen(step, 0)
 		x := int(math.Round(sx))
 		for _, y := range []int{int(plot.Y0) + 3, int(plot.Y1) - 3, int(strip.Y0) + 1} {
-			if c := px[y*v.W+x]; c != PhaseColor {
+			if c := px[y*v.W+x]; c != Dark.Phase {
 				t.Errorf("pixel (%d, %d) on the edge at step %v is %v, want the phase colour", x, y, step, c)
 			}
 		}
@@ -192,7 +194,7 @@ func TestPhaseBands(t *testing.T) {
 	// The peaks: prefill's line sits higher in the strip than decode's.
 	var peakY []float32
 	for _, q := range qs {
-		if q.C == PhaseColor && q.Y1-q.Y0 == 1 && float64(q.Y0) >= strip.Y0 {
+		if q.C == Dark.Phase && q.Y1-q.Y0 == 1 && float64(q.Y0) >= strip.Y0 {
 			peakY = append(peakY, q.Y0)
 		}
 	}
@@ -201,7 +203,7 @@ func TestPhaseBands(t *testing.T) {
 	}
 	var texts []string
 	for _, l := range v.Labels(nil) {
-		if l.Y == strip.Y0+2 {
+		if l.Y == plot.Y1+4+CharH+1 {
 			texts = append(texts, l.Text)
 		}
 	}
@@ -224,17 +226,17 @@ func TestReplayPlacement(t *testing.T) {
 	v.SetReveal(2)
 	qs := v.Quads(nil)
 	for name, want := range map[string]bool{"w": true, "x": true, "h": false, "y": false, "out": false} {
-		if got := countItemQuads(qs, color(name)) > 0; got != want {
+		if got := countItemQuads(qs, color(name), v.PlotRect()) > 0; got != want {
 			t.Errorf("after 2 placed, %s drawn: %v, want %v", name, got, want)
 		}
 		if _, shown := v.ScreenRect(l.Index(name)); shown != want {
 			t.Errorf("after 2 placed, ScreenRect(%s) shown: %v, want %v", name, shown, want)
 		}
 	}
-	if countItemQuads(qs, ViewColor) != 0 {
+	if countItemQuads(qs, Dark.View, v.PlotRect()) != 0 {
 		t.Error("the view of h is drawn before h is placed")
 	}
-	if countItemQuads(qs, SelectRing) == 0 {
+	if countItemQuads(qs, Dark.Select, v.PlotRect()) == 0 {
 		t.Error("the buffer just placed (x) has no ring")
 	}
 	if h := v.HitAt((yRect.X0+yRect.X1)/2, (yRect.Y0+yRect.Y1)/2); h != None {
@@ -242,7 +244,7 @@ func TestReplayPlacement(t *testing.T) {
 	}
 
 	v.SetReveal(3) // h comes, and its view with it
-	if qs := v.Quads(nil); countItemQuads(qs, color("h")) == 0 || countItemQuads(qs, ViewColor) == 0 {
+	if qs := v.Quads(nil); countItemQuads(qs, color("h"), v.PlotRect()) == 0 || countItemQuads(qs, Dark.View, v.PlotRect()) == 0 {
 		t.Error("h or its view missing after 3 placed")
 	}
 	// y (steps 3-4) shares no step with x (0-1) or h (1-2): they dim; w
@@ -252,12 +254,12 @@ func TestReplayPlacement(t *testing.T) {
 	dimmed := func(name string) RGB { return TensorColor(p, l.Index(name), true) }
 	for name, dim := range map[string]bool{"x": true, "h": true, "w": false, "y": false} {
 		// (x's own colour is also the lower bound's, so count the dim one.)
-		if got := countItemQuads(qs, dimmed(name)) > 0; got != dim {
+		if got := countItemQuads(qs, dimmed(name), v.PlotRect()) > 0; got != dim {
 			t.Errorf("with y just placed, %s dimmed: %v, want %v", name, got, dim)
 		}
 	}
 	v.SetReveal(-1)
-	if qs := v.Quads(nil); countItemQuads(qs, color("out")) == 0 || countItemQuads(qs, SelectRing) != 0 {
+	if qs := v.Quads(nil); countItemQuads(qs, color("out"), v.PlotRect()) == 0 || countItemQuads(qs, Dark.Select, v.PlotRect()) != 0 {
 		t.Error("the whole plan is not back, or a ring stayed")
 	}
 	v.SetReveal(1)

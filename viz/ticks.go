@@ -46,15 +46,22 @@ func StepTicks(lo, hi, k, minPx float64) []Tick {
 
 // ByteTicks chooses byte ticks over [lo, hi] about minPx pixels apart at k
 // pixels per byte, at powers of two times 1, 2 or 4 (…, 256 KiB, 512 KiB,
-// 1 MiB, 2 MiB, …) so labels stay round in binary units.
-func ByteTicks(lo, hi, k, minPx float64) []Tick {
+// 1 MiB, 2 MiB, …). Every label is a number in the returned unit, so the
+// axis title can name the unit once: the largest binary unit the step is
+// at least an eighth of, so labels need three decimals at most (0.125).
+func ByteTicks(lo, hi, k, minPx float64) ([]Tick, string) {
 	want := max(minPx/k, 1)
 	step := math.Exp2(math.Ceil(math.Log2(want)))
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	u, size := 0, 1.0
+	for u+1 < len(units) && step >= size*1024/8 {
+		u, size = u+1, size*1024
+	}
 	var out []Tick
 	for v := math.Ceil(max(lo, 0)/step) * step; v <= hi && len(out) < 1000; v += step {
-		out = append(out, Tick{v, FormatBytes(int64(v))})
+		out = append(out, Tick{v, strconv.FormatFloat(v/size, 'f', -1, 64)})
 	}
-	return out
+	return out, units[u]
 }
 
 // niceStep is the smallest of 1, 2, 5 times a power of base not below

@@ -541,8 +541,8 @@ func TestBrowserApp(t *testing.T) {
 	eval[bool](p, `(() => { const s = document.getElementById("examples"); s.value = "streaming.json";
 		s.dispatchEvent(new Event("change")); return true; })()`)
 	p.wait("the streaming example", viewerShows("streaming.json"))
-	if s := p.text("#summary-list"); !strings.Contains(s, "phase prefillsteps 7 – 19, peak 27.13 MiB") ||
-		!strings.Contains(s, "phase decodesteps 20 – 55, peak 22.67 MiB") {
+	if s := p.text("#summary-list"); !strings.Contains(s, "phase prefillsteps 0 – 12, peak 27.13 MiB") ||
+		!strings.Contains(s, "phase decodesteps 13 – 48, peak 22.67 MiB") {
 		p.fail("summary lacks the phases: %q", s)
 	}
 	x, y, _ = p.point("pre.up")

@@ -58,6 +58,11 @@ func Decode(fileName string, data []byte, opts ir.DecodeOptions) (*ir.Graph, err
 		return nil, &ir.Error{File: fileName, Offset: int64(len(data)), HasOffset: true,
 			Msg: "not an ONNX model, or truncated: the data ends without a graph"}
 	}
+	switch opts.IfBranch {
+	case "", "then", "else":
+	default:
+		return nil, &ir.Error{File: fileName, Msg: fmt.Sprintf("the If branch to pick is %s; want then, else or none", quote(opts.IfBranch))}
+	}
 	d := &decoder{file: fileName, m: m, g: m.graph, opts: opts}
 	d.opset = m.opsets[""]
 	if d.opset == 0 {
@@ -87,6 +92,10 @@ type decoder struct {
 	viMism  int              // value_info dims that disagreed with inference
 	viDiff  []string
 
+	scope string // "graph", or the path of a subgraph being inferred
+	why   string // the failed rule of the node being inferred
+	cur   int    // index of the node being inferred
+
 	noteUnsigned bool
 	depth        int  // subgraph nesting, for inferSubgraph
 	noVI         bool // tests: ignore value_info to measure inference alone
@@ -102,6 +111,9 @@ func (d *decoder) analyze() error {
 	d.infos = make(map[string]*tinfo, len(g.inits)+len(g.inputs)+2*len(g.nodes))
 	d.symUsed = map[string]int64{}
 	d.unbound = map[string]bool{}
+	if err := d.checkNames(); err != nil {
+		return err
+	}
 
 	// Sources: initializers, then graph inputs that are not initializers
 	// (old IR versions list every initializer among the inputs too).
@@ -111,10 +123,13 @@ func (d *decoder) analyze() error {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: "initializer has no name"}
 		}
 		if _, dup := initIdx[t.name]; dup {
-			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: fmt.Sprintf("initializer %q appears twice", t.name)}
+			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.initializer[%d]", i), Msg: fmt.Sprintf("initializer %s appears twice", quote(t.name))}
 		}
 		initIdx[t.name] = i
 		ti, err := d.initInfo(&g.inits[i])
+		if err == nil {
+			err = d.sizeErr(t.name, ti)
+		}
 		if err != nil {
 			err.Path = fmt.Sprintf("graph.initializer[%d]", i)
 			return err
@@ -129,9 +144,14 @@ func (d *decoder) analyze() error {
 			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: "graph input has no name"}
 		}
 		if _, dup := d.infos[in.name]; dup {
-			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: fmt.Sprintf("graph input %q appears twice", in.name)}
+			return &ir.Error{File: d.file, Path: fmt.Sprintf("graph.input[%d]", i), Msg: fmt.Sprintf("graph input %s appears twice", quote(in.name))}
 		}
-		d.infos[in.name] = d.inputInfo(&in)
+		ti := d.inputInfo(&in, fmt.Sprintf("graph.input[%d]", i))
+		if err := d.sizeErr(in.name, ti); err != nil {
+			err.Path = fmt.Sprintf("graph.input[%d]", i)
+			return err
+		}
+		d.infos[in.name] = ti
 		d.inputs = append(d.inputs, i)
 	}
 	if err := d.checkProducers(); err != nil {
@@ -140,8 +160,7 @@ func (d *decoder) analyze() error {
 	if err := d.sortNodes(); err != nil {
 		return err
 	}
-	d.inferAll()
-	return nil
+	return d.inferAll()
 }
 
 // build emits the ir.Graph: sources first, then nodes in schedule order.
@@ -200,7 +219,7 @@ func (d *decoder) build() (*ir.Graph, error) {
 			outs = append(outs, t)
 		}
 		if len(outs) == 0 {
-			d.notes = append(d.notes, fmt.Sprintf("%s (%s) has no outputs and was dropped", path, n.op))
+			d.notes = append(d.notes, fmt.Sprintf("%s (%s) has no outputs and was dropped", path, clip(n.op)))
 			continue
 		}
 		nn := ir.Node{Op: n.op, Outputs: outs, Path: path}
@@ -248,6 +267,9 @@ func (d *decoder) build() (*ir.Graph, error) {
 	}
 	out.Notes = d.notes
 	if err := d.validate(out); err != nil {
+		return nil, err
+	}
+	if err := d.checkTotal(out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -378,7 +400,7 @@ func listNames(names []string, max int) string {
 			q = append(q, fmt.Sprintf("and %d more", len(names)-max))
 			break
 		}
-		q = append(q, fmt.Sprintf("%q", n))
+		q = append(q, quote(n))
 	}
 	return strings.Join(q, ", ")
 }
@@ -442,7 +464,7 @@ func (d *decoder) sortNodes() error {
 		var stuck []string
 		for k := range g.nodes {
 			if waiting[k] > 0 {
-				stuck = append(stuck, fmt.Sprintf("graph.node[%d] (%s %q)", k, g.nodes[k].op, g.nodes[k].name))
+				stuck = append(stuck, fmt.Sprintf("graph.node[%d] (%s %s)", k, clip(g.nodes[k].op), quote(g.nodes[k].name)))
 			}
 		}
 		return d.errf("the graph has a cycle through %d nodes: %s", len(stuck), strings.Join(firstN(stuck, 20), ", "))
@@ -549,7 +571,7 @@ func (d *decoder) axis0Slice(n *node, src *tinfo) (start, length int64, ok bool)
 func (d *decoder) tensor(name string) (ir.Tensor, *ir.Error) {
 	ti := d.infos[name]
 	if ti == nil || !ti.ok {
-		return ir.Tensor{}, d.errf("tensor %q has no known shape", name)
+		return ir.Tensor{}, d.errf("tensor %s has no known shape", quote(name))
 	}
 	dt, err := d.dtype(name, ti.dt)
 	if err != nil {
@@ -597,55 +619,9 @@ func (d *decoder) dtype(name string, et int64) (ir.DType, *ir.Error) {
 		}
 		return ir.I64, nil
 	case 0:
-		return 0, d.errf("tensor %q has no known element type", name)
+		return 0, d.errf("tensor %s has no known element type", quote(name))
 	}
-	return 0, d.errf("tensor %q has element type %s, which memplan cannot plan", name, elemName(et))
-}
-
-// unknownShapes fails when any tensor's shape or dtype is unknown, naming
-// them and the symbols that would help.
-func (d *decoder) unknownShapes() error {
-	var bad []string
-	count := 0
-	for _, i := range d.inputs {
-		name := d.g.inputs[i].name
-		if ti := d.infos[name]; !ti.ok || ti.dt == 0 {
-			count++
-			bad = append(bad, fmt.Sprintf("%q (graph input)", name))
-		}
-	}
-	for _, k := range d.order {
-		n := &d.g.nodes[k]
-		for _, o := range n.outputs {
-			if o == "" {
-				continue
-			}
-			if ti := d.infos[o]; ti == nil || !ti.ok || ti.dt == 0 {
-				count++
-				if len(bad) < 20 {
-					bad = append(bad, fmt.Sprintf("%q (%s)", o, n.op))
-				}
-			}
-		}
-	}
-	if count == 0 {
-		return nil
-	}
-	list := strings.Join(bad, ", ")
-	if count > len(bad) {
-		list += fmt.Sprintf(" and %d more", count-len(bad))
-	}
-	if len(d.unbound) == 0 {
-		return d.errf("cannot determine the shape of %d tensors: %s", count, list)
-	}
-	var syms []string
-	for s := range d.unbound {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
-	msg := fmt.Sprintf("unbound symbols %s: bind them with --set name=value; until then the shapes of %d tensors are unknown: %s",
-		strings.Join(syms, ", "), count, list)
-	return d.errf("%s", msg)
+	return 0, d.errf("tensor %s has element type %s, which memplan cannot plan", quote(name), elemName(et))
 }
 
 // validate runs ir's checks, adding the file name to their errors.

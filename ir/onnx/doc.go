@@ -29,7 +29,13 @@
 // and every tensor gets a concrete shape; Graph.Symbols records the
 // bound values used. A value_info entry that disagrees with inference
 // wins, with a note. Decode never guesses a size: a tensor whose shape
-// cannot be determined fails decoding with the tensors and the symbols to
-// bind. Errors are *ir.Error; a corrupt or truncated file gives the byte
-// offset where decoding failed.
+// cannot be determined fails decoding at the first failure in schedule
+// order (not at the nodes consuming its result), naming the op, the node,
+// the input shapes and the rule that failed, or the symbols to bind. An
+// If is sized by its branch when its condition is a constant; otherwise
+// its branches must agree unless DecodeOptions.IfBranch picks one. Split
+// without sizes follows the model's opset: an even split, or from opset
+// 18 num_outputs' ceil(n/k) chunks. Every tensor, and the sum of all, must
+// stay below 2^62 bytes; names must be UTF-8. Errors are *ir.Error; a
+// corrupt or truncated file gives the byte offset where decoding failed.
 package onnx

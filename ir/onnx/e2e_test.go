@@ -233,6 +233,12 @@ func FuzzDecode(f *testing.F) {
 		}),
 		op("MaxPool", []string{"x"}, []string{"mp"}, aInts("kernel_shape", 2, 2), aInt("ceil_mode", 1)),
 		op("Transpose", []string{"mp"}, []string{"y"}, aInts("perm", 0, 2, 3, 1))))
+	// Branches that disagree, an uneven Split-18 and a bad UTF-8 name.
+	six := graphP(op("Concat", []string{"x", "x"}, []string{"e"}, aInt("axis", 0)), output(vinfo("e", tFloat)))
+	f.Add(modelP(18, input(vinfo("x", tFloat, "N", 3)), input(scalar("c", tBool)),
+		op("If", []string{"c"}, []string{"y"}, aGraph("then_branch", then), aGraph("else_branch", six)),
+		op("Split", []string{"y"}, []string{"y1", "y2", "y3"}, aInt("num_outputs", 3)),
+		op("Relu", []string{"y1"}, []string{"w\xffz"})))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := Decode("f.onnx", data, ir.DecodeOptions{Symbols: map[string]int64{"N": 2, "batch": 1, "sequence": 4}})
 		if err == nil {

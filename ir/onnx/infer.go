@@ -1,10 +1,13 @@
 package onnx
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"memplan/ir"
 )
@@ -16,15 +19,22 @@ import (
 func (d *decoder) initInfo(t *tensor) (*tinfo, *ir.Error) {
 	for _, v := range t.dims {
 		if v < 0 {
-			return nil, d.errf("initializer %q has negative dimension %d", t.name, v)
+			return nil, d.errf("initializer %s has negative dimension %d", quote(t.name), v)
 		}
 	}
 	return &tinfo{dt: t.dtype, shape: t.dims, ok: true, src: t, isInit: true}, nil
 }
 
-func (d *decoder) inputInfo(vi *valueInfo) *tinfo {
+// inputInfo is what a graph input declares; path locates it for the
+// failure an unknown shape or type carries.
+func (d *decoder) inputInfo(vi *valueInfo, path string) *tinfo {
 	ti := &tinfo{dt: vi.elem, ok: vi.hasShape}
-	for _, dim := range vi.dims {
+	var why string
+	var syms []string
+	if !vi.hasShape {
+		why = "the graph input declares no shape"
+	}
+	for i, dim := range vi.dims {
 		switch {
 		case dim.hasValue && dim.value >= 0:
 			ti.shape = append(ti.shape, dim.value)
@@ -35,13 +45,30 @@ func (d *decoder) inputInfo(vi *valueInfo) *tinfo {
 			} else {
 				d.unbound[dim.param] = true
 				ti.ok = false
+				syms = append(syms, dim.param)
+				if why == "" {
+					why = fmt.Sprintf("dim %d is the unbound symbol %s", i, quote(dim.param))
+				}
+			}
+		case dim.hasValue:
+			ti.ok = false
+			if why == "" {
+				why = fmt.Sprintf("dim %d is %d", i, dim.value)
 			}
 		default:
 			ti.ok = false
+			if why == "" {
+				why = fmt.Sprintf("dim %d has neither a value nor a symbol", i)
+			}
 		}
 	}
 	if !ti.ok {
 		ti.shape = nil
+	} else if ti.dt == 0 {
+		why = "the graph input declares no element type"
+	}
+	if why != "" {
+		ti.cause = &failure{path: path, op: "graph input", tensor: vi.name, rule: why, syms: syms}
 	}
 	return ti
 }
@@ -189,8 +216,8 @@ func (p *exprParser) factor(depth int) (int64, bool) {
 }
 
 // inferAll runs inference over the sorted nodes, merging each result with
-// the file's value_info.
-func (d *decoder) inferAll() {
+// the file's value_info. It fails on a tensor too large to plan.
+func (d *decoder) inferAll() error {
 	vis := map[string]*valueInfo{}
 	for i := range d.g.valueInfo {
 		vis[d.g.valueInfo[i].name] = &d.g.valueInfo[i]
@@ -200,18 +227,43 @@ func (d *decoder) inferAll() {
 	}
 	for _, k := range d.order {
 		n := &d.g.nodes[k]
+		d.why, d.cur = "", k
 		res := d.infer(n)
+		var cause *failure // shared by the node's unknown outputs
 		for j, o := range n.outputs {
 			if o == "" {
 				continue
 			}
 			ti := res[j]
+			if ti.huge {
+				e := d.errf("output %s would have shape %v: more elements than int64 can count", quote(o), ti.shape)
+				e.Path, e.Node = d.nodePath(k), n.name
+				return e
+			}
+			if ti.neg {
+				d.fail(nil, "output %d would have shape %v, with a negative dim", j, ti.shape)
+				ti.shape, ti.neg = nil, false
+			}
 			if vi := vis[o]; vi != nil && !d.noVI {
 				ti = d.merge(o, ti, vi)
+			}
+			if e := d.sizeErr(o, &ti); e != nil {
+				e.Path, e.Node = d.nodePath(k), n.name
+				return e
+			}
+			if unknownInfo(&ti) {
+				if cause == nil {
+					cause = d.blame(k, n)
+					if cause.tensor == "" {
+						cause.tensor = o
+					}
+				}
+				ti.cause = cause
 			}
 			d.infos[o] = &ti
 		}
 	}
+	return nil
 }
 
 // merge combines inference with value_info. Where both know a dim and
@@ -255,7 +307,7 @@ func (d *decoder) merge(name string, inf tinfo, vi *valueInfo) tinfo {
 	if mism {
 		d.viMism++
 		if len(d.viDiff) < 10 {
-			d.viDiff = append(d.viDiff, strconv.Quote(name))
+			d.viDiff = append(d.viDiff, quote(name))
 		}
 	}
 	return inf
@@ -329,9 +381,15 @@ func (d *decoder) present(n *node, i int) bool {
 	return t == nil || !t.ok || numel(t.shape) != 0
 }
 
+// known is a tensor of this type and shape. A shape whose element count
+// overflows is kept only to be reported (tinfo.huge); one with a negative
+// dim is unknown.
 func known(dt int64, shape []int64) tinfo {
+	if slices.ContainsFunc(shape, func(v int64) bool { return v < 0 }) {
+		return tinfo{dt: dt, shape: shape, neg: true}
+	}
 	if numel(shape) < 0 {
-		return tinfo{dt: dt}
+		return tinfo{dt: dt, shape: shape, huge: true}
 	}
 	return tinfo{dt: dt, shape: shape, ok: true}
 }
@@ -372,6 +430,31 @@ func broadcast(shapes ...[]int64) ([]int64, bool) {
 	return out, true
 }
 
+// whyBroadcast says where shapes that do not broadcast conflict.
+func whyBroadcast(shapes ...[]int64) string {
+	rank := 0
+	for _, s := range shapes {
+		rank = max(rank, len(s))
+	}
+	for i := rank - 1; i >= 0; i-- {
+		v := int64(1)
+		for _, s := range shapes {
+			j := i - (rank - len(s))
+			if j < 0 {
+				continue
+			}
+			switch x := s[j]; {
+			case x == v || x == 1:
+			case v == 1:
+				v = x
+			default:
+				return fmt.Sprintf("dim %d of the rank-%d result is %d vs %d, and neither is 1", i, rank, v, x)
+			}
+		}
+	}
+	return "the shapes do not broadcast"
+}
+
 var unaryOps = map[string]bool{
 	"Relu": true, "Sigmoid": true, "Tanh": true, "Erf": true, "Sqrt": true, "Exp": true, "Log": true,
 	"Neg": true, "Abs": true, "Clip": true, "LeakyRelu": true, "HardSigmoid": true, "HardSwish": true,
@@ -404,7 +487,7 @@ func (d *decoder) infer(n *node) []tinfo {
 		return d.inferMicrosoft(n, res)
 	}
 	if n.domain != "" {
-		return res
+		return d.fail(res, "memplan has no shape rule for ops of domain %s; value_info in the file can give their outputs' shapes", quote(n.domain))
 	}
 	x := d.in(n, 0)
 	xs, xok := d.shape(n, 0)
@@ -436,6 +519,9 @@ func (d *decoder) infer(n *node) []tinfo {
 				if boolOps[op] {
 					res[0].dt = tBool
 				}
+				if n.inputs[i] == "" {
+					return d.fail(res, "input %d is missing", i)
+				}
 				return res
 			}
 			shapes = append(shapes, s)
@@ -451,7 +537,7 @@ func (d *decoder) infer(n *node) []tinfo {
 		}
 		if !ok {
 			res[0].dt = dt
-			return res
+			return d.fail(res, "%s broadcasts its inputs: %s", op, whyBroadcast(shapes...))
 		}
 		res[0] = known(dt, out)
 		res[0].val = d.foldElementwise(n, out, dt)
@@ -460,7 +546,11 @@ func (d *decoder) infer(n *node) []tinfo {
 
 	switch op {
 	case "Constant":
-		return set(d.constant(n))
+		t := d.constant(n)
+		if !t.ok {
+			return d.fail(res, "it has no value attribute with a tensor of non-negative dims")
+		}
+		return set(t)
 	case "Dropout":
 		if xok {
 			res[0] = known(xdt, xs)
@@ -477,8 +567,15 @@ func (d *decoder) infer(n *node) []tinfo {
 		} else {
 			res[0].dt = to
 		}
+		if to == 0 {
+			return d.fail(res, "it has no \"to\" attribute")
+		}
 	case "CastLike":
-		if y := d.in(n, 1); y != nil && xok {
+		y := d.in(n, 1)
+		if y == nil {
+			return d.fail(res, "input 1 (the type to cast to) is missing")
+		}
+		if xok {
 			res[0] = known(y.dt, xs)
 			res[0].val = castFold(x.val, y.dt)
 		}
@@ -504,7 +601,10 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose":
 		return d.convPool(n, res)
 	case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool":
-		if xok && len(xs) >= 2 {
+		if xok {
+			if len(xs) < 2 {
+				return d.fail(res, "%s needs rank 2 or more, got rank %d", op, len(xs))
+			}
 			out := append([]int64(nil), xs...)
 			for i := 2; i < len(out); i++ {
 				out[i] = 1
@@ -514,26 +614,37 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "BatchNormalization":
 		if xok {
 			res[0] = known(xdt, xs)
-			for i := 1; i < len(res) && len(xs) > 1; i++ {
+			for i := 1; i < len(res); i++ {
+				if len(xs) < 2 {
+					return d.fail(res, "BatchNormalization's statistics need rank 2 or more, got rank %d", len(xs))
+				}
 				res[i] = known(xdt, []int64{xs[1]})
 			}
 		}
 	case "LayerNormalization":
 		if xok {
 			res[0] = known(xdt, xs)
-			if ax, ok := normAxis(n.attrInt("axis", -1), len(xs)); ok {
-				st := append([]int64(nil), xs...)
-				for i := ax; i < len(st); i++ {
-					st[i] = 1
+			ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
+			if !ok {
+				if len(res) > 1 {
+					return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
 				}
-				for i := 1; i < len(res); i++ {
-					res[i] = known(n.attrInt("stash_type", tFloat), st)
-				}
+				break
+			}
+			st := append([]int64(nil), xs...)
+			for i := ax; i < len(st); i++ {
+				st[i] = 1
+			}
+			for i := 1; i < len(res); i++ {
+				res[i] = known(n.attrInt("stash_type", tFloat), st)
 			}
 		}
 	case "Gemm":
 		bs, bok := d.shape(n, 1)
-		if xok && bok && len(xs) == 2 && len(bs) == 2 {
+		if xok && bok {
+			if len(xs) != 2 || len(bs) != 2 {
+				return d.fail(res, "Gemm needs two rank-2 inputs, got ranks %d and %d", len(xs), len(bs))
+			}
 			m, k1 := xs[0], xs[1]
 			if n.attrInt("transA", 0) != 0 {
 				m, k1 = k1, m
@@ -542,20 +653,23 @@ func (d *decoder) infer(n *node) []tinfo {
 			if n.attrInt("transB", 0) != 0 {
 				k2, nn = nn, k2
 			}
-			if k1 == k2 {
-				res[0] = known(xdt, []int64{m, nn})
+			if k1 != k2 {
+				return d.fail(res, "Gemm needs A's columns to equal B's rows (after transA/transB): %d vs %d", k1, k2)
 			}
+			res[0] = known(xdt, []int64{m, nn})
 		}
 	case "MatMul", "MatMulInteger":
 		bs, bok := d.shape(n, 1)
 		if xok && bok {
-			if out, ok := matmulShape(xs, bs); ok {
-				dt := xdt
-				if op == "MatMulInteger" {
-					dt = tInt32
-				}
-				res[0] = known(dt, out)
+			out, why := matmulShapeWhy(xs, bs)
+			if why != "" {
+				return d.fail(res, "%s %s", op, why)
 			}
+			dt := xdt
+			if op == "MatMulInteger" {
+				dt = tInt32
+			}
+			res[0] = known(dt, out)
 		}
 	case "Concat":
 		return d.concat(n, res)
@@ -569,11 +683,12 @@ func (d *decoder) infer(n *node) []tinfo {
 			if ax < 0 {
 				ax += int64(len(xs))
 			}
-			if ax >= 0 && ax <= int64(len(xs)) {
-				res[0] = known(xdt, []int64{numel(xs[:ax]), numel(xs[ax:])})
-				if res[0].ok {
-					res[0].val = x.val
-				}
+			if ax < 0 || ax > int64(len(xs)) {
+				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 1), len(xs))
+			}
+			res[0] = known(xdt, []int64{numel(xs[:ax]), numel(xs[ax:])})
+			if res[0].ok {
+				res[0].val = x.val
 			}
 		}
 	case "Transpose":
@@ -584,10 +699,12 @@ func (d *decoder) infer(n *node) []tinfo {
 					perm = append(perm, int64(i))
 				}
 			}
-			if out, ok := permute(xs, perm); ok {
-				res[0] = known(xdt, out)
-				res[0].val = transposeFold(x.val, xs, perm, out)
+			out, ok := permute(xs, perm)
+			if !ok {
+				return d.fail(res, "perm %v is not a permutation of the %d axes", perm, len(xs))
 			}
+			res[0] = known(xdt, out)
+			res[0].val = transposeFold(x.val, xs, perm, out)
 		}
 	case "Squeeze", "Unsqueeze":
 		return d.squeeze(n, res)
@@ -613,37 +730,55 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "ConstantOfShape":
 		return d.constantOfShape(n, res)
 	case "Expand":
-		sv, ok := d.ints(n, 1)
+		sv, ok := d.constInts(n, 1, "shape")
 		if xok && ok {
-			if out, ok := broadcast(xs, sv); ok {
-				res[0] = known(xdt, out)
-				res[0].val = expandFold(x.val, xs, out)
+			out, ok := broadcast(xs, sv)
+			if !ok {
+				return d.fail(res, "Expand to %v: %s", sv, whyBroadcast(xs, sv))
 			}
+			res[0] = known(xdt, out)
+			res[0].val = expandFold(x.val, xs, out)
 		}
 	case "Tile":
-		rep, ok := d.ints(n, 1)
-		if xok && ok && len(rep) == len(xs) {
+		rep, ok := d.constInts(n, 1, "repeats")
+		if xok && ok {
+			if len(rep) != len(xs) {
+				return d.fail(res, "Tile needs one repeat per axis: %d repeats for rank %d", len(rep), len(xs))
+			}
 			out := make([]int64, len(xs))
 			for i := range xs {
-				if rep[i] < 0 || (rep[i] != 0 && xs[i] > math.MaxInt64/rep[i]) {
-					return res
+				if out[i] = mulOK(xs[i], rep[i]); out[i] < 0 {
+					return d.fail(res, "repeat %d of axis %d (dim %d) is negative or overflows", rep[i], i, xs[i])
 				}
-				out[i] = xs[i] * rep[i]
 			}
 			res[0] = known(xdt, out)
 		}
 	case "Range":
 		return d.rangeOp(n, res)
 	case "TopK":
-		k, ok := int64(0), false
+		var k int64
 		if d.opset >= 10 {
-			if kv, kok := d.ints(n, 1); kok && len(kv) == 1 {
-				k, ok = kv[0], true
+			kv, ok := d.constInts(n, 1, "k")
+			if !ok {
+				return res
 			}
+			if len(kv) != 1 {
+				return d.fail(res, "input 1 (k) has %d values, want 1", len(kv))
+			}
+			k = kv[0]
 		} else if a := n.attr("k"); a != nil {
-			k, ok = a.i, true
+			k = a.i
+		} else {
+			return d.fail(res, "it has no \"k\" attribute")
 		}
-		if ax, aok := normAxis(n.attrInt("axis", -1), len(xs)); xok && ok && aok && k >= 0 {
+		if xok {
+			ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
+			if !ok {
+				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+			}
+			if k < 0 {
+				return d.fail(res, "k is %d", k)
+			}
 			out := append([]int64(nil), xs...)
 			out[ax] = min(k, out[ax])
 			res[0] = known(xdt, out)
@@ -653,11 +788,23 @@ func (d *decoder) infer(n *node) []tinfo {
 		}
 	case "DepthToSpace", "SpaceToDepth":
 		b := n.attrInt("blocksize", 0)
-		if xok && len(xs) == 4 && b > 0 && b < 1<<16 {
-			if op == "DepthToSpace" && xs[1]%(b*b) == 0 {
-				res[0] = known(xdt, []int64{xs[0], xs[1] / (b * b), xs[2] * b, xs[3] * b})
-			} else if op == "SpaceToDepth" && xs[2]%b == 0 && xs[3]%b == 0 {
-				res[0] = known(xdt, []int64{xs[0], xs[1] * b * b, xs[2] / b, xs[3] / b})
+		if xok {
+			if len(xs) != 4 {
+				return d.fail(res, "%s needs rank 4, got rank %d", op, len(xs))
+			}
+			if b <= 0 || b >= 1<<16 {
+				return d.fail(res, "blocksize %d is out of range", b)
+			}
+			// mulOK gives -1 on overflow, which known refuses.
+			switch {
+			case op == "DepthToSpace" && xs[1]%(b*b) != 0:
+				return d.fail(res, "channels %d do not divide by blocksize² %d", xs[1], b*b)
+			case op == "DepthToSpace":
+				res[0] = known(xdt, []int64{xs[0], xs[1] / (b * b), mulOK(xs[2], b), mulOK(xs[3], b)})
+			case xs[2]%b != 0 || xs[3]%b != 0:
+				return d.fail(res, "height %d and width %d must divide by blocksize %d", xs[2], xs[3], b)
+			default:
+				res[0] = known(xdt, []int64{xs[0], mulOK(mulOK(xs[1], b), b), xs[2] / b, xs[3] / b})
 			}
 		}
 	case "LSTM", "GRU", "RNN":
@@ -665,24 +812,7 @@ func (d *decoder) infer(n *node) []tinfo {
 	case "If":
 		return d.ifOutputs(n, res)
 	case "Loop":
-		// A loop-carried value keeps its initial shape when the body declares
-		// that same shape for it; scan outputs need value_info.
-		body := n.attr("body")
-		for i := range res {
-			t := d.in(n, 2+i)
-			if t == nil || !t.ok || body == nil || body.g == nil || len(body.g.outputs) <= 1+i {
-				break
-			}
-			vi := &body.g.outputs[1+i]
-			if !vi.hasShape {
-				break // the body may change the shape: do not guess
-			}
-			dims, kn := d.viDims(vi)
-			if slices.Contains(kn, false) || !slices.Equal(dims, t.shape) {
-				break
-			}
-			res[i] = known(t.dt, t.shape)
-		}
+		return d.loop(n, res)
 	case "EyeLike":
 		if xok {
 			dt := n.attrInt("dtype", xdt)
@@ -701,34 +831,51 @@ func (d *decoder) infer(n *node) []tinfo {
 			res[0] = known(dt, xs)
 		}
 	case "DequantizeLinear":
-		if sc := d.in(n, 1); xok && sc != nil {
+		sc := d.in(n, 1)
+		if sc == nil {
+			return d.fail(res, "input 1 (the scale) is missing")
+		}
+		if xok {
 			res[0] = known(sc.dt, xs)
 		}
 	case "DynamicQuantizeLinear":
-		if xok && len(res) == 3 {
+		if len(res) != 3 {
+			return d.fail(res, "DynamicQuantizeLinear has 3 outputs, this node %d", len(res))
+		}
+		if xok {
 			res[0], res[1], res[2] = known(tUint8, xs), known(tFloat, []int64{}), known(tUint8, []int64{})
 		}
 	case "GatherND":
 		is, iok := d.shape(n, 1)
 		bd := n.attrInt("batch_dims", 0)
-		if xok && iok && len(is) > 0 {
-			last := is[len(is)-1]
-			if bd >= 0 && last >= 0 && bd+last <= int64(len(xs)) && bd < int64(len(is)) {
-				out := append(append([]int64(nil), is[:len(is)-1]...), xs[bd+last:]...)
-				res[0] = known(xdt, out)
+		if xok && iok {
+			if len(is) == 0 {
+				return d.fail(res, "the indices must have rank 1 or more")
 			}
+			last := is[len(is)-1]
+			if bd < 0 || bd >= int64(len(is)) || bd+last > int64(len(xs)) {
+				return d.fail(res, "batch_dims %d plus the index depth %d exceeds the data rank %d (or batch_dims is out of range)", bd, last, len(xs))
+			}
+			out := append(append([]int64(nil), is[:len(is)-1]...), xs[bd+last:]...)
+			res[0] = known(xdt, out)
 		}
 	case "OneHot":
 		is, iok := d.shape(n, 0)
-		depth := d.in(n, 1)
 		vals := d.in(n, 2)
-		if iok && depth != nil && depth.val != nil && depth.val.len() == 1 && vals != nil {
-			dep, ok := depth.val.int(0)
-			ax, aok := normAxis(n.attrInt("axis", -1), len(is)+1)
-			if ok && aok && dep >= 0 {
-				out := slices.Insert(slices.Clone(is), ax, dep)
-				res[0] = known(vals.dt, out)
+		if vals == nil {
+			return d.fail(res, "input 2 (the values) is missing")
+		}
+		dv, ok := d.constInts(n, 1, "depth")
+		if iok && ok {
+			if len(dv) != 1 || dv[0] < 0 {
+				return d.fail(res, "depth %v must be one non-negative value", dv)
 			}
+			ax, aok := normAxis(n.attrInt("axis", -1), len(is)+1)
+			if !aok {
+				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(is)+1)
+			}
+			out := slices.Insert(slices.Clone(is), ax, dv[0])
+			res[0] = known(vals.dt, out)
 		}
 	case "Einsum":
 		var shapes [][]int64
@@ -740,21 +887,33 @@ func (d *decoder) infer(n *node) []tinfo {
 			}
 			shapes = append(shapes, s)
 		}
-		if a := n.attr("equation"); a != nil {
-			if out, ok := einsumShape(string(a.s), shapes); ok {
-				res[0] = known(xdt, out)
-			}
+		a := n.attr("equation")
+		if a == nil {
+			return d.fail(res, "it has no \"equation\" attribute")
 		}
+		out, ok := einsumShape(string(a.s), shapes)
+		if !ok {
+			return d.fail(res, "equation %s does not fit the input ranks or dims", quote(string(a.s)))
+		}
+		res[0] = known(xdt, out)
 	case "RoiAlign":
 		rs, rok := d.shape(n, 1)
-		if xok && rok && len(xs) == 4 && len(rs) == 2 {
+		if xok && rok {
+			if len(xs) != 4 || len(rs) != 2 {
+				return d.fail(res, "RoiAlign needs rank-4 data and rank-2 rois, got ranks %d and %d", len(xs), len(rs))
+			}
 			res[0] = known(xdt, []int64{rs[0], xs[1], n.attrInt("output_height", 1), n.attrInt("output_width", 1)})
 		}
 	case "GridSample":
 		gs, gok := d.shape(n, 1)
-		if xok && gok && len(xs) >= 3 && len(gs) == len(xs) {
+		if xok && gok {
+			if len(xs) < 3 || len(gs) != len(xs) {
+				return d.fail(res, "GridSample needs data and grid of the same rank 3 or more, got ranks %d and %d", len(xs), len(gs))
+			}
 			res[0] = known(xdt, append([]int64{xs[0], xs[1]}, gs[1:len(gs)-1]...))
 		}
+	default:
+		return d.fail(res, "memplan has no shape rule for %s; value_info in the file can give its outputs' shapes", clip(op))
 	}
 	return res
 }
@@ -767,8 +926,14 @@ func clampIndex(i, r int64) int64 {
 }
 
 func matmulShape(a, b []int64) ([]int64, bool) {
+	out, why := matmulShapeWhy(a, b)
+	return out, why == ""
+}
+
+// matmulShapeWhy is numpy matmul's output shape, or why there is none.
+func matmulShapeWhy(a, b []int64) ([]int64, string) {
 	if len(a) == 0 || len(b) == 0 {
-		return nil, false
+		return nil, "needs inputs of rank 1 or more"
 	}
 	a1, b1 := len(a) == 1, len(b) == 1
 	if a1 {
@@ -778,11 +943,11 @@ func matmulShape(a, b []int64) ([]int64, bool) {
 		b = []int64{b[0], 1}
 	}
 	if a[len(a)-1] != b[len(b)-2] {
-		return nil, false
+		return nil, fmt.Sprintf("needs A's last dim to equal B's second-to-last: %d vs %d", a[len(a)-1], b[len(b)-2])
 	}
 	batch, ok := broadcast(a[:len(a)-2], b[:len(b)-2])
 	if !ok {
-		return nil, false
+		return nil, "broadcasts the batch dims: " + whyBroadcast(a[:len(a)-2], b[:len(b)-2])
 	}
 	out := append(batch, a[len(a)-2], b[len(b)-1])
 	if b1 {
@@ -795,7 +960,7 @@ func matmulShape(a, b []int64) ([]int64, bool) {
 		}
 		out = append(out[:i], out[i+1:]...)
 	}
-	return out, true
+	return out, ""
 }
 
 func permute(s, perm []int64) ([]int64, bool) {
@@ -865,7 +1030,7 @@ func (d *decoder) constantOfShape(n *node, res []tinfo) []tinfo {
 			fill = v
 		}
 	}
-	sv, ok := d.ints(n, 0)
+	sv, ok := d.constInts(n, 0, "shape")
 	if !ok {
 		res[0].dt = dt
 		return res
@@ -896,8 +1061,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			res[0].dt = tInt32
 		}
 	}
-	if !ok || len(xs) < 3 {
+	if !ok {
 		return res
+	}
+	if len(xs) < 3 {
+		return d.fail(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
 	}
 	sp := len(xs) - 2
 	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "ConvTranspose"
@@ -905,8 +1073,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	ch := xs[1]
 	if isConv {
 		ws, wok := d.shape(n, 1)
-		if !wok || len(ws) != len(xs) {
+		if !wok {
 			return res
+		}
+		if len(ws) != len(xs) {
+			return d.fail(res, "the weights' rank %d differs from the data's rank %d", len(ws), len(xs))
 		}
 		if !hasK {
 			kernel = ws[2:]
@@ -917,7 +1088,7 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 		}
 	}
 	if len(kernel) != sp {
-		return res
+		return d.fail(res, "kernel_shape %v needs %d spatial dims", kernel, sp)
 	}
 	get := func(name string, def int64, count int) ([]int64, bool) {
 		v, ok := n.attrInts(name)
@@ -933,7 +1104,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	dil, ok2 := get("dilations", 1, sp)
 	pads, ok3 := get("pads", 0, 2*sp)
 	if !ok1 || !ok2 || !ok3 {
-		return res
+		return d.fail(res, "strides %v, dilations %v and pads %v need %d, %d and %d values", strides, dil, pads, sp, sp, 2*sp)
+	}
+	// Bounded so the sums below stay far from overflow (dims < 2^62).
+	if slices.ContainsFunc(pads, func(p int64) bool { return abs(p) > 1<<40 }) {
+		return d.fail(res, "pads %v are out of range", pads)
 	}
 	autoPad := ""
 	if a := n.attr("auto_pad"); a != nil {
@@ -944,7 +1119,7 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	for i := 0; i < sp; i++ {
 		in, k, s, dl := xs[i+2], kernel[i], strides[i], dil[i]
 		if k < 1 || s < 1 || dl < 1 || k > 1<<20 || s > 1<<20 || dl > 1<<20 {
-			return res
+			return d.fail(res, "spatial axis %d: kernel %d, stride %d and dilation %d must be in [1, 2^20]", i, k, s, dl)
 		}
 		ek := (k-1)*dl + 1
 		var o int64
@@ -952,17 +1127,20 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			if os, ok := n.attrInts("output_shape"); ok && len(os) == sp {
 				o = os[i]
 			} else if autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" {
-				o = in * s
+				o = mulOK(in, s)
 			} else {
 				op, _ := get("output_padding", 0, sp)
-				if len(op) != sp {
-					return res
+				if len(op) != sp || abs(op[i]) > 1<<40 {
+					return d.fail(res, "output_padding %v needs %d values in range", op, sp)
 				}
 				pb, pe := pads[i], pads[i+sp]
 				if autoPad == "VALID" {
 					pb, pe = 0, 0
 				}
-				o = s*(in-1) + op[i] + ek - pb - pe
+				if o = mulOK(s, in); o < 0 || o > 1<<62 {
+					return d.fail(res, "spatial axis %d: stride %d times dim %d is too large", i, s, in)
+				}
+				o += -s + op[i] + ek - pb - pe // s*(in-1) + ..., each term bounded
 			}
 			out = append(out, o)
 			continue
@@ -977,7 +1155,7 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 			}
 			span := in + pb + pe - ek
 			if span < 0 {
-				return res
+				return d.fail(res, "spatial axis %d: the kernel's extent %d exceeds the padded input %d", i, ek, in+pb+pe)
 			}
 			if ceil {
 				o = (span+s-1)/s + 1
@@ -1016,25 +1194,28 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	}
 	res[0].dt = dt
 	if len(shapes) == 0 {
-		return res
+		return d.fail(res, "Concat has no inputs")
 	}
 	r := len(shapes[0])
 	ax, ok := normAxis(n.attrInt("axis", 0), r)
 	if !ok {
-		return res
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
 	}
 	out := append([]int64(nil), shapes[0]...)
 	out[ax] = 0
-	for _, s := range shapes {
+	for k, s := range shapes {
 		if len(s) != r {
-			return res
+			return d.fail(res, "Concat needs inputs of equal rank: input %d has rank %d, input 0 rank %d", k, len(s), r)
 		}
 		for i := range s {
 			if i != ax && s[i] != out[i] {
-				return res
+				return d.fail(res, "Concat along axis %d needs equal dims elsewhere: dim %d is %d vs %d", ax, i, out[i], s[i])
 			}
 		}
-		out[ax] += s[ax]
+		var err error
+		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
+			return d.fail(res, "Concat along axis %d: the sum of the dims %v", ax, err) // "exceeds memplan's limit…"
+		}
 	}
 	res[0] = known(dt, out)
 	if res[0].ok && numel(out) <= maxVal {
@@ -1043,6 +1224,12 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	return res
 }
 
+// split follows Split as the model's opset defines it. Explicit sizes
+// (the split attribute before opset 13, the split input from 13) must
+// give one size per output and sum to the axis. Without them the axis
+// must divide evenly among the outputs, except that from opset 18
+// num_outputs asks for chunks of ceil(n/k) with a smaller last one; an
+// uneven split is never made up.
 func (d *decoder) split(n *node, res []tinfo) []tinfo {
 	xs, ok := d.shape(n, 0)
 	x := d.in(n, 0)
@@ -1056,50 +1243,77 @@ func (d *decoder) split(n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
 	if !ok {
-		return res
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
 	}
+	dim, k := xs[ax], int64(len(res))
 	var sizes []int64
 	if d.opset >= 13 {
 		if d.present(n, 1) {
-			if sizes, ok = d.ints(n, 1); !ok {
+			if sizes, ok = d.constInts(n, 1, "split"); !ok {
 				return res
 			}
 		}
 	} else {
 		sizes, _ = n.attrInts("split")
 	}
-	if len(sizes) == 0 {
-		parts := int64(len(res))
-		if a := n.attr("num_outputs"); a != nil && a.i != parts {
-			return res
+	numOut := n.attr("num_outputs")
+	switch {
+	case len(sizes) > 0:
+		if int64(len(sizes)) != k {
+			return d.fail(res, "split sizes %v give %d outputs, the node has %d", sizes, len(sizes), k)
 		}
-		each := (xs[ax] + parts - 1) / parts
-		for left := xs[ax]; int64(len(sizes)) < parts; {
-			s := min(each, left)
-			sizes = append(sizes, s)
-			left -= s
+		var sum int64
+		for _, v := range sizes {
+			var err error
+			if v < 0 {
+				return d.fail(res, "split sizes %v include a negative size", sizes)
+			}
+			if sum, err = ir.AddSize(sum, v); err != nil {
+				return d.fail(res, "split sizes %v overflow", sizes)
+			}
 		}
-	}
-	if len(sizes) != len(res) {
-		return res
+		if sum != dim {
+			return d.fail(res, "split sizes %v sum to %d, but axis %d is %d long", sizes, sum, ax, dim)
+		}
+	case d.opset >= 18 && numOut != nil:
+		if numOut.i != k {
+			return d.fail(res, "num_outputs is %d, but the node has %d outputs", numOut.i, k)
+		}
+		// Split-18: chunks of ceil(n/k), the last one smaller. When that
+		// leaves the last chunk negative (2 into 4: 1, 1, 1, -1) the spec
+		// has no answer, and this is not the place to invent one.
+		c := (dim + k - 1) / k
+		last := dim - c*(k-1)
+		if last < 0 {
+			return d.fail(res, "Split-18 cuts axis %d (length %d) into num_outputs %d chunks of ceil(%d/%d) = %d, which leaves %d for the last output",
+				ax, dim, k, dim, k, c, last)
+		}
+		for range k - 1 {
+			sizes = append(sizes, c)
+		}
+		sizes = append(sizes, last)
+	default:
+		if dim%k != 0 {
+			how := fmt.Sprintf("Split at opset %d", d.opset)
+			if d.opset >= 18 {
+				how += " without num_outputs"
+			}
+			return d.fail(res, "%s and without split sizes needs axis %d (length %d) to divide evenly into %d outputs",
+				how, ax, dim, k)
+		}
+		for range k {
+			sizes = append(sizes, dim/k)
+		}
 	}
 	start := int64(0)
-	for i, s := range sizes {
-		if s < 0 {
-			return res
-		}
+	for i, sz := range sizes {
 		out := append([]int64(nil), xs...)
-		out[ax] = s
+		out[ax] = sz
 		res[i] = known(x.dt, out)
 		if x.val != nil {
 			res[i].val = sliceFold(x.val, xs, []int{ax}, []int64{start}, []int64{1}, out)
 		}
-		start += s
-	}
-	if start != xs[ax] {
-		for i := range res {
-			res[i].ok, res[i].shape, res[i].val = false, nil, nil
-		}
+		start += sz
 	}
 	return res
 }
@@ -1114,9 +1328,11 @@ func (d *decoder) reshape(n *node, res []tinfo) []tinfo {
 	var target []int64
 	var ok bool
 	if d.opset < 5 {
-		target, ok = n.attrInts("shape")
+		if target, ok = n.attrInts("shape"); !ok {
+			return d.fail(res, "it has no \"shape\" attribute")
+		}
 	} else {
-		target, ok = d.ints(n, 1)
+		target, ok = d.constInts(n, 1, "shape")
 	}
 	if !ok || !xok {
 		return res
@@ -1129,31 +1345,31 @@ func (d *decoder) reshape(n *node, res []tinfo) []tinfo {
 		switch {
 		case v == 0 && !allowZero:
 			if i >= len(xs) {
-				return res
+				return d.fail(res, "target shape %v copies dim %d (a 0), beyond the input's rank %d", target, i, len(xs))
 			}
 			v = xs[i]
 		case v == -1:
 			if infer >= 0 {
-				return res
+				return d.fail(res, "target shape %v has more than one -1", target)
 			}
 			infer = i
 			continue
 		case v < 0:
-			return res
+			return d.fail(res, "target shape %v has a negative dim", target)
 		}
 		out[i] = v
 		if prod = mulOK(prod, v); prod < 0 {
-			return res
+			return d.fail(res, "target shape %v has more elements than int64 can count", target)
 		}
 	}
 	total := numel(xs)
 	if infer >= 0 {
 		if prod == 0 || total%prod != 0 {
-			return res
+			return d.fail(res, "target shape %v: the -1 cannot be inferred, %d elements do not divide by %d", target, total, prod)
 		}
 		out[infer] = total / prod
 	} else if prod != total {
-		return res
+		return d.fail(res, "target shape %v has %d elements, the input %d", target, prod, total)
 	}
 	res[0] = known(x.dt, out)
 	res[0].val = x.val
@@ -1179,7 +1395,7 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 	if d.opset >= 13 {
 		if d.present(n, 1) {
 			var ok bool
-			if axes, ok = d.ints(n, 1); !ok {
+			if axes, ok = d.constInts(n, 1, "axes"); !ok {
 				return res
 			}
 			hasAxes = true
@@ -1195,8 +1411,11 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 		drop := make([]bool, len(xs))
 		for _, a := range axes {
 			ax, ok := normAxis(a, len(xs))
-			if !ok || xs[ax] != 1 {
-				return res
+			if !ok {
+				return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
+			}
+			if xs[ax] != 1 {
+				return d.fail(res, "Squeeze of axis %d needs dim 1, got %d", ax, xs[ax])
 			}
 			drop[ax] = true
 		}
@@ -1214,8 +1433,11 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 		ins := make([]bool, r)
 		for _, a := range axes {
 			ax, ok := normAxis(a, r)
-			if !ok || ins[ax] {
-				return res
+			if !ok {
+				return d.fail(res, "axis %d is out of range for the output rank %d", a, r)
+			}
+			if ins[ax] {
+				return d.fail(res, "axes %v name axis %d twice", axes, ax)
 			}
 			ins[ax] = true
 		}
@@ -1225,7 +1447,7 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 				out = append(out, 1)
 			} else {
 				if k >= len(xs) {
-					return res
+					return d.fail(res, "axes %v do not fit rank %d", axes, len(xs))
 				}
 				out = append(out, xs[k])
 				k++
@@ -1251,32 +1473,35 @@ func (d *decoder) sliceParams(n *node, rank int) (sliceSpec, bool) {
 	var ok bool
 	if d.opset < 10 {
 		if sp.starts, ok = n.attrInts("starts"); !ok {
+			d.fail(nil, "it has no \"starts\" attribute")
 			return sp, false
 		}
 		if sp.ends, ok = n.attrInts("ends"); !ok {
+			d.fail(nil, "it has no \"ends\" attribute")
 			return sp, false
 		}
 		sp.axes, _ = n.attrInts("axes")
 	} else {
-		if sp.starts, ok = d.ints(n, 1); !ok {
+		if sp.starts, ok = d.constInts(n, 1, "starts"); !ok {
 			return sp, false
 		}
-		if sp.ends, ok = d.ints(n, 2); !ok {
+		if sp.ends, ok = d.constInts(n, 2, "ends"); !ok {
 			return sp, false
 		}
 		if d.present(n, 3) {
-			if sp.axes, ok = d.ints(n, 3); !ok {
+			if sp.axes, ok = d.constInts(n, 3, "axes"); !ok {
 				return sp, false
 			}
 		}
 		if d.present(n, 4) {
-			if sp.steps, ok = d.ints(n, 4); !ok {
+			if sp.steps, ok = d.constInts(n, 4, "steps"); !ok {
 				return sp, false
 			}
 		}
 	}
 	k := len(sp.starts)
 	if len(sp.ends) != k {
+		d.fail(nil, "starts %v and ends %v differ in length", sp.starts, sp.ends)
 		return sp, false
 	}
 	if len(sp.axes) == 0 {
@@ -1290,12 +1515,14 @@ func (d *decoder) sliceParams(n *node, rank int) (sliceSpec, bool) {
 		}
 	}
 	if len(sp.axes) != k || len(sp.steps) != k {
+		d.fail(nil, "axes %v and steps %v need %d values, one per start", sp.axes, sp.steps, k)
 		return sp, false
 	}
 	seen := make([]bool, rank)
 	for i, a := range sp.axes {
 		ax, ok := normAxis(a, rank)
 		if !ok || seen[ax] || sp.steps[i] == 0 {
+			d.fail(nil, "axes %v and steps %v: each axis must be in range for rank %d and appear once, each step non-zero", sp.axes, sp.steps, rank)
 			return sp, false
 		}
 		seen[ax] = true
@@ -1319,17 +1546,22 @@ func clampSlice(start, end, step, dim int64) (int64, int64) {
 	return min(max(start, 0), dim-1), min(max(end, -1), dim-1)
 }
 
+// sliceCount is ceil((e-b)/step), written so a huge step cannot overflow.
 func sliceCount(b, e, step int64) int64 {
 	if step > 0 {
 		if e <= b {
 			return 0
 		}
-		return (e - b + step - 1) / step
+		return (e-b-1)/step + 1
 	}
 	if b <= e {
 		return 0
 	}
-	return (b - e + (-step) - 1) / (-step)
+	// -step overflows for MinInt64; b-e-1 < 2^63 then divides to 0.
+	if step == math.MinInt64 {
+		return 1
+	}
+	return (b-e-1)/(-step) + 1
 }
 
 func (d *decoder) slice(n *node, res []tinfo) []tinfo {
@@ -1375,7 +1607,7 @@ func (d *decoder) gather(n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
 	if !ok {
-		return res
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
 	}
 	out := append(append(append([]int64(nil), xs[:ax]...), is...), xs[ax+1:]...)
 	res[0] = known(x.dt, out)
@@ -1408,7 +1640,7 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	case d.opset >= 18 || (n.op == "ReduceSum" && d.opset >= 13):
 		if d.present(n, 1) {
 			var ok bool
-			if axes, ok = d.ints(n, 1); !ok {
+			if axes, ok = d.constInts(n, 1, "axes"); !ok {
 				return res
 			}
 		}
@@ -1429,7 +1661,7 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	for _, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return res
+			return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
 		}
 		red[ax] = true
 	}
@@ -1460,11 +1692,15 @@ func (d *decoder) pad(n *node, res []tinfo) []tinfo {
 	var ok bool
 	switch {
 	case d.opset >= 11:
-		pads, ok = d.ints(n, 1)
+		pads, ok = d.constInts(n, 1, "pads")
 	case d.opset >= 2:
-		pads, ok = n.attrInts("pads")
+		if pads, ok = n.attrInts("pads"); !ok {
+			return d.fail(res, "it has no \"pads\" attribute")
+		}
 	default:
-		pads, ok = n.attrInts("paddings")
+		if pads, ok = n.attrInts("paddings"); !ok {
+			return d.fail(res, "it has no \"paddings\" attribute")
+		}
 	}
 	if !ok || !xok {
 		return res
@@ -1474,26 +1710,26 @@ func (d *decoder) pad(n *node, res []tinfo) []tinfo {
 		axes[i] = int64(i)
 	}
 	if d.opset >= 18 && d.present(n, 3) {
-		if axes, ok = d.ints(n, 3); !ok {
+		if axes, ok = d.constInts(n, 3, "axes"); !ok {
 			return res
 		}
 	}
 	if len(pads) != 2*len(axes) {
-		return res
+		return d.fail(res, "pads %v need 2 values per padded axis (%d axes)", pads, len(axes))
 	}
 	out := append([]int64(nil), xs...)
 	for i, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return res
+			return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
 		}
 		pb, pe := pads[i], pads[i+len(axes)]
 		if abs(pb) > 1<<40 || abs(pe) > 1<<40 {
-			return res
+			return d.fail(res, "pads %d and %d of axis %d are out of range", pb, pe, ax)
 		}
 		out[ax] += pb + pe
 		if out[ax] < 0 {
-			return res
+			return d.fail(res, "pads %d and %d make axis %d (dim %d) negative", pb, pe, ax, xs[ax])
 		}
 	}
 	res[0] = known(x.dt, out)
@@ -1522,9 +1758,12 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 	}
 	out := append([]int64(nil), xs...)
 	if sizesIn > 0 && d.present(n, sizesIn) {
-		sizes, ok := d.ints(n, sizesIn)
-		if !ok || len(sizes) != len(axes) {
+		sizes, ok := d.constInts(n, sizesIn, "sizes")
+		if !ok {
 			return res
+		}
+		if len(sizes) != len(axes) {
+			return d.fail(res, "sizes %v need one value per axis of %v", sizes, axes)
 		}
 		policy := "stretch"
 		if a := n.attr("keep_aspect_ratio_policy"); a != nil {
@@ -1536,7 +1775,7 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		for i, a := range axes {
 			ax, ok := normAxis(a, len(xs))
 			if !ok || sizes[i] < 0 || sizes[i] > 1<<40 {
-				return res
+				return d.fail(res, "axis %d or its size %d is out of range for rank %d", a, sizes[i], len(xs))
 			}
 			out[ax] = sizes[i]
 			if xs[ax] == 0 {
@@ -1560,14 +1799,19 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 	if n.op == "Upsample" && d.opset < 9 {
 		a := n.attr("scales")
 		if a == nil {
-			return res
+			return d.fail(res, "it has no \"scales\" attribute")
 		}
 		for _, f := range a.floats {
 			scales = append(scales, float64(f))
 		}
 	} else {
 		t := d.in(n, scalesIn)
-		if t == nil || t.val == nil {
+		switch {
+		case t == nil:
+			return d.fail(res, "it has neither scales nor sizes")
+		case t.val == nil && t.ok:
+			return d.fail(res, "input %d (scales) is not a constant memplan can compute", scalesIn)
+		case t.val == nil:
 			return res
 		}
 		for k := 0; k < t.val.len(); k++ {
@@ -1575,18 +1819,18 @@ func (d *decoder) resize(n *node, res []tinfo) []tinfo {
 		}
 	}
 	if len(scales) != len(axes) {
-		return res
+		return d.fail(res, "scales %v need one value per axis of %v", scales, axes)
 	}
 	for i, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		s := scales[i]
 		if !ok || !(s >= 0) || s > 1<<20 {
-			return res
+			return d.fail(res, "axis %d or its scale %g is out of range for rank %d", a, s, len(xs))
 		}
 		// In float32, as onnxruntime computes it: 10 * 0.7f is 7, not 6.
 		o := math.Floor(float64(float32(xs[ax]) * float32(s)))
 		if o > 1<<50 {
-			return res
+			return d.fail(res, "axis %d: dim %d times scale %g is too large", ax, xs[ax], s)
 		}
 		out[ax] = int64(o)
 	}
@@ -1601,20 +1845,27 @@ func (d *decoder) rangeOp(n *node, res []tinfo) []tinfo {
 	}
 	res[0].dt = x.dt
 	var sv [3]*tval
-	for i := range sv {
+	for i, what := range []string{"start", "limit", "delta"} {
 		t := d.in(n, i)
-		if t == nil || t.val == nil || t.val.len() != 1 {
+		switch {
+		case t == nil:
+			return d.fail(res, "input %d (%s) is missing", i, what)
+		case t.val == nil && t.ok:
+			return d.fail(res, "input %d (%s) is not a constant memplan can compute", i, what)
+		case t.val == nil:
 			return res
+		case t.val.len() != 1:
+			return d.fail(res, "input %d (%s) has %d values, want 1", i, what, t.val.len())
 		}
 		sv[i] = t.val
 	}
 	start, limit, delta := sv[0].float(0), sv[1].float(0), sv[2].float(0)
 	if delta == 0 || math.IsNaN(start+limit+delta) || math.Abs(start) > 1e15 || math.Abs(limit) > 1e15 {
-		return res
+		return d.fail(res, "start %g, limit %g and delta %g: delta must be non-zero and the bounds within 1e15", start, limit, delta)
 	}
 	fcnt := max(math.Ceil((limit-start)/delta), 0)
 	if fcnt > 1<<50 {
-		return res
+		return d.fail(res, "start %g, limit %g and delta %g give %g elements", start, limit, delta, fcnt)
 	}
 	cnt := int64(fcnt)
 	if !sv[0].isF && !sv[1].isF && !sv[2].isF {
@@ -1645,8 +1896,11 @@ func (d *decoder) rnn(n *node, res []tinfo) []tinfo {
 		res[i].dt = x.dt
 	}
 	h := n.attrInt("hidden_size", -1)
-	if !ok || len(xs) != 3 || h < 0 {
+	if !ok {
 		return res
+	}
+	if len(xs) != 3 || h < 0 {
+		return d.fail(res, "%s needs rank-3 input and a hidden_size, got rank %d and hidden_size %d", n.op, len(xs), h)
 	}
 	nd := int64(1)
 	if a := n.attr("direction"); a != nil && string(a.s) == "bidirectional" {
@@ -1674,63 +1928,140 @@ func (d *decoder) rnn(n *node, res []tinfo) []tinfo {
 	return res
 }
 
-// ifOutputs takes an If's output types from its then (or else) branch's
-// declared outputs; value_info, merged later, takes precedence.
+// ifOutputs sizes an If's outputs from its branches. A condition that is
+// a known constant picks its branch; otherwise both branches must give
+// each output the same dtype and shape, unless DecodeOptions.IfBranch
+// picks one: taking the then branch silently would be a guess. Value_info
+// for the outputs, merged later, takes precedence.
 func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
-	branches := []string{"then_branch", "else_branch"}
-	if c, ok := d.ints(n, 0); ok && len(c) == 1 && c[0] == 0 {
-		branches[0], branches[1] = branches[1], branches[0]
+	pick, picked := d.opts.IfBranch, "picked with --if-branch"
+	if c, ok := d.ints(n, 0); ok && len(c) == 1 {
+		pick, picked = "else", "the condition is constant false"
+		if c[0] != 0 {
+			pick, picked = "then", "the condition is constant true"
+		}
 	}
-	for _, name := range branches {
-		a := n.attr(name)
-		if a == nil || a.g == nil || len(a.g.outputs) != len(res) {
+	graphs := map[string]*graph{}
+	for j := range n.attrs {
+		a := &n.attrs[j]
+		for _, b := range []string{"then", "else"} {
+			if a.name == b+"_branch" && a.g != nil {
+				graphs[b] = a.g
+			}
+		}
+	}
+	outs := map[string][]tinfo{}
+	for _, b := range []string{"then", "else"} {
+		if pick != "" && b != pick {
 			continue
 		}
-		done := true
-		for i := range res {
-			done = done && res[i].ok
+		g := graphs[b]
+		if g == nil {
+			return d.fail(res, "it has no %s_branch graph", b)
 		}
-		if done {
-			break
+		if len(g.outputs) != len(res) {
+			return d.fail(res, "the %s branch has %d outputs, the If node %d", b, len(g.outputs), len(res))
 		}
-		sub := d.inferSubgraph(a.g)
-		for i := range res {
-			if res[i].ok {
-				continue
+		outs[b] = d.branchOutputs(n, b, g)
+	}
+	if pick != "" {
+		for i, t := range outs[pick] {
+			res[i] = t
+			if !t.ok || t.dt == 0 {
+				d.fail(res, "output %s comes from the %s branch (%s), which gives %s", quote(n.outputs[i]), pick, picked, describe(t))
 			}
-			if t := sub[i]; t.ok {
-				res[i] = t
-				continue
-			}
-			vi := &a.g.outputs[i]
-			if res[i].dt == 0 {
-				res[i].dt = vi.elem
-			}
-			if !vi.hasShape {
-				continue
-			}
-			dims, kn := d.viDims(vi)
-			all := true
-			for _, k := range kn {
-				all = all && k
-			}
-			if all {
-				res[i] = known(res[i].dt, dims)
+		}
+		return res
+	}
+	for i := range res {
+		t, e := outs["then"][i], outs["else"][i]
+		if t.ok && e.ok && t.dt != 0 && t.dt == e.dt && slices.Equal(t.shape, e.shape) {
+			res[i] = known(t.dt, t.shape) // not a value: which branch runs is unknown
+			continue
+		}
+		if t.dt == e.dt {
+			res[i].dt = t.dt
+		}
+		d.fail(res, "output %s: the then branch gives %s, the else branch %s; pick one with --if-branch then|else",
+			quote(n.outputs[i]), describe(t), describe(e))
+	}
+	return res
+}
+
+// branchOutputs infers branch b of If node n: its outputs as inference
+// finds them, else as the branch declares them.
+func (d *decoder) branchOutputs(n *node, b string, g *graph) []tinfo {
+	scope := d.nodePath(d.cur) + ".attribute[" + b + "_branch]"
+	res := d.inferSubgraph(g, scope)
+	for i := range res {
+		if res[i].ok && res[i].dt != 0 {
+			continue
+		}
+		vi := &g.outputs[i]
+		if res[i].dt == 0 {
+			res[i].dt = vi.elem
+		}
+		if !vi.hasShape {
+			continue
+		}
+		dims, kn := d.viDims(vi)
+		if !slices.Contains(kn, false) {
+			cause := res[i].cause
+			res[i] = known(res[i].dt, dims)
+			if !res[i].ok {
+				res[i].cause = cause
 			}
 		}
 	}
 	return res
 }
 
+// describe is a branch output for a message: "[2 3] float", or why it is
+// unknown. The reason is cut: nested Ifs would otherwise nest every
+// branch's reason into one huge message.
+func describe(t tinfo) string {
+	const maxWhy = 400
+	switch {
+	case t.ok && t.dt != 0:
+		return fmt.Sprintf("%v %s", t.shape, elemName(t.dt))
+	case t.cause != nil:
+		why := t.cause.msg()
+		if t.cause.path != "" {
+			why = t.cause.path + ": " + why
+		}
+		if len(why) > maxWhy {
+			cut := maxWhy
+			for cut > 0 && !utf8.RuneStart(why[cut]) {
+				cut--
+			}
+			why = why[:cut] + "…"
+		}
+		return fmt.Sprintf("an unknown shape (%s)", why)
+	case t.ok:
+		return fmt.Sprintf("%v of unknown element type", t.shape)
+	}
+	return "an unknown shape"
+}
+
 // inferSubgraph infers a branch graph that reads this scope's tensors and
 // returns what it finds for the branch's outputs.
-func (d *decoder) inferSubgraph(g *graph) []tinfo {
+func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 	res := make([]tinfo, len(g.outputs))
-	if d.depth >= maxDepth {
+	unknown := func(rule string) []tinfo {
+		f := &failure{path: scope, op: "subgraph", rule: rule}
+		if len(g.outputs) > 0 {
+			f.tensor = g.outputs[0].name
+		}
+		for i := range res {
+			res[i].cause = f
+		}
 		return res
 	}
+	if d.depth >= maxDepth {
+		return unknown("subgraphs are nested too deeply to infer")
+	}
 	sub := &decoder{file: d.file, m: d.m, g: g, opts: d.opts, opset: d.opset,
-		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1}
+		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1, scope: scope}
 	sub.infos = make(map[string]*tinfo, len(d.infos)+len(g.nodes))
 	for k, v := range d.infos {
 		sub.infos[k] = v
@@ -1741,18 +2072,53 @@ func (d *decoder) inferSubgraph(g *graph) []tinfo {
 		}
 	}
 	for i := range g.inputs {
-		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i])
+		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i], fmt.Sprintf("%s.input[%d]", scope, i))
 	}
 	sub.extra = make([][]string, len(g.nodes))
-	if sub.sortNodes() != nil {
-		return res
+	var e *ir.Error
+	if err := sub.sortNodes(); errors.As(err, &e) {
+		return unknown(e.Msg)
 	}
-	sub.inferAll()
+	if err := sub.inferAll(); errors.As(err, &e) {
+		return unknown(e.Path + ": " + e.Msg) // a tensor of the subgraph is too large
+	}
 	for i, o := range g.outputs {
 		if t := sub.infos[o.name]; t != nil {
 			res[i] = *t
 			res[i].isInit = false
 		}
+	}
+	return res
+}
+
+// loop: a loop-carried value keeps its initial shape when the body
+// declares that same shape for it; scan outputs need value_info.
+func (d *decoder) loop(n *node, res []tinfo) []tinfo {
+	body := n.attr("body")
+	if body == nil || body.g == nil {
+		return d.fail(res, "it has no body graph")
+	}
+	for i := range res {
+		t := d.in(n, 2+i)
+		if t == nil {
+			return d.fail(res, "output %d is a scan output, whose shape memplan does not infer; value_info in the file can give it", i)
+		}
+		if !t.ok {
+			return res
+		}
+		if len(body.g.outputs) <= 1+i {
+			return d.fail(res, "the body has %d outputs, too few for loop-carried value %d", len(body.g.outputs), i)
+		}
+		vi := &body.g.outputs[1+i]
+		if !vi.hasShape {
+			// The body may change the shape: do not guess.
+			return d.fail(res, "the body declares no shape for loop-carried value %d, so it may change from %v", i, t.shape)
+		}
+		dims, kn := d.viDims(vi)
+		if slices.Contains(kn, false) || !slices.Equal(dims, t.shape) {
+			return d.fail(res, "the body does not declare loop-carried value %d with its initial shape %v", i, t.shape)
+		}
+		res[i] = known(t.dt, t.shape)
 	}
 	return res
 }
@@ -1864,8 +2230,11 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		}
 	case "FusedMatMul":
 		bs, bok := d.shape(n, 1)
-		if !bok || len(xs) < 2 || len(bs) < 2 {
+		if !bok {
 			return res
+		}
+		if len(xs) < 2 || len(bs) < 2 {
+			return d.fail(res, "FusedMatMul needs inputs of rank 2 or more, got ranks %d and %d", len(xs), len(bs))
 		}
 		a, b := slices.Clone(xs), slices.Clone(bs)
 		if n.attrInt("transA", 0) != 0 {
@@ -1874,13 +2243,18 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		if n.attrInt("transB", 0) != 0 {
 			b[len(b)-1], b[len(b)-2] = b[len(b)-2], b[len(b)-1]
 		}
-		if out, ok := matmulShape(a, b); ok {
-			res[0] = known(x.dt, out)
+		out, why := matmulShapeWhy(a, b)
+		if why != "" {
+			return d.fail(res, "FusedMatMul %s", why)
 		}
+		res[0] = known(x.dt, out)
 	case "Attention":
 		ws, wok := d.shape(n, 1)
-		if !wok || len(xs) != 3 || len(ws) != 2 {
+		if !wok {
 			return res
+		}
+		if len(xs) != 3 || len(ws) != 2 {
+			return d.fail(res, "Attention needs rank-3 input and rank-2 weights, got ranks %d and %d", len(xs), len(ws))
 		}
 		h := ws[1] / 3
 		if q, ok := n.attrInts("qkv_hidden_sizes"); ok && len(q) == 3 {
@@ -1889,8 +2263,11 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		res[0] = known(x.dt, []int64{xs[0], xs[1], h})
 	case "EmbedLayerNormalization":
 		ws, wok := d.shape(n, 2)
-		if !wok || len(xs) != 2 || len(ws) != 2 {
+		if !wok {
 			return res
+		}
+		if len(xs) != 2 || len(ws) != 2 {
+			return d.fail(res, "EmbedLayerNormalization needs rank-2 ids and word embeddings, got ranks %d and %d", len(xs), len(ws))
 		}
 		we := d.in(n, 2)
 		res[0] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
@@ -1900,6 +2277,8 @@ func (d *decoder) inferMicrosoft(n *node, res []tinfo) []tinfo {
 		if len(res) > 2 {
 			res[2] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
 		}
+	default:
+		return d.fail(res, "memplan has no shape rule for com.microsoft.%s; value_info in the file can give its outputs' shapes", clip(n.op))
 	}
 	return res
 }

@@ -305,7 +305,7 @@ func TestDecodeErrorMessages(t *testing.T) {
 			op("Relu", []string{"x"}, []string{"y"}), output(vinfo("y", tFloat))),
 			nil, []string{`"x" (graph input)`, `"y" (Relu)`, "--set", "batch"}},
 		{"unknown dim", modelP(13, input(vinfo("x", tFloat, nil, 3)),
-			op("Relu", []string{"x"}, []string{"y"})), nil, []string{`"y" (Relu)`, "cannot determine the shape of 2 tensors"}},
+			op("Relu", []string{"x"}, []string{"y"})), nil, []string{`graph.input[0]: cannot determine the shape of "x" (graph input): dim 0 has neither a value nor a symbol; 1 tensor depends on it: "y" (Relu)`}},
 		{"missing input", modelP(13, x, op("Add", []string{"x", "ghost"}, []string{"y"}),
 			op("Add", []string{"y", "ghost2"}, []string{"z"})), nil, []string{"graph.node[0]", `"ghost", "ghost2"`}},
 		{"duplicate output", modelP(13, x, op("Relu", []string{"x"}, []string{"y"}),

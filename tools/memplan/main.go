@@ -8,8 +8,10 @@
 //	memplan strategies                 list the placement strategies
 //
 // FILE is graph JSON (memplan.graph/v1), a buffer CSV (id,lower,upper,size)
-// or an ONNX model. Exit status: 0 ok, 1 bad input or usage, 2 an invalid
-// plan (verify), 3 over budget.
+// or an ONNX model. Exit status: 0 ok, 1 bad input or usage, 3 over
+// budget, 4 an invalid plan (verify), 5 a memplan bug (a plan that failed
+// its own proof). Go itself exits with 2 when the program crashes, so no
+// verdict uses 2.
 package main
 
 import (
@@ -21,6 +23,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,9 +37,14 @@ import (
 const (
 	exitOK         = 0
 	exitBadInput   = 1
-	exitBadPlan    = 2
 	exitOverBudget = 3
+	exitBadPlan    = 4
+	exitBug        = 5
 )
+
+// version is set at link time (-ldflags "-X main.version=..."); a plain
+// build reports the module build information instead.
+var version = ""
 
 const usage = `memplan plans the memory arena of ML compute graphs.
 
@@ -45,13 +54,15 @@ Usage:
   memplan estimate [flags] FILE      estimate activation + weights + inputs; --budget checks it
   memplan moe [flags]                mixture-of-experts offload: experts resident per layer
   memplan strategies                 list the placement strategies
+  memplan version                    print memplan's version (also --version)
 
 FILE is graph JSON (memplan.graph/v1), a buffer CSV (id,lower,upper,size, as
 MiniMalloc publishes) or an ONNX model (.onnx). Flags may come before or after
 FILE. "memplan COMMAND -h" lists a command's flags.
 
-Exit status: 0 ok; 1 bad input or usage; 2 the plan is invalid (verify);
-3 over budget (the message says by how much).
+Exit status: 0 ok; 1 bad input or usage; 3 over budget (the message says
+by how much); 4 the plan is invalid (verify); 5 a bug in memplan: a plan
+failed its own proof (please report it). 2 is only Go's own crash status.
 `
 
 func main() {
@@ -78,9 +89,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "moe":
 		err = cmdMoE(rest, stdout, stderr)
 	case "strategies":
+		width := 0
 		for _, s := range planner.Strategies() {
-			fmt.Fprintf(stdout, "%-12s %s\n", s.Name, s.Doc)
+			width = max(width, len(s.Name))
 		}
+		for _, s := range planner.Strategies() {
+			fmt.Fprintf(stdout, "%-*s  %s\n", width, s.Name, s.Doc)
+		}
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "memplan", buildVersion())
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 	default:
@@ -104,13 +121,16 @@ func report(err error, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "memplan:", err)
 	var budget *planner.BudgetError
 	var bad badPlanError
+	var bug *planner.UnverifiedPlanError
 	switch {
 	case errors.As(err, &budget):
 		return exitOverBudget
 	case errors.As(err, &bad):
 		return exitBadPlan
+	case errors.As(err, &bug):
+		return exitBug
 	case errors.As(err, new(usageError)):
-		fmt.Fprintln(stderr, `run "memplan -h" for usage`)
+		fmt.Fprintln(stderr, `run "memplan -h" or "memplan COMMAND -h" for usage`)
 	}
 	return exitBadInput
 }
@@ -126,6 +146,9 @@ type planFlags struct {
 	symbols   symbolFlag
 	forward   string
 	timeLimit time.Duration
+	nodeLimit int64
+	maxMemory string
+	ifBranch  string
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
@@ -133,11 +156,15 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.align, "align", 0, "offset alignment in bytes, a power of two (default 64 for graphs, 1 for buffer CSVs)")
 	fs.BoolVar(&f.f32, "f32-uniform", false, "store every tensor as f32, 4 bytes an element (WebGPU layout)")
 	fs.BoolVar(&f.noReuse, "no-reuse", false, "give every buffer its own bytes (the baseline)")
-	fs.Int64Var(&f.guard, "guard", -1, "tail guard bytes after input, param and constant buffers (default max(align, 128))")
+	f.guard = -1
+	fs.Var(guardFlag{&f.guard}, "guard", "tail guard `bytes` after input, param and constant buffers (default max(align, 128))")
 	fs.StringVar(&f.skip, "skip", "", "leave these out of the arena: a comma list of params, inputs, constants")
 	fs.Var(&f.symbols, "set", "bind a symbolic dimension, sym=value (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
-	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
+	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact after this many search `nodes`: the same input and budget give the same plan on any machine")
+	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
+	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
 func (f *planFlags) options() (planner.Options, error) {
@@ -166,7 +193,51 @@ func (f *planFlags) options() (planner.Options, error) {
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
-	return planner.PlaceOptions{TimeLimit: f.timeLimit, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+}
+
+// guardFlag is an int64 flag whose unset value (-1, "the default") the
+// help text explains instead of printing.
+type guardFlag struct{ v *int64 }
+
+func (g guardFlag) String() string {
+	if g.v == nil || *g.v < 0 {
+		return ""
+	}
+	return strconv.FormatInt(*g.v, 10)
+}
+
+func (g guardFlag) Set(s string) error {
+	n, err := planner.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*g.v = n
+	return nil
+}
+
+// buildVersion is the version stamped at link time, else the module's
+// version and VCS revision from the build information.
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v += " " + s.Value[:min(12, len(s.Value))]
+		case "vcs.modified":
+			if s.Value == "true" {
+				v += " (modified)"
+			}
+		}
+	}
+	return v
 }
 
 type symbolFlag map[string]int64
@@ -189,11 +260,26 @@ func (s *symbolFlag) Set(v string) error {
 // parse parses flags that may appear before and after the positional
 // arguments, as in "memplan plan model.onnx --json".
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([]string, error) {
-	fs.SetOutput(stderr)
+	// -h lists the flags; a wrong flag gets one line saying what is wrong
+	// and a pointer to -h, not the whole list.
+	fs.SetOutput(io.Discard)
+	help := false
+	fs.Usage = func() {
+		if help {
+			fs.SetOutput(stderr)
+			fmt.Fprintf(stderr, "Usage of memplan %s:\n", fs.Name())
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+	}
 	var pos []string
 	for {
+		help = slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "--h" })
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -208,13 +294,40 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([
 	return pos, nil
 }
 
-// load decodes a file in any format memplan reads.
-func load(name string, symbols map[string]int64) (*ir.Source, error) {
+// load decodes a file in any format memplan reads, within the memory
+// limit; Go's garbage collector is told the same limit.
+func load(f *planFlags, name string, symbols map[string]int64) (*ir.Source, error) {
+	limit, err := f.memoryLimit()
+	if err != nil {
+		return nil, err
+	}
+	debug.SetMemoryLimit(limit)
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return ir.Decode(name, data, ir.DecodeOptions{Symbols: symbols})
+	in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch})
+	var mem *ir.MemoryError
+	switch {
+	case errors.As(err, &mem):
+		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	case err != nil:
+		return nil, err
+	case in.Source == nil:
+		return nil, usageError{fmt.Sprintf("%s is a plan record, not a graph or buffer list to plan (memplan verify checks a record against its source)", name)}
+	}
+	return in.Source, nil
+}
+
+func (f *planFlags) memoryLimit() (int64, error) {
+	if f.maxMemory == "" {
+		return planner.DefaultMemoryLimit, nil
+	}
+	limit, err := planner.ParseSize(f.maxMemory)
+	if err != nil || limit == 0 {
+		return 0, usageError{fmt.Sprintf("--max-memory %q: want a positive size such as 8GiB", f.maxMemory)}
+	}
+	return limit, nil
 }
 
 // lower decodes FILE and lowers it to a Problem, with the forward graph's
@@ -225,7 +338,7 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 		return nil, err
 	}
 	if f.forward != "" {
-		fwd, err := load(f.forward, opts.Symbols)
+		fwd, err := load(f, f.forward, opts.Symbols)
 		if err != nil {
 			return nil, fmt.Errorf("--forward: %w", err)
 		}
@@ -237,7 +350,7 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 		}
 		opts.SharedWeights = planner.WeightLayoutOf(fplan)
 	}
-	src, err := load(file, opts.Symbols)
+	src, err := load(f, file, opts.Symbols)
 	if err != nil {
 		return nil, err
 	}
@@ -265,11 +378,10 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	pl, err := planner.Place(ctx, p, f.strategy, f.placeOptions(stderr))
+	plan, pl, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
 	if err != nil {
 		return err
 	}
-	plan := planner.NewPlan(p, pl.Strategy, pl)
 	w := stdout
 	if *out != "" {
 		file, err := os.Create(*out)
@@ -284,7 +396,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		enc.SetIndent("", "  ")
 		err = enc.Encode(plan)
 	} else {
-		err = writeSummary(w, plan, pl)
+		err = writeSummary(w, plan, pl, budget)
 	}
 	if err != nil {
 		return err
@@ -296,7 +408,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // writeSummary writes the report with a few human lines before it.
-func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
+func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, budget int64) error {
 	optimal := ""
 	if plan.Optimal {
 		optimal = " (optimal)"
@@ -305,12 +417,14 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement) error {
 	fmt.Fprintf(w, "# arena %s, lower bound %s, fragmentation %.4f, saved %s of %s\n",
 		planner.FormatBytes(plan.ArenaSize), planner.FormatBytes(plan.LowerBound), plan.Fragmentation,
 		planner.FormatBytes(plan.Saved), planner.FormatBytes(plan.TotalUnshared))
-	if plan.Options.F32Uniform {
-		if plan.ArenaSize <= planner.WebGPUBindingLimit {
-			fmt.Fprintf(w, "# fits WebGPU's 128 MiB storage-binding limit\n")
-		} else {
-			fmt.Fprintf(w, "# exceeds WebGPU's 128 MiB storage-binding limit by %s\n", planner.FormatMiB(plan.ArenaSize-planner.WebGPUBindingLimit))
-		}
+	if alb := plan.AlignedLowerBound; alb > plan.LowerBound {
+		// Padding that alignment forces is no placement's fault: say how
+		// much of the gap it explains.
+		fmt.Fprintf(w, "# counting %d-byte alignment the bound is %s; the arena is %.2f%% above it\n",
+			plan.Alignment, planner.FormatBytes(alb), 100*float64(plan.ArenaSize-alb)/float64(alb))
+	}
+	if fit := plan.FitOf(budget); fit != nil {
+		fmt.Fprintf(w, "# %s\n", fit.Text)
 	}
 	for _, r := range plan.PhaseRuns() {
 		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", r.Phase, r.First, r.Last, planner.FormatBytes(r.Peak))
@@ -387,7 +501,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	src, err := load(pos[0], opts.Symbols)
+	src, err := load(&f, pos[0], opts.Symbols)
 	if err != nil {
 		return err
 	}

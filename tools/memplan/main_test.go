@@ -33,10 +33,10 @@ func TestExitCodesAndMessages(t *testing.T) {
 	}{
 		{"report", []string{"plan", "../../examples/r1-chain.json"}, exitOK, "# arena_size=", ""},
 		{"flags after the file", []string{"plan", "../../examples/mlp.json", "--set", "batch=2", "--json"}, exitOK, `"format": "memplan.plan/v1"`, ""},
-		{"phases", []string{"plan", "../../examples/streaming.json"}, exitOK, "# phase prefill: steps 7-19, peak 27.13 MiB live\n# phase decode: steps 20-55, peak 22.67 MiB live\n", ""},
+		{"phases", []string{"plan", "../../examples/streaming.json"}, exitOK, "# phase prefill: steps 0-12, peak 27.13 MiB live\n# phase decode: steps 13-48, peak 22.67 MiB live\n", ""},
 		{"fits the budget", []string{"plan", "--budget", "2MiB", "../../examples/r1-chain.json"}, exitOK, "arena_size=1640832", ""},
-		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.6 MiB exceeds budget 1.0 MiB by 0.6 MiB"},
-		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.0 MiB by"},
+		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.56 MiB exceeds budget 1.00 MiB by 578.38 KiB"},
+		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.00 MiB by"},
 		{"broken file says where", []string{"plan", broken}, exitBadInput, "", "broken.json:1:"},
 		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadInput, "", "badplan.json:2:16: arena_size: got a JSON string, want int64"},
 		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},

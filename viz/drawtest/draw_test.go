@@ -120,7 +120,7 @@ func TestBuffersHaveTheirColours(t *testing.T) {
 	// Nothing lives at step 2 between out and w's guard... except the gap
 	// above out: (2.5, 1100) is empty.
 	sx, sy := v.Cam.ToScreen(2.5, 1100)
-	if got := pixel(img, sx, sy); !near(got, viz.Background) {
+	if got := pixel(img, sx, sy); !near(got, viz.Dark.Background) {
 		t.Errorf("empty space at (%.0f, %.0f) is %s, want background", sx, sy, got.Hex())
 	}
 }
@@ -129,8 +129,8 @@ func TestViewOutlineAndGuardHatch(t *testing.T) {
 	v, img := render(t, 480, 360, 0, nil)
 	r, _ := v.ScreenRect(v.Layout.Index("hv"))
 	// The outline is the view colour; its inside shows the root's fill.
-	if got := pixel(img, (r.X0+r.X1)/2, r.Y0+0.5); !near(got, viz.ViewColor) {
-		t.Errorf("view outline top is %s, want %s", got.Hex(), viz.ViewColor.Hex())
+	if got := pixel(img, (r.X0+r.X1)/2, r.Y0+0.5); !near(got, viz.Dark.View) {
+		t.Errorf("view outline top is %s, want %s", got.Hex(), viz.Dark.View.Hex())
 	}
 	root := viz.TensorColor(v.Layout.Plan, v.Layout.Index("h"), false)
 	if got := pixel(img, (r.X0+r.X1)/2, (r.Y0+r.Y1)/2); !near(got, root) {
@@ -144,8 +144,10 @@ func TestViewOutlineAndGuardHatch(t *testing.T) {
 	x0, _ := v.Cam.ToScreen(0.2, 0)
 	x1, _ := v.Cam.ToScreen(4.8, 0)
 	seen := map[bool]int{}
-	g := viz.GuardColor
-	gap := viz.RGB{R: uint8(int(g.R) * 110 / 255), G: uint8(int(g.G) * 110 / 255), B: uint8(int(g.B) * 110 / 255)}
+	g := viz.Dark.Guard
+	bg := viz.Dark.Background
+	mix := func(a, b uint8) uint8 { return uint8(float64(a)*(1-viz.HatchGap) + float64(b)*viz.HatchGap + 0.5) }
+	gap := viz.RGB{R: mix(g.R, bg.R), G: mix(g.G, bg.G), B: mix(g.B, bg.B)}
 	for x := x0; x < x1; x++ {
 		c := pixel(img, x, y)
 		seen[near(c, g)]++
@@ -176,7 +178,7 @@ func TestBudgetLineRedWhenCrossed(t *testing.T) {
 	for _, c := range []struct {
 		budget int64
 		want   viz.RGB
-	}{{4096, viz.BudgetOver}, {7600, viz.BudgetOK}} {
+	}{{4096, viz.Dark.BudgetOver}, {7600, viz.Dark.BudgetOK}} {
 		v, img := render(t, 480, 360, c.budget, nil)
 		_, sy := v.Cam.ToScreen(0, float64(c.budget))
 		plot := v.PlotRect()
@@ -216,9 +218,129 @@ func TestManySubPixelBuffers(t *testing.T) {
 	found := false
 	for x := p.X0 + 2; x < p.X1-2 && !found; x++ {
 		c := pixel(img, x, p.Y1-1)
-		found = !near(c, viz.Background) && !near(c, viz.GridColor) && !near(c, viz.AxisColor)
+		found = !near(c, viz.Dark.Background) && !near(c, viz.Dark.Grid) && !near(c, viz.Dark.Axis)
 	}
 	if !found {
 		t.Error("no buffer pixels along the bottom of the plot")
+	}
+}
+
+// renderThemed draws the sample plan in a theme at a device pixel ratio.
+func renderThemed(t *testing.T, w, h int, theme string, scale float64) (*viz.View, *ebiten.Image) {
+	t.Helper()
+	needDisplay(t)
+	w, h = int(float64(w)*scale), int(float64(h)*scale)
+	v := viz.NewView(w, h)
+	v.SetScale(scale)
+	if !v.SetTheme(theme) {
+		t.Fatalf("no theme %q", theme)
+	}
+	v.SetLayout(viz.NewLayout(sample.Plan(), 0), false)
+	img := ebiten.NewImage(w, h)
+	viz.NewRenderer().Draw(img, v)
+	return v, img
+}
+
+// label finds a label by its text.
+func label(t *testing.T, v *viz.View, text string) viz.Label {
+	t.Helper()
+	for _, l := range v.Labels(nil) {
+		if l.Text == text {
+			return l
+		}
+	}
+	t.Fatalf("no label %q", text)
+	return viz.Label{}
+}
+
+// Each legend swatch shows its entry's colour the way the plot uses it;
+// the swatch sits left of its word (legend.go: 14 px wide, 4 px gap, as
+// tall as the glyphs).
+func TestLegendSwatches(t *testing.T) {
+	for _, theme := range []string{"dark", "light"} {
+		for _, scale := range []float64{1, 2} {
+			v, img := renderThemed(t, 800, 600, theme, scale)
+			u := scale
+			bg := v.Theme.Background
+			for _, e := range v.Legend() {
+				l := label(t, v, e.Label)
+				x0, x1 := l.X-4*u-14*u, l.X-4*u
+				y0, y1 := l.Y+2*u, l.Y+float64(viz.CharH)*u-2*u
+				cx, cy := (x0+x1)/2, (y0+y1)/2
+				name := fmt.Sprintf("%s@%gx %s swatch", theme, scale, e.Label)
+				switch e.Mark {
+				case "fill", "line":
+					if got := pixel(img, cx, cy); got.Hex() != e.Color {
+						t.Errorf("%s centre (%.0f, %.0f) is %s, want %s", name, cx, cy, got.Hex(), e.Color)
+					}
+				case "outline":
+					if got := pixel(img, cx, y0); got.Hex() != e.Color {
+						t.Errorf("%s top edge is %s, want %s", name, got.Hex(), e.Color)
+					}
+					if got := pixel(img, cx, cy); !near(got, bg) {
+						t.Errorf("%s inside is %s, want the background", name, got.Hex())
+					}
+				case "hatch", "dashed":
+					seen := map[string]int{}
+					for x := x0; x < x1; x++ {
+						seen[pixel(img, x, cy).Hex()]++
+					}
+					if seen[e.Color] == 0 || len(seen) < 2 {
+						t.Errorf("%s row is %v, want %s broken by another colour", name, seen, e.Color)
+					}
+				default:
+					t.Errorf("%s: unknown mark %q", name, e.Mark)
+				}
+			}
+		}
+	}
+}
+
+func TestLightThemeIsLight(t *testing.T) {
+	v, img := renderThemed(t, 640, 400, "light", 1)
+	for _, pt := range [][2]float64{{float64(v.W) - 2, float64(v.H) - 2}, {float64(v.W) / 2, 1}} {
+		got := pixel(img, pt[0], pt[1])
+		if got != viz.Light.Background || got.Luminance() < 0.9 {
+			t.Errorf("background at (%v, %v) is %s, want %s", pt[0], pt[1], got.Hex(), viz.Light.Background.Hex())
+		}
+	}
+	// Empty space in the plot, and a buffer in its light-theme colour.
+	sx, sy := v.Cam.ToScreen(2.5, 1100)
+	if got := pixel(img, sx, sy); got != viz.Light.Background {
+		t.Errorf("empty plot at (%.0f, %.0f) is %s", sx, sy, got.Hex())
+	}
+	x, y := centre(t, v, "x")
+	if got, want := pixel(img, x, y), v.TensorColor(v.Layout.Index("x")); !near(got, want) {
+		t.Errorf("x is %s, want %s", got.Hex(), want.Hex())
+	}
+}
+
+// The axis titles are painted, in the text colour, at twice the size at a
+// device pixel ratio of 2.
+func TestAxisTitlesPainted(t *testing.T) {
+	for _, theme := range []string{"dark", "light"} {
+		for _, scale := range []float64{1, 2} {
+			v, img := renderThemed(t, 640, 400, theme, scale)
+			for _, text := range []string{"step", "offset (KiB)", "live bytes"} {
+				l := label(t, v, text)
+				w := float64(len(text) * viz.CharW)
+				ink, top, bottom := 0, 1e9, -1.0
+				for y := l.Y; y < l.Y+float64(viz.CharH)*scale; y++ {
+					for x := l.X; x < l.X+w*scale; x++ {
+						if pixel(img, x, y) == v.Theme.Text {
+							ink++
+							top, bottom = min(top, y), max(bottom, y)
+						}
+					}
+				}
+				if ink < len(text)*5*int(scale*scale) {
+					t.Errorf("%s@%gx: %q has %d text-coloured pixels", theme, scale, text, ink)
+				}
+				// The glyphs' height, descenders included, scales.
+				if h := bottom - top + 1; h < 7*scale || h > 9*scale {
+					t.Errorf("%s@%gx: %q is %v pixels tall", theme, scale, text, h)
+				}
+			}
+		}
 	}
 }
