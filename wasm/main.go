@@ -8,7 +8,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -108,26 +107,12 @@ func main() {
 }
 
 // alignmentDefaults is the alignment each input format gets when the page
-// sends none, as the planner chooses it.
+// sends none: the planner's choice, for the page to show.
 func alignmentDefaults() []map[string]any {
 	return []map[string]any{
-		{"format": "graph", "name": "graphs", "alignment": defaultAlignment(&ir.Source{Graph: &ir.Graph{}})},
-		{"format": "buffers", "name": "CSV", "alignment": defaultAlignment(&ir.Source{Buffers: &ir.BufferTable{}})},
+		{"format": "graph-json", "name": "graphs", "alignment": planner.DefaultAlignment("graph-json")},
+		{"format": "buffer-csv", "name": "CSV", "alignment": planner.DefaultAlignment("buffer-csv")},
 	}
-}
-
-// defaultAlignment asks the planner which alignment src's format gets by
-// default, so the page never states it.
-func defaultAlignment(src *ir.Source) int64 {
-	if src.Graph != nil {
-		return planner.DefaultGraphAlignment
-	}
-	// Lower has no named constant for buffer lists; an empty one shows it.
-	p, err := planner.Lower(src, planner.Options{})
-	if err != nil {
-		return 0
-	}
-	return p.Alignment
 }
 
 func exampleNames() []string {
@@ -193,38 +178,30 @@ type planResult struct {
 	defaultAlignment int64
 }
 
-// planFile decodes and plans a file, or reads a plan record, which is
-// shown as it is once Verify accepts it: an overlap or a range out of
-// the arena is an error to read, not a picture to puzzle over.
-// A panic while decoding or planning is reported as that file's error:
-// the viewer and the plan on screen survive a bug the file hit.
+// planFile reads a file with the loader the command line uses, under
+// the browser's memory limit, and plans it; a plan record (already
+// verified by Load) is shown as it is. A panic while decoding or planning
+// is reported as that file's error: the viewer and the plan on screen
+// survive a bug the file hit.
 func planFile(f file, o wireOptions) (res planResult) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = planResult{err: &ir.Error{File: f.name, Msg: fmt.Sprintf("internal error while planning (please report it): %v", r)}}
 		}
 	}()
-	head := f.data[:min(len(f.data), 512)]
-	if bytes.Contains(head, []byte(`"`+planner.PlanFormat+`"`)) {
-		p, err := planner.DecodePlan(f.name, f.data)
-		if err != nil {
-			return planResult{err: err}
-		}
-		if err := planner.Verify(p); err != nil {
-			return planResult{err: &ir.Error{File: f.name, Msg: "the plan record is not valid: " + err.Error()}}
-		}
-		return planResult{plan: p}
-	}
 	yield := yielder()
-	src, err := ir.Decode(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols})
+	in, err := planner.Load(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit})
 	if err != nil {
 		return planResult{err: err}
+	}
+	if in.Plan != nil {
+		return planResult{plan: in.Plan}
 	}
 	yield()
 	// Place yields around and inside its strategy, so the page gets a turn
 	// between lowering, placing and recording too.
-	p, err := planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
-	return planResult{plan: p, err: err, defaultAlignment: defaultAlignment(src)}
+	p, err := planner.PlanSource(context.Background(), in.Source, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
+	return planResult{plan: p, err: err, defaultAlignment: planner.DefaultAlignment(in.Format)}
 }
 
 // yielder returns a hook for the planner that hands the JavaScript event
@@ -259,9 +236,15 @@ func (a *app) planned(job *planJob, res planResult) {
 	a.mu.Lock()
 	a.opts, a.target = job.opts, a.cur
 	a.mu.Unlock()
-	budget := job.opts.Budget
-	if budget == 0 {
-		budget = viz.Budget(plan)
+	// The verdict is the planner's: no budget sent (0) is FitOf's "none
+	// given", which holds f32-uniform plans to WebGPU's limit.
+	fit := plan.FitOf(-1)
+	if job.opts.Budget > 0 {
+		fit = plan.FitOf(job.opts.Budget)
+	}
+	var budget int64
+	if fit != nil {
+		budget = fit.Budget
 	}
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
@@ -270,6 +253,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	// The alignment the page asked for (0: none) and the one it would get
 	// by asking none, so it can say which applied.
 	s["alignment_chosen"], s["default_alignment"] = job.opts.Alignment, res.defaultAlignment
+	s["fit"] = fit
 	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": s, "tensors": plan.Tensors})
 	a.postSelect(a.view.Selected)
 }
@@ -289,10 +273,6 @@ func summary(l *viz.Layout) map[string]any {
 	}
 	s["phases"] = phases
 	s["placement_order"] = p.PlacementOrder
-	if l.Budget > 0 {
-		s["budget_deficit"] = max(p.ArenaSize-l.Budget, 0)
-		s["budget_headroom"] = max(l.Budget-p.ArenaSize, 0)
-	}
 	return s
 }
 
@@ -334,8 +314,12 @@ func (a *app) tensorInfo(i int) map[string]any {
 func (a *app) postError(err error) {
 	ev := map[string]any{"type": "error", "message": forPage(err.Error()), "showing": nil}
 	var ie *ir.Error
-	if errors.As(err, &ie) {
+	var me *ir.MemoryError
+	switch {
+	case errors.As(err, &ie):
 		ev["file"], ev["line"], ev["column"], ev["path"], ev["node"] = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
+	case errors.As(err, &me):
+		ev["file"] = me.File
 	}
 	if a.cur != nil {
 		ev["showing"] = a.cur.name

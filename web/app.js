@@ -204,17 +204,11 @@
     }
     fillDl($("summary-list"), rows);
     if (s.default_alignment) form.elements.alignment.placeholder = "default: " + s.default_alignment;
-    // The budget and the verdict are Go's; no budget, no verdict.
+    // The verdict is Go's, words included; no budget, no verdict.
     const fit = $("fit");
-    fit.hidden = !s.budget;
-    if (!s.budget) fit.textContent = "";
-    else if (!s.over_budget) {
-      fit.textContent = "Fits in " + fmtBytes(s.budget) + " (" + fmtBytes(s.budget_headroom) + " to spare)";
-      fit.className = "ok";
-    } else {
-      fit.textContent = "Does not fit in " + fmtBytes(s.budget) + ": over by " + fmtExact(s.budget_deficit);
-      fit.className = "bad";
-    }
+    fit.hidden = !s.fit;
+    fit.textContent = s.fit ? s.fit.text : "";
+    fit.className = s.fit && s.fit.fits ? "ok" : "bad";
     $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
   }
 
