@@ -8,13 +8,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -41,7 +41,7 @@ type wireOptions struct {
 	Budget int64 `json:"budget"`
 }
 
-// file is the last file that planned without error.
+// file is a file the page sent, kept to re-plan it with new options.
 type file struct {
 	name string
 	data []byte
@@ -61,13 +61,18 @@ type app struct {
 	// still waiting, so typing in an options field plans once.
 	planReq chan struct{}
 	pending *planJob
-	cur     *file
+	cur     *file // the file on screen
+	// target is the file new options re-plan: the one the page sent last,
+	// even while it plans or after it failed (options may supply the
+	// symbols it lacked), until the page dismisses its error.
+	target  *file
 	opts    wireOptions
 	seq     int // bumps per request; stale results are dropped
+	updates int // frames run, so tests can wait for a frame, not a time
 }
 
 type planJob struct {
-	f    file
+	f    *file
 	opts wireOptions
 	seq  int
 	keep bool // keep the camera (a re-plan of the same file)
@@ -78,7 +83,7 @@ func main() {
 	a.opts = wireOptions{Options: planner.DefaultOptions()}
 	a.view = viz.NewView(800, 600)
 	a.game = viz.NewGame(a.view)
-	a.game.BeforeUpdate = a.drain
+	a.game.BeforeUpdate = func() { a.updates++; a.drain() }
 	a.game.OnHover = a.hovered
 	a.game.OnSelect = func(i int) { a.postSelect(i) }
 
@@ -86,7 +91,7 @@ func main() {
 	go a.planner()
 
 	data, _ := examples.FS.ReadFile(DefaultExample)
-	a.request(file{DefaultExample, data}, a.opts, false)
+	a.request(&file{DefaultExample, data}, a.opts, false)
 
 	ebiten.SetWindowTitle("memplan")
 	ebiten.SetScreenClearedEveryFrame(false)
@@ -94,9 +99,19 @@ func main() {
 	// still draw and react to the pointer.
 	ebiten.SetRunnableOnUnfocused(true)
 	a.post(map[string]any{"type": "ready", "examples": exampleNames(), "strategies": planner.StrategyNames(),
-		"defaults": wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy}})
+		"defaults":   wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy},
+		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit})
 	if err := ebiten.RunGame(a.game); err != nil {
 		a.postError(err)
+	}
+}
+
+// alignmentDefaults is the alignment each input format gets when the page
+// sends none: the planner's choice, for the page to show.
+func alignmentDefaults() []map[string]any {
+	return []map[string]any{
+		{"format": "graph-json", "name": "graphs", "alignment": planner.DefaultAlignment("graph-json")},
+		{"format": "buffer-csv", "name": "CSV", "alignment": planner.DefaultAlignment("buffer-csv")},
 	}
 }
 
@@ -128,10 +143,11 @@ func (a *app) drain() {
 }
 
 // request asks the planner goroutine to plan f with opts.
-func (a *app) request(f file, opts wireOptions, keep bool) {
+func (a *app) request(f *file, opts wireOptions, keep bool) {
 	a.mu.Lock()
 	a.seq++
 	a.pending = &planJob{f, opts, a.seq, keep}
+	a.target = f
 	a.mu.Unlock()
 	select {
 	case a.planReq <- struct{}{}:
@@ -149,35 +165,43 @@ func (a *app) planner() {
 		if job == nil {
 			continue
 		}
-		plan, err := planFile(job.f, job.opts)
-		a.queue(func() { a.planned(job, plan, err) })
+		res := planFile(*job.f, job.opts)
+		a.queue(func() { a.planned(job, res) })
 	}
 }
 
-// planFile decodes and plans a file, or reads a plan record, which is
-// shown as it is once Verify accepts it: an overlap or a range out of
-// the arena is an error to read, not a picture to puzzle over.
-func planFile(f file, o wireOptions) (*planner.Plan, error) {
-	head := f.data[:min(len(f.data), 512)]
-	if bytes.Contains(head, []byte(`"`+planner.PlanFormat+`"`)) {
-		p, err := planner.DecodePlan(f.name, f.data)
-		if err != nil {
-			return nil, err
+// planResult is a plan, or why there is none, and the alignment the
+// file's format gets when the page chooses none (0 for plan records).
+type planResult struct {
+	plan             *planner.Plan
+	err              error
+	defaultAlignment int64
+}
+
+// planFile reads a file with the loader the command line uses, under
+// the browser's memory limit, and plans it; a plan record (already
+// verified by Load) is shown as it is. A panic while decoding or planning
+// is reported as that file's error: the viewer and the plan on screen
+// survive a bug the file hit.
+func planFile(f file, o wireOptions) (res planResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = planResult{err: &ir.Error{File: f.name, Msg: fmt.Sprintf("internal error while planning (please report it): %v", r)}}
 		}
-		if err := planner.Verify(p); err != nil {
-			return nil, &ir.Error{File: f.name, Msg: "the plan record is not valid: " + err.Error()}
-		}
-		return p, nil
-	}
+	}()
 	yield := yielder()
-	src, err := ir.Decode(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols})
+	in, err := planner.Load(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit})
 	if err != nil {
-		return nil, err
+		return planResult{err: err}
+	}
+	if in.Plan != nil {
+		return planResult{plan: in.Plan}
 	}
 	yield()
 	// Place yields around and inside its strategy, so the page gets a turn
 	// between lowering, placing and recording too.
-	return planner.PlanSource(context.Background(), src, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
+	p, err := planner.PlanSource(context.Background(), in.Source, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
+	return planResult{plan: p, err: err, defaultAlignment: planner.DefaultAlignment(in.Format)}
 }
 
 // yielder returns a hook for the planner that hands the JavaScript event
@@ -199,24 +223,38 @@ func yielder() func() {
 
 // planned shows a finished plan, or reports its error and keeps the last
 // good plan on screen.
-func (a *app) planned(job *planJob, plan *planner.Plan, err error) {
+func (a *app) planned(job *planJob, res planResult) {
 	if job.seq != a.seq {
 		return // a newer request is on its way
 	}
-	if err != nil {
-		a.postError(err)
+	if res.err != nil {
+		a.postError(res.err)
 		return
 	}
-	a.cur = &job.f
-	a.opts = job.opts
-	budget := job.opts.Budget
-	if budget == 0 {
-		budget = viz.Budget(plan)
+	plan := res.plan
+	a.cur = job.f
+	a.mu.Lock()
+	a.opts, a.target = job.opts, a.cur
+	a.mu.Unlock()
+	// The verdict is the planner's: no budget sent (0) is FitOf's "none
+	// given", which holds f32-uniform plans to WebGPU's limit.
+	fit := plan.FitOf(-1)
+	if job.opts.Budget > 0 {
+		fit = plan.FitOf(job.opts.Budget)
+	}
+	var budget int64
+	if fit != nil {
+		budget = fit.Budget
 	}
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
 	a.hovered(viz.None, -1, -1) // what was under the pointer is gone
-	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": summary(l), "tensors": plan.Tensors})
+	s := summary(l)
+	// The alignment the page asked for (0: none) and the one it would get
+	// by asking none, so it can say which applied.
+	s["alignment_chosen"], s["default_alignment"] = job.opts.Alignment, res.defaultAlignment
+	s["fit"] = fit
+	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": s, "tensors": plan.Tensors})
 	a.postSelect(a.view.Selected)
 }
 
@@ -235,10 +273,6 @@ func summary(l *viz.Layout) map[string]any {
 	}
 	s["phases"] = phases
 	s["placement_order"] = p.PlacementOrder
-	if l.Budget > 0 {
-		s["budget_deficit"] = max(p.ArenaSize-l.Budget, 0)
-		s["budget_headroom"] = max(l.Budget-p.ArenaSize, 0)
-	}
 	return s
 }
 
@@ -255,7 +289,7 @@ func (a *app) postSelect(i int) {
 	ev := map[string]any{"type": "select", "tensor": nil, "partners": []any{}}
 	if l := a.view.Layout; l != nil && i >= 0 {
 		ev["tensor"] = a.tensorInfo(i)
-		var ps []any
+		ps := []any{} // [] rather than null when nothing shared its bytes
 		for _, j := range a.view.Partners {
 			ps = append(ps, a.tensorInfo(j))
 		}
@@ -275,13 +309,30 @@ func (a *app) tensorInfo(i int) map[string]any {
 	return info
 }
 
+// postError reports err with where it happened and which file stays on
+// screen (null: none yet).
 func (a *app) postError(err error) {
-	ev := map[string]any{"type": "error", "message": err.Error()}
+	ev := map[string]any{"type": "error", "message": forPage(err.Error()), "showing": nil}
 	var ie *ir.Error
-	if errors.As(err, &ie) {
+	var me *ir.MemoryError
+	switch {
+	case errors.As(err, &ie):
 		ev["file"], ev["line"], ev["column"], ev["path"], ev["node"] = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
+	case errors.As(err, &me):
+		ev["file"] = me.File
+	}
+	if a.cur != nil {
+		ev["showing"] = a.cur.name
 	}
 	a.post(ev)
+}
+
+// cliHint is how the ONNX decoder tells a command-line user to bind
+// symbols; a page binds them with the symbols option instead.
+const cliHint = "bind them with --set name=value"
+
+func forPage(msg string) string {
+	return strings.Replace(msg, cliHint, "give them values under Symbols (name=value, e.g. batch=1)", 1)
 }
 
 // post sends an event to the parent page and to listeners in this page.
@@ -329,7 +380,7 @@ func (a *app) installJS() {
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
-		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws,
+		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
 			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000}
 		if a.cur != nil {
 			s["file"] = a.cur.name
@@ -398,7 +449,7 @@ func (a *app) handle(m js.Value) {
 			a.postError(err)
 			return
 		}
-		a.request(file{name, data}, opts, false)
+		a.request(&file{name, data}, opts, false)
 	case "options":
 		opts, err := a.optionsOf(m.Get("options"))
 		if err != nil {
@@ -406,9 +457,19 @@ func (a *app) handle(m js.Value) {
 			return
 		}
 		a.queue(func() {
-			if a.cur != nil {
-				a.request(*a.cur, opts, true)
+			a.mu.Lock()
+			f := a.target
+			a.mu.Unlock()
+			if f != nil {
+				a.request(f, opts, f == a.cur)
 			}
+		})
+	case "dismiss":
+		// The page closed the error: options go back to the file on screen.
+		a.queue(func() {
+			a.mu.Lock()
+			a.target = a.cur
+			a.mu.Unlock()
 		})
 	case "select", "focus":
 		name, focus := str("name"), typ.String() == "focus"

@@ -14,6 +14,7 @@
 
   const state = {
     ready: false,
+    stopped: false,     // the viewer's Go program ended; only a reload helps
     queue: [],          // messages waiting for the viewer to start
     tensors: [],        // the current plan's tensors
     summary: null,
@@ -27,6 +28,7 @@
   // ---- talking to the viewer ----
 
   function send(msg, transfer) {
+    if (state.stopped) return;
     if (!state.ready) { state.queue.push([msg, transfer]); return; }
     viewer.contentWindow.postMessage(msg, "*", transfer || []);
   }
@@ -40,6 +42,7 @@
       case "busy": setStatus("planning " + m.file + "…"); break;
       case "summary": onPlan(m); break;
       case "error": onError(m); break;
+      case "stopped": onStopped(m); break;
       case "hover": onHover(m); break;
       case "select": onSelect(m); break;
       case "dragenter": showDrop(true); break;
@@ -52,6 +55,11 @@
     const strat = document.querySelector("select[name=strategy]");
     strat.replaceChildren(...m.strategies.map((s) => option(s, s)));
     strat.value = m.defaults.strategy;
+    // Which alignment each format gets when none is typed: Go's choice.
+    const align = form.elements.alignment;
+    align.placeholder = "default: " + m.alignments.map((a) => a.alignment + " " + a.name).join(", ");
+    align.title = align.placeholder;
+    $("f32-budget").textContent = fmtBytes(m.f32_uniform_budget);
     const ex = $("examples");
     ex.replaceChildren(option("", "—"), ...m.examples.map((n) => option(n, n.replace(/\.json$/, ""))));
     for (const [msg, tr] of state.queue.splice(0)) send(msg, tr);
@@ -108,13 +116,15 @@
 
   const form = $("options");
   // readOptions returns the form as viewer options, or null (and shows
-  // why) when a field does not parse.
+  // why) when a field does not parse. Whether a value is allowed is Go's
+  // to say: it answers with an error event.
   function readOptions() {
     const f = form.elements;
     const err = $("options-error");
     const opts = {
       strategy: f.strategy.value || undefined,
-      alignment: Number(f.alignment.value) || 64,
+      // 0: none chosen, so the file's format picks (Go's default).
+      alignment: f.alignment.value === "" ? 0 : Number(f.alignment.value),
       f32_uniform: f.f32_uniform.checked,
       no_reuse: f.no_reuse.checked,
       skip_params: f.skip_params.checked,
@@ -122,9 +132,8 @@
       skip_constants: f.skip_constants.checked,
       guard: f.guard.value === "" ? -1 : Number(f.guard.value),
     };
-    const a = opts.alignment;
     let problem = "";
-    if (!(a >= 1 && (a & (a - 1)) === 0)) problem = "alignment must be a power of two";
+    if (!Number.isInteger(opts.alignment)) problem = "alignment must be a whole number of bytes";
     if (!(opts.guard >= -1)) problem = "guard must be a number of bytes";
     const syms = {};
     for (const part of f.symbols.value.split(/[,\s]+/).filter(Boolean)) {
@@ -185,7 +194,7 @@
       ["strategy", s.strategy + (s.optimal ? " — optimal" : "")],
       ["tensors", String(s.tensors)],
       ["steps", String(s.steps)],
-      ["alignment", s.alignment + " B"],
+      ["alignment", s.alignment + " B" + (s.alignment_chosen ? "" : " (default)")],
     ];
     if (s.symbols && Object.keys(s.symbols).length) {
       rows.push(["symbols", Object.entries(s.symbols).map(([k, v]) => k + "=" + v).join(", ")]);
@@ -194,21 +203,19 @@
       rows.push(["phase " + r.phase, "steps " + r.first + " – " + r.last + ", peak " + fmtBytes(r.peak)]);
     }
     fillDl($("summary-list"), rows);
-    const budget = s.budget || 128 * 1024 * 1024;
+    if (s.default_alignment) form.elements.alignment.placeholder = "default: " + s.default_alignment;
+    // The verdict is Go's, words included; no budget, no verdict.
     const fit = $("fit");
-    if (s.arena_size <= budget) {
-      fit.textContent = "Fits in " + fmtBytes(budget) + " (" + fmtBytes(budget - s.arena_size) + " to spare)";
-      fit.className = "ok";
-    } else {
-      fit.textContent = "Does not fit in " + fmtBytes(budget) + ": over by " + fmtExact(s.arena_size - budget);
-      fit.className = "bad";
-    }
+    fit.hidden = !s.fit;
+    fit.textContent = s.fit ? s.fit.text : "";
+    fit.className = s.fit && s.fit.fits ? "ok" : "bad";
     $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
   }
 
   // ---- replay of the placement order ----
 
   const replay = { order: [], byName: new Map(), timer: 0 };
+  state.replay = replay;
   const replayStep = $("replay-step");
 
   function resetReplay(order) {
@@ -406,13 +413,14 @@
       return;
     }
     const t = m.tensor.tensor;
+    const partners = m.partners || [];
     state.selected = t.name;
     $("details-empty").hidden = true;
     fillDl($("details-list"), [["name", t.name], ...describe(t)]);
     $("partners-title").hidden = false;
-    $("partners-title").textContent = m.partners.length
-      ? "Shared these bytes (" + m.partners.length + ")" : "Nothing else used these bytes";
-    list.replaceChildren(...m.partners.map((p) => {
+    $("partners-title").textContent = partners.length
+      ? "Shared these bytes (" + partners.length + ")" : "Nothing else used these bytes";
+    list.replaceChildren(...partners.map((p) => {
       const u = p.tensor;
       const li = document.createElement("li");
       li.dataset.name = u.name;
@@ -454,19 +462,36 @@
 
   // ---- errors and status ----
 
+  // The message is Go's, whole: it names the file, the place and what is
+  // wrong.
   function onError(m) {
     setStatus("");
-    const where = [m.file, m.line ? m.line + (m.column ? ":" + m.column : "") : "", m.path, m.node ? "node " + m.node : ""]
-      .filter(Boolean).join(" · ");
-    $("error-where").textContent = where ? where + ":" : "Error:";
-    // The message repeats the location; show only what follows it.
-    let msg = m.message;
-    if (m.file && msg.startsWith(m.file)) msg = msg.split(": ").pop();
+    showError(m.file ? "Could not plan " + m.file : "Error", m.message,
+      m.showing ? "The plan of " + m.showing + " stays on screen." : "");
+  }
+
+  // The viewer's Go program ended (it exited or crashed): nothing will
+  // answer any more, so say so instead of waiting.
+  function onStopped(m) {
+    state.stopped = true;
+    setStatus("");
+    showError("The planner stopped", m.message, "Reload the page to start it again.");
+    $("error-reload").hidden = false;
+    $("error-close").hidden = true;
+  }
+
+  function showError(title, msg, note) {
+    $("error-title").textContent = title;
     $("error-msg").textContent = msg;
+    $("error-note").textContent = note;
     $("error").hidden = false;
   }
   function hideError() { $("error").hidden = true; }
-  $("error-close").addEventListener("click", hideError);
+  $("error-close").addEventListener("click", () => {
+    hideError();
+    send({ type: "dismiss" }); // options apply to the plan on screen again
+  });
+  $("error-reload").addEventListener("click", () => location.reload());
 
   function setStatus(s) {
     if (s) $("filename").textContent = s;

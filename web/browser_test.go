@@ -15,13 +15,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"memplan/examples"
 	"memplan/ir"
+	_ "memplan/ir/onnx" // the formats Go names in its errors are the wasm's
 	"memplan/planner"
 	"memplan/tools/serve/site"
 	"memplan/tools/serve/site/browser"
@@ -39,15 +42,17 @@ func overlappingPlan(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var big *planner.PlanTensor
+	// Move one tensor onto the bytes of another that lives at the same
+	// time, staying inside the arena so that the overlap is the only fault.
 	for i := range plan.Tensors {
-		if tt := &plan.Tensors[i]; tt.Placed() && (big == nil || tt.Size > big.Size) {
-			big = tt
-		}
-	}
-	for i := range plan.Tensors {
-		if o := &plan.Tensors[i]; o != big && o.Placed() && o.Size > 0 && o.Birth <= big.Death && big.Birth <= o.Death {
-			big.Offset = o.Offset
+		u := &plan.Tensors[i]
+		for j := range plan.Tensors {
+			o := &plan.Tensors[j]
+			if i == j || !u.Placed() || !o.Placed() || u.Size == 0 || o.Size == 0 || u.Offset == o.Offset ||
+				o.Birth > u.Death || u.Birth > o.Death || o.Offset+u.Size+u.Guard > plan.ArenaSize {
+				continue
+			}
+			u.Offset = o.Offset
 			data, _ := json.Marshal(plan)
 			return string(data)
 		}
@@ -103,10 +108,27 @@ func eval[T any](p *page, js string) T {
 // wait polls a JS expression until it is truthy.
 func (p *page) wait(what, js string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, 40*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 		p.fail("waiting for %s (%s): %v", what, js, err)
+	}
+}
+
+// waitAcrossLoad is wait for a condition that holds only after the page
+// navigates: a poll in the old document ends with it, so poll from here.
+func (p *page) waitAcrossLoad(what, js string) {
+	p.t.Helper()
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`(() => { try { return !!(`+js+`); } catch (e) { return false; } })()`))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.fail("waiting for %s (%s): %v", what, js, err)
+		}
+		time.Sleep(100 * time.Millisecond) // the polling interval
 	}
 }
 
@@ -210,7 +232,25 @@ func (p *page) dropJS(name, content string) {
 	eval[bool](p, js)
 }
 
-func TestBrowserApp(t *testing.T) {
+// The wasm is built once for all the browser tests; each test gets its
+// own server (so it counts only its own downloads) and its own browser.
+var build struct {
+	once       sync.Once
+	root, wasm string
+	err        error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if build.wasm != "" {
+		os.RemoveAll(filepath.Dir(build.wasm))
+	}
+	os.Exit(code)
+}
+
+// moduleRoot is the repository root; building the viewer wasm on first use.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
 	if !browser.Available() {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is missing; CI must install chromium", browser.Path)
@@ -220,37 +260,168 @@ func TestBrowserApp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
 	}
-	wd, _ := os.Getwd()
-	root, err := site.ModuleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
+	build.once.Do(func() {
+		wd, _ := os.Getwd()
+		if build.root, build.err = site.ModuleRoot(wd); build.err != nil {
+			return
+		}
+		dir, err := os.MkdirTemp("", "memplan-wasm")
+		if build.err = err; err != nil {
+			return
+		}
+		build.wasm = filepath.Join(dir, "memplan.wasm")
+		build.err = site.BuildWasm(context.Background(), build.root, build.wasm)
+	})
+	if build.err != nil {
+		t.Fatal(build.err)
 	}
-	wasm := filepath.Join(t.TempDir(), "memplan.wasm")
-	if err := site.BuildWasm(context.Background(), root, wasm); err != nil {
-		t.Fatal(err)
-	}
+	return build.root
+}
+
+// session is the app served to a fresh browser.
+type session struct {
+	*page
+	url    string
+	served *site.Counter
+	root   string
+}
+
+// open serves the app, starts a browser at 1280×800 and opens path.
+func open(t *testing.T, path string) *session {
+	root := moduleRoot(t)
 	mux := http.NewServeMux()
-	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), wasm)}
+	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
 	mux.Handle("/", served)
 	mux.HandleFunc("/host.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(embedHost))
 	})
 	srv := httptest.NewServer(mux)
-	defer srv.Close()
-
+	t.Cleanup(srv.Close)
 	ctx, cancel := browser.New(context.Background(), t.TempDir())
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancelT()
-	p := &page{t: t, ctx: ctx}
-	p.run("open the app", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/index.html"))
+	t.Cleanup(cancelT)
+	s := &session{page: &page{t: t, ctx: ctx}, url: srv.URL, served: served, root: root}
+	s.run("open "+path, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+path))
+	return s
+}
+
+// testdata reads a file of the repository; a missing one fails the test.
+func (s *session) testdata(rel string) []byte {
+	s.t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.root, rel))
+	if err != nil {
+		s.t.Fatalf("test input: %v", err)
+	}
+	return b
+}
+
+// frames waits until the viewer has run n more updates: long enough for
+// input already sent to have had its effect, without guessing a time.
+func (p *page) frames(n int) {
+	p.t.Helper()
+	u := eval[int](p, frame+`.memplan.state().updates`)
+	p.wait(fmt.Sprintf("%d frames", n), fmt.Sprintf(`%s.memplan.state().updates >= %d`, frame, u+n))
+}
+
+// settle waits for the viewer to draw what it has (after a resize, say).
+func (p *page) settle() {
+	p.t.Helper()
+	p.frames(2)
+	p.wait("the viewer to draw", `!`+frame+`.memplan.state().dirty`)
+}
+
+// click presses and releases the left button at (x, y), holding it over
+// a frame: ebiten reads buttons once a frame, and a press and release in
+// the same frame is no click to it.
+func (p *page) click(x, y float64) {
+	p.t.Helper()
+	p.run("press", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	p.frames(2)
+	p.run("release", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+}
+
+// visibleSteps is how many schedule steps the viewer shows across.
+func (p *page) visibleSteps() float64 {
+	p.t.Helper()
+	return eval[float64](p, `(() => { const v = `+frame+`.memplan.state().visible; return v.x1 - v.x0; })()`)
+}
+
+// stillWorks checks that the viewer answers after an error: clicking
+// tensor name selects it and lists it, the wheel zooms, F fits again.
+func (p *page) stillWorks(name string) {
+	p.t.Helper()
+	p.settle()
+	x, y, _ := p.point(name)
+	p.click(x, y)
+	p.wait("the selection of "+name, fmt.Sprintf(`%s.memplan.state().selected === %q &&
+		(document.querySelector("#details-list dd") || {}).textContent === %q`, frame, name, name))
+	before := p.visibleSteps()
+	p.run("wheel", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, y, func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, -360 }))
+	p.wait("the zoom", fmt.Sprintf(`(() => { const v = %s.memplan.state().visible; return v.x1 - v.x0 < %v * 0.9; })()`, frame, before))
+	p.key("f")
+	p.wait("the fit", fmt.Sprintf(`(() => { const v = %s.memplan.state().visible; return v.x1 - v.x0 >= %v; })()`, frame, before))
+	p.key("Escape")
+	p.wait("no selection", frame+`.memplan.state().selected === null`)
+	p.settle()
+}
+
+// key presses a key on the app page (not in a field), which forwards it.
+func (p *page) key(k string) {
+	p.t.Helper()
+	eval[bool](p, fmt.Sprintf(`(document.activeElement && document.activeElement.blur(),
+		window.dispatchEvent(new KeyboardEvent("keydown", {key: %q, bubbles: true})), true)`, k))
+}
+
+// shows checks that tensor name of the plan on screen is drawn in its colour.
+func (p *page) shows(file, name string) {
+	p.t.Helper()
+	if f := eval[*string](p, frame+`.memplan.state().file`); f == nil || *f != file {
+		p.fail("the viewer shows %v, want %s", f, file)
+	}
+	x, y, want := p.point(name)
+	if got := p.pixel(x, y); got != want {
+		p.fail("pixel (%.0f, %.0f) inside %s of %s is %s, want %s", x, y, name, file, got, want)
+	}
+}
+
+// text is an element's textContent.
+func (p *page) text(sel string) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent`, sel))
+}
+
+// setField sets an options field as typing would, and lets it re-plan.
+func (p *page) setField(name, value string) {
+	p.t.Helper()
+	eval[bool](p, fmt.Sprintf(`(() => { const f = document.querySelector("#options [name=%s]");
+		f.value = %q; f.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, name, value))
+}
+
+// goError is the message Go gives for a file planned with default
+// options under the browser's memory limit.
+func goError(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	in, err := planner.Load(name, data, ir.DecodeOptions{MaxMemory: planner.BrowserMemoryLimit})
+	if err == nil && in.Source != nil {
+		_, err = planner.PlanSource(context.Background(), in.Source, planner.DefaultOptions(), "", planner.PlaceOptions{})
+	}
+	if err == nil {
+		t.Fatalf("%s plans without error", name)
+	}
+	return err.Error()
+}
+
+func TestBrowserApp(t *testing.T) {
+	s := open(t, "/index.html")
+	p, root := s.page, s.root
 
 	// The default example is planned and drawn: a buffer's pixels have its
 	// colour. Take the largest buffer that no view outlines.
 	p.wait("the default example", viewerShows("transformer.json"))
 	// Everything the page downloaded to get here, gzipped as served.
-	if sent, total := served.Sent(); total > site.PageBudget {
+	if sent, total := s.served.Sent(); total > site.PageBudget {
 		p.fail("the page downloaded %d bytes, over the budget of %d: %v", total, site.PageBudget, sent)
 	} else {
 		t.Logf("the page downloaded %d bytes (budget %d)", total, site.PageBudget)
@@ -268,8 +439,8 @@ func TestBrowserApp(t *testing.T) {
 	if got := p.pixel(x, y); got != want {
 		p.fail("default example: pixel (%.0f, %.0f) inside %s is %s, want %s", x, y, big, got, want)
 	}
-	if s := eval[string](p, `document.getElementById("summary").textContent`); !strings.Contains(s, "arena") || !strings.Contains(s, "Fits in 128 MiB") {
-		p.fail("summary does not show the arena and the budget: %q", s)
+	if s := p.text("#summary"); !strings.Contains(s, "arena") {
+		p.fail("summary does not show the arena: %q", s)
 	}
 	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
 		p.screenshot("app-1280x800")
@@ -289,12 +460,7 @@ func TestBrowserApp(t *testing.T) {
 		return !t.hidden && t.querySelector(".name").textContent === "a"; })()`)
 
 	// A click selects it and lists the tensor that reused its bytes.
-	// Ebiten reads buttons once a frame: a press and release in the same
-	// frame is no click to it, so hold the button as a hand would.
-	p.run("click a",
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
-		chromedp.Sleep(150*time.Millisecond),
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	p.click(x, y)
 	p.wait("the selection", `document.getElementById("details-list").textContent.includes("a") &&
 		Array.from(document.querySelectorAll("#partners li")).some(li => li.dataset.name === "c")`)
 	if n := eval[int](p, `document.querySelectorAll("#partners li").length`); n != 1 {
@@ -324,32 +490,33 @@ func TestBrowserApp(t *testing.T) {
 	}
 
 	// The wheel zooms in at the pointer: the visible steps shrink.
-	before := eval[float64](p, frame+`.memplan.state().visible.x1 - `+frame+`.memplan.state().visible.x0`)
+	before := p.visibleSteps()
 	// CDP refuses a wheel event without deltaX, and a zero one is omitted.
 	p.run("wheel", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, y, func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, -360 }))
 	p.wait("the zoom", fmt.Sprintf(`(() => { const v = %s.memplan.state().visible; return v.x1 - v.x0 < %v * 0.9; })()`, frame, before))
 
 	// A broken file shows its error with the location and keeps the plan.
-	p.run("fit", chromedp.Evaluate[chromedp.Void](`document.body.focus()`), chromedp.KeyEvent("f"))
+	p.key("f")
 	p.drop("bad.json", broken)
 	p.wait("the error", `!document.getElementById("error").hidden`)
-	msg := eval[string](p, `document.getElementById("error").textContent`)
+	msg := p.text("#error")
 	if !strings.Contains(msg, "bad.json") || !strings.Contains(msg, "3:") {
 		p.fail("error %q lacks the file and line", msg)
 	}
-	if f := eval[string](p, frame+`.memplan.state().file`); f != "drop.json" {
-		p.fail("after the broken file the viewer shows %q, want drop.json", f)
-	}
+	p.settle() // the banner took room from the viewer
 	x, y, want = p.point("a")
 	if got := p.pixel(x, y); got != want && !strings.EqualFold(got, "#ffffff") {
 		p.fail("after the broken file: pixel inside a is %s, want %s", got, want)
+	}
+	if f := eval[string](p, frame+`.memplan.state().file`); f != "drop.json" {
+		p.fail("after the broken file the viewer shows %q, want drop.json", f)
 	}
 
 	// A plan record that overlaps two tensors is refused with the reason,
 	// and the plan on screen stays.
 	p.drop("bad-plan.json", overlappingPlan(t))
 	p.wait("the plan record's error", `document.getElementById("error").textContent.includes("bad-plan.json")`)
-	if msg := eval[string](p, `document.getElementById("error").textContent`); !strings.Contains(msg, "overlap") {
+	if msg := p.text("#error"); !strings.Contains(msg, "overlap") {
 		p.fail("the error for an overlapping plan record does not say so: %q", msg)
 	}
 	if f := eval[string](p, frame+`.memplan.state().file`); f != "drop.json" {
@@ -357,16 +524,18 @@ func TestBrowserApp(t *testing.T) {
 	}
 
 	// An ONNX model planned in the browser (the decoder is in the wasm).
-	if model, err := os.ReadFile(filepath.Join(root, "ir", "onnx", "testdata", "mnist.onnx")); err == nil {
-		p.drop("bad.json", broken) // the error banner goes once a plan lands
-		p.dropBytes("mnist.onnx", model)
-		p.wait("the ONNX model", viewerShows("mnist.onnx"))
-		if n := eval[int](p, `window.memplanApp.tensors.length`); n < 5 {
-			p.fail("mnist.onnx planned to %d tensors", n)
-		}
-		if !eval[bool](p, `document.getElementById("error").hidden`) {
-			p.fail("the error banner stayed after a good plan")
-		}
+	model, err := os.ReadFile(filepath.Join(root, "ir", "onnx", "testdata", "mnist.onnx"))
+	if err != nil {
+		t.Fatalf("test input: %v", err)
+	}
+	p.drop("bad.json", broken) // the error banner goes once a plan lands
+	p.dropBytes("mnist.onnx", model)
+	p.wait("the ONNX model", viewerShows("mnist.onnx"))
+	if n := eval[int](p, `window.memplanApp.tensors.length`); n < 5 {
+		p.fail("mnist.onnx planned to %d tensors", n)
+	}
+	if !eval[bool](p, `document.getElementById("error").hidden`) {
+		p.fail("the error banner stayed after a good plan")
 	}
 
 	// An example with phases: the summary lists each with its peak, and
@@ -374,7 +543,7 @@ func TestBrowserApp(t *testing.T) {
 	eval[bool](p, `(() => { const s = document.getElementById("examples"); s.value = "streaming.json";
 		s.dispatchEvent(new Event("change")); return true; })()`)
 	p.wait("the streaming example", viewerShows("streaming.json"))
-	if s := eval[string](p, `document.getElementById("summary-list").textContent`); !strings.Contains(s, "phase prefillsteps 0 – 12, peak 27.13 MiB") ||
+	if s := p.text("#summary-list"); !strings.Contains(s, "phase prefillsteps 0 – 12, peak 27.13 MiB") ||
 		!strings.Contains(s, "phase decodesteps 13 – 48, peak 22.67 MiB") {
 		p.fail("summary lacks the phases: %q", s)
 	}
@@ -422,21 +591,22 @@ func TestBrowserApp(t *testing.T) {
 	if got := p.pixel(fx, fy); got != fc {
 		p.fail("with %d buffers placed, %s (placed then) is %s at (%.0f, %.0f), want %s", firstAt+1, firstName, got, fx, fy, fc)
 	}
-	if note := eval[string](p, `document.getElementById("replay-note").textContent`); !strings.HasPrefix(note, fmt.Sprintf("%d of %d: %s", firstAt+1, len(order), firstName)) {
+	if note := p.text("#replay-note"); !strings.HasPrefix(note, fmt.Sprintf("%d of %d: %s", firstAt+1, len(order), firstName)) {
 		p.fail("replay note %q", note)
 	}
 	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
 		p.screenshot("app-replay-1280x800")
 	}
-	// Play runs the replay on; Pause stops it.
+	// Play runs the replay on; Pause stops it: its timer is gone, so no
+	// step can follow, and the viewer shows the step the slider holds.
 	eval[bool](p, `(document.getElementById("replay-play").click(), true)`)
 	p.wait("the replay to play", frame+`.memplan.state().reveal > 3`)
 	eval[bool](p, `(document.getElementById("replay-play").click(), true)`)
-	at := eval[string](p, `document.getElementById("replay-step").value`)
-	time.Sleep(500 * time.Millisecond)
-	if now := eval[string](p, `document.getElementById("replay-step").value`); now != at || eval[string](p, `document.getElementById("replay-play").textContent`) != "Play" {
-		p.fail("the replay went on after Pause: step %s, then %s", at, now)
+	if !eval[bool](p, `window.memplanApp.replay.timer === 0 && document.getElementById("replay-play").textContent === "Play"`) {
+		p.fail("the replay still runs after Pause")
 	}
+	p.wait("the viewer at the paused step", `(() => { const s = `+frame+`.memplan.state();
+		return s.reveal === Number(document.getElementById("replay-step").value) && !s.dirty; })()`)
 	setReplay(len(order))
 	p.wait("the whole plan again", `(() => { const s = `+frame+`.memplan.state(); return s.reveal === -1 && !s.dirty; })()`)
 	if got := p.pixel(lx, ly); got != lc {
@@ -447,30 +617,26 @@ func TestBrowserApp(t *testing.T) {
 		p.screenshot("app-onnx-1280x800")
 		p.run("resize", chromedp.EmulateViewport(800, 600))
 		p.run("load example", chromedp.Evaluate[chromedp.Void](`document.getElementById("error-close").click()`))
-		p.wait("redraw", `(() => { const s = `+frame+`.memplan.state(); return !s.dirty; })()`)
-		time.Sleep(300 * time.Millisecond)
+		p.settle()
 		p.screenshot("app-800x600")
-		p.run("open the viewer alone", chromedp.Navigate(srv.URL+"/viewer.html"))
+		p.run("open the viewer alone", chromedp.Navigate(s.url+"/viewer.html"))
 		p.wait("the viewer", `window.memplan && window.memplan.state().file === "transformer.json" && !window.memplan.state().dirty`)
 		p.screenshot("viewer-800x600")
 	}
+}
 
-	// Embedded in a page that scrolls, the wheel over the viewer scrolls
-	// the page until the viewer is clicked; then it zooms.
-	p.run("open a docs page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/host.html"))
+// Embedded in a page that scrolls, the wheel over the viewer scrolls the
+// page until the viewer is clicked; then it zooms.
+func TestBrowserEmbedWheel(t *testing.T) {
+	s := open(t, "/host.html")
+	p := s.page
 	p.wait("the embedded viewer", `(() => { const m = `+frame+`.memplan; return m && m.state().file === "transformer.json" && !m.state().dirty; })()`)
-	width := func() float64 {
-		return eval[float64](p, `(() => { const v = `+frame+`.memplan.state().visible; return v.x1 - v.x0; })()`)
-	}
-	w0 := width()
-	wheel := func() {
-		p.run("wheel over the viewer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, 640, 400,
-			func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, 120 }))
-	}
-	wheel()
+	w0 := p.visibleSteps()
+	p.run("wheel over the viewer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, 640, 400,
+		func(e *input.DispatchMouseEventParams) { e.DeltaX, e.DeltaY = 0.001, 120 }))
 	p.wait("the page to scroll", `window.scrollY > 0`)
-	time.Sleep(200 * time.Millisecond) // a zoom would show within a few frames
-	if w := width(); w != w0 {
+	p.frames(3) // a zoom would have shown by now: ebiten reads the wheel every frame
+	if w := p.visibleSteps(); w != w0 {
 		p.fail("the wheel zoomed the unclicked embedded viewer (visible steps %v, were %v)", w, w0)
 	}
 	sy := eval[float64](p, `window.scrollY`)
@@ -485,4 +651,289 @@ func TestBrowserApp(t *testing.T) {
 	if y2 := eval[float64](p, `window.scrollY`); y2 != sy {
 		p.fail("the wheel over the clicked viewer scrolled the page from %v to %v", sy, y2)
 	}
+}
+
+// A file that does not plan shows Go's whole message, wrapped, and the
+// last good plan stays on screen and keeps answering.
+func TestBrowserErrorBanner(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+
+	// More buffers than the browser's memory limit allows planning.
+	var big strings.Builder
+	big.WriteString("id,lower,upper,size\n")
+	for i := range 600_000 {
+		fmt.Fprintf(&big, "%d,0,1,1\n", i)
+	}
+	long := `{"format": "memplan.graph/v1", "nodes": [{"name": "` + strings.Repeat("very_long_tensor_name_", 3) +
+		`", "op": "input", "shape": [4], "dtype": "f32"}], "outputs": ["nobody_` + strings.Repeat("x", 300) + `"]}`
+	for _, c := range []struct {
+		name, file, data string
+		want             []string // also in the message, beside Go's whole text
+	}{
+		{"bad dtype", "bad-dtype.json", `{"format": "memplan.graph/v1", "nodes": [
+ {"name": "x", "op": "input", "shape": [4], "dtype": "f33"}], "outputs": ["x"]}`, []string{"bad-dtype.json:2:", `nodes[0].dtype`, `"f33"`, "f32 f16"}},
+		{"unknown format", "notes.txt", "just some notes\n", []string{"notes.txt", "unknown file format", "graph-json"}},
+		{"bad csv", "bad.csv", "id,lower,upper,size\n0,0,3,10\n1,5,3,7\n", []string{"bad.csv:3:", `"upper"`, "3 is not greater than lower 5"}},
+		{"long message", "long.json", long, []string{"long.json", "nobody_xxxx"}},
+		{"over the memory limit", "big.csv", big.String(), []string{"big.csv", "600000 buffers", "memory limit of 1.0 GiB"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &page{t: t, ctx: p.ctx}
+			want := goError(t, c.file, []byte(c.data))
+			// Rows from JS: a file of megabytes is slow to send as one string.
+			if rows := strings.Count(c.data, "\n"); rows > 10_000 {
+				p.dropJS(c.file, fmt.Sprintf(`"id,lower,upper,size\n" + Array.from({length: %d}, (_, i) => i + ",0,1,1\n").join("")`, rows-1))
+			} else {
+				p.drop(c.file, c.data)
+			}
+			p.wait("the error", fmt.Sprintf(`!document.getElementById("error").hidden &&
+				document.getElementById("error-msg").textContent.includes(%q)`, c.file))
+			if got := p.text("#error-msg"); got != want {
+				p.fail("the banner shows %q, want Go's message %q", got, want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(want, w) {
+					p.fail("Go's message %q lacks %q", want, w)
+				}
+			}
+			if title := p.text("#error-title"); title != "Could not plan "+c.file {
+				p.fail("the banner's title is %q", title)
+			}
+			if note := p.text("#error-note"); !strings.Contains(note, "drop.json stays on screen") {
+				p.fail("the banner does not say the plan on screen stays: %q", note)
+			}
+			// Long messages wrap inside the banner, which stays within the page.
+			if !eval[bool](p, `(() => { const m = document.getElementById("error-msg"), e = document.getElementById("error");
+				return m.scrollWidth <= m.clientWidth + 1 && e.getBoundingClientRect().right <= window.innerWidth &&
+					m.getBoundingClientRect().height < 200; })()`) {
+				p.fail("the error message does not wrap inside the banner")
+			}
+			if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+				p.screenshot("error-" + c.name)
+			}
+			p.settle()
+			p.shows("drop.json", "a")
+			p.stillWorks("a")
+		})
+	}
+}
+
+// withParam has a param, which lives the whole schedule: no tensor ever
+// shares its bytes.
+const withParam = `{"format": "memplan.graph/v1", "name": "alone", "nodes": [
+ {"name": "x", "op": "input", "shape": [64], "dtype": "f32"},
+ {"name": "w", "op": "param", "shape": [64, 1024], "dtype": "f32"},
+ {"name": "h", "op": "matmul", "inputs": ["x", "w"], "shape": [1024], "dtype": "f32"},
+ {"name": "out", "op": "sum", "inputs": ["h"], "shape": [1], "dtype": "f32"}],
+ "outputs": ["out"]}`
+
+// Selecting a tensor that shared its bytes with nothing says so, and the
+// page goes on answering.
+func TestBrowserSelectAlone(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.drop("alone.json", withParam)
+	p.wait("the dropped file", viewerShows("alone.json"))
+	eval[bool](p, `(document.querySelector("#table tbody tr[data-name=w]").click(), true)`)
+	p.wait("the selection of w", `(document.querySelector("#details-list dd") || {}).textContent === "w"`)
+	p.wait("the empty partner list", `document.getElementById("partners-title").textContent === "Nothing else used these bytes" &&
+		document.querySelectorAll("#partners li").length === 0`)
+	if sel := eval[*string](p, `(() => { const r = document.querySelector("#table tbody tr.selected"); return r && r.dataset.name; })()`); sel == nil || *sel != "w" {
+		p.fail("table row selected is %v, want w", sel)
+	}
+	// Selecting another tensor afterwards works.
+	eval[bool](p, `(document.querySelector("#table tbody tr[data-name=h]").click(), true)`)
+	p.wait("the selection of h", frame+`.memplan.state().selected === "h" && (document.querySelector("#details-list dd") || {}).textContent === "h"`)
+}
+
+// The fit verdict is Go's: shown only when Go planned against a budget.
+func TestBrowserFitLine(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	if label := p.text("label:has(input[name=f32_uniform])"); !strings.Contains(label, "128 MiB") {
+		p.fail("the f32-uniform label does not name Go's budget: %q", label)
+	}
+	// Go's verdict on the example in f32-uniform mode.
+	data, err := examples.FS.ReadFile("transformer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := planner.Load("transformer.json", data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := planner.DefaultOptions()
+	o.F32Uniform = true
+	plan, err := planner.PlanSource(context.Background(), in.Source, o, "", planner.PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdict := plan.FitOf(-1).Text
+	for _, c := range []struct {
+		name     string
+		f32      bool
+		wantText string // "" for no verdict
+	}{
+		{"no budget", false, ""},
+		{"f32-uniform budget", true, verdict},
+		{"no budget again", false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &page{t: t, ctx: p.ctx}
+			eval[bool](p, fmt.Sprintf(`(() => { const c = document.querySelector("input[name=f32_uniform]");
+				if (c.checked !== %v) c.click(); return true; })()`, c.f32))
+			p.wait("the plan", fmt.Sprintf(`window.memplanApp.summary.options.f32_uniform === %v`, c.f32))
+			fit := p.text("#fit")
+			hidden := eval[bool](p, `document.getElementById("fit").hidden`)
+			if c.wantText == "" {
+				if fit != "" || !hidden {
+					p.fail("without a budget the summary says %q (hidden %v)", fit, hidden)
+				}
+				return
+			}
+			if hidden || fit != c.wantText {
+				p.fail("the fit line is %q (hidden %v), want Go's %q", fit, hidden, c.wantText)
+			}
+		})
+	}
+}
+
+// The page sends no alignment unless one is typed, so each format gets
+// Go's default, as on the command line; the summary says which applied.
+func TestBrowserAlignment(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	const csv = "id,lower,upper,size\n0,0,3,10\n1,1,4,7\n2,3,6,13\n"
+	arena := func(name, data string, align int64) int64 {
+		src, err := ir.Decode(name, []byte(data), ir.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := planner.DefaultOptions()
+		o.Alignment = align
+		plan, err := planner.PlanSource(context.Background(), src, o, "", planner.PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return plan.ArenaSize
+	}
+	for _, c := range []struct {
+		name, file, data, typed string
+		wantRow, placeholder    string
+		align                   int64 // what Go plans with
+	}{
+		{"csv default", "buffers.csv", csv, "", "1 B (default)", "default: 1", 0},
+		{"graph default", "drop.json", dropped, "", "64 B (default)", "default: 64", 0},
+		{"csv typed", "buffers.csv", csv, "8", "8 B", "default: 1", 8},
+		{"csv default again", "buffers.csv", csv, "", "1 B (default)", "default: 1", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &page{t: t, ctx: p.ctx}
+			eval[bool](p, fmt.Sprintf(`(document.querySelector("#options [name=alignment]").value = %q, true)`, c.typed))
+			eval[bool](p, `(window.lastSummary = window.memplanApp.summary, true)`)
+			p.drop(c.file, c.data)
+			p.wait("the plan", fmt.Sprintf(`window.memplanApp.summary !== window.lastSummary && window.memplanApp.file === %q`, c.file))
+			want := arena(c.file, c.data, c.align)
+			if got := eval[int64](p, `window.memplanApp.summary.arena_size`); got != want {
+				p.fail("the page planned an arena of %d bytes, Go's default gives %d", got, want)
+			}
+			if row := eval[string](p, `(() => { const dts = Array.from(document.querySelectorAll("#summary-list dt"));
+				const dt = dts.find(d => d.textContent === "alignment"); return dt ? dt.nextElementSibling.textContent : ""; })()`); row != c.wantRow {
+				p.fail("the summary's alignment is %q, want %q", row, c.wantRow)
+			}
+			if ph := eval[string](p, `document.querySelector("#options [name=alignment]").placeholder`); ph != c.placeholder {
+				p.fail("the alignment field's placeholder is %q, want %q", ph, c.placeholder)
+			}
+		})
+	}
+}
+
+// A model with unbound symbols fails; typing the symbols re-plans that
+// model, not the one still on screen.
+func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	model := s.testdata("ir/onnx/testdata/attention_mask1d_fp16.onnx")
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+
+	const name = "attention_mask1d_fp16.onnx"
+	p.dropBytes(name, model)
+	p.wait("the unbound symbols", `document.getElementById("error-msg").textContent.includes("unbound symbols batch, sequence")`)
+	msg := p.text("#error-msg")
+	if strings.Contains(msg, "--set") || !strings.Contains(msg, "Symbols") {
+		p.fail("the error tells a browser user to use the command line, or not where to bind: %q", msg)
+	}
+	if !eval[bool](p, `(() => { const m = document.getElementById("error-msg");
+		return m.scrollWidth <= m.clientWidth + 1 && m.getBoundingClientRect().height < 200; })()`) {
+		p.fail("the long error does not wrap inside the banner")
+	}
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.settle()
+		p.screenshot("app-unbound-1280x800")
+	}
+	// One of two: still unbound, still the same model.
+	p.setField("symbols", "batch=2")
+	p.wait("the next error", `document.getElementById("error-msg").textContent.includes("unbound symbols sequence")`)
+	p.shows("drop.json", "a")
+	p.setField("symbols", "batch=2, sequence=16")
+	p.wait("the model with its symbols", viewerShows(name))
+	if syms := p.text("#summary-list"); !strings.Contains(syms, "batch=2") || !strings.Contains(syms, "sequence=16") {
+		p.fail("the summary does not show the symbols: %q", syms)
+	}
+	if !eval[bool](p, `document.getElementById("error").hidden`) {
+		p.fail("the error stayed after the model planned")
+	}
+
+	// Dismissing an error gives the options back to the plan on screen.
+	p.setField("symbols", "")
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+	p.dropBytes(name, model)
+	p.wait("the unbound symbols", `!document.getElementById("error").hidden`)
+	eval[bool](p, `(document.getElementById("error-close").click(), true)`)
+	unshared := eval[float64](p, `window.memplanApp.summary.total_unshared`)
+	eval[bool](p, `(document.querySelector("input[name=no_reuse]").click(), true)`)
+	p.wait("drop.json without reuse", fmt.Sprintf(`window.memplanApp.file === "drop.json" && window.memplanApp.summary.arena_size === %v`, unshared))
+	if !eval[bool](p, `document.getElementById("error").hidden`) {
+		p.fail("the dismissed model was planned again: %q", p.text("#error-msg"))
+	}
+}
+
+// When the viewer's Go program dies, the page says so and offers a reload
+// instead of waiting forever.
+func TestBrowserPlannerStops(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	// Every event goes through JSON.parse in the viewer: make it throw,
+	// and the next event panics in Go, which ends the program.
+	eval[bool](p, frame+`.JSON.parse = () => { throw new Error("boom"); }; true`)
+	eval[bool](p, `(document.querySelector("#table tbody tr").click(), true)`)
+	p.wait("the stop", `!document.getElementById("error").hidden &&
+		document.getElementById("error-title").textContent === "The planner stopped"`)
+	if msg := p.text("#error-msg"); !strings.Contains(msg, "boom") {
+		p.fail("the banner does not say why the planner stopped: %q", msg)
+	}
+	if eval[bool](p, `document.getElementById("error-reload").hidden`) {
+		p.fail("no reload button")
+	}
+	if f := p.text("#filename"); strings.Contains(f, "planning") {
+		p.fail("the page still says %q", f)
+	}
+	if os.Getenv("MEMPLAN_SCREENSHOTS") != "" {
+		p.screenshot("app-stopped-1280x800")
+	}
+	// The button reloads the page: a fresh document, with a fresh viewer.
+	eval[bool](p, `(window.beforeReload = true, setTimeout(() => document.getElementById("error-reload").click()), true)`)
+	p.waitAcrossLoad("the page again", `!window.beforeReload && `+viewerShows("transformer.json")+
+		` && document.getElementById("error").hidden`)
 }

@@ -71,8 +71,39 @@
   document.documentElement.addEventListener("mouseleave", () => {
     if (window.memplan) window.memplan.send({ type: "leave" });
   });
+  // If the Go program ends (it returned, panicked or trapped), nothing in
+  // it can report that: say so here, to the host and on the canvas. The
+  // first panic or fatal error line Go wrote to stderr says why.
+  let reason = "", partial = "";
+  const writeSync = globalThis.fs.writeSync.bind(globalThis.fs);
+  const decoder = new TextDecoder();
+  globalThis.fs.writeSync = (fd, buf) => {
+    if (fd === 2 && !reason) {
+      const lines = (partial + decoder.decode(buf)).split("\n");
+      partial = lines.pop().slice(-4096);
+      reason = lines.find((l) => /^(panic|fatal error): /.test(l)) || "";
+    }
+    return writeSync(fd, buf);
+  };
+  let stopped = false;
+  function stop(why) {
+    if (stopped) return;
+    stopped = true;
+    const message = reason ? reason + " (" + why + ")" : why;
+    status.textContent = "the planner stopped: " + message + " — reload the page";
+    const ev = { source: "memplan", type: "stopped", message };
+    if (embedded) window.parent.postMessage(ev, "*");
+    window.dispatchEvent(new CustomEvent("memplan", { detail: ev }));
+  }
   const go = new Go();
+  const exit = go.exit;
+  go.exit = (code) => { exit(code); stop("exit code " + code); };
+  // A trap in the wasm (out of memory, unreachable) surfaces as an
+  // exception in whichever callback entered Go.
+  window.addEventListener("error", (e) => {
+    if (e.error instanceof WebAssembly.RuntimeError || go.exited) stop(String(e.error || e.message));
+  });
   WebAssembly.instantiateStreaming(fetch("memplan.wasm"), go.importObject)
     .then((r) => go.run(r.instance))
-    .catch((err) => { status.textContent = "could not start the viewer: " + err; });
+    .then(() => stop("it returned"), (err) => stop(go._inst || go.exited ? String(err) : "could not start: " + err));
 })();
