@@ -1,50 +1,43 @@
 //go:build js && wasm
 
-// Command wasm is memplan's viewer for the browser: the planner and the
-// ebiten canvas in one WebAssembly module. The host page sends it files
-// and options with postMessage (or window.memplan.send); it plans, draws
-// and posts back summaries, hovers, selections and errors. The message
-// API is documented in docs/embedding.md.
+// Command wasm is memplan's viewer for the browser: the ebiten canvas and
+// what it shows. The host page sends it files and options with
+// postMessage (or window.memplan.send); it hands them to the planner
+// worker (wasm/worker, through viewer.js's memplanPlanner), proves the
+// plan record that comes back with Verify, draws it and posts back
+// summaries, hovers, selections and errors. It links no decoder and no
+// strategy, so the first screen downloads only the canvas; it opens on
+// the embedded plan of the default example. The message API is
+// documented in docs/embedding.md.
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"sort"
-	"strings"
 	"sync"
 	"syscall/js"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"memplan/examples"
 	"memplan/ir"
-	_ "memplan/ir/onnx"
 	"memplan/planner"
 	"memplan/viz"
+	"memplan/wasm/protocol"
 )
 
-// DefaultExample is loaded on start unless the page sends a file first.
-const DefaultExample = "transformer.json"
+// wireOptions are the planning options a page sends.
+type wireOptions = protocol.Options
 
-// wireOptions are the planning options a page sends, planner.Options with
-// the strategy and an explicit budget beside them.
-type wireOptions struct {
-	planner.Options
-	Strategy string `json:"strategy"`
-	// Budget in bytes; 0 means the mode's default (128 MiB in f32-uniform
-	// mode, none otherwise).
-	Budget int64 `json:"budget"`
-}
-
-// file is a file the page sent, kept to re-plan it with new options.
+// file is a file the page sent, kept to re-plan it with new options. Its
+// bytes stay a JavaScript Uint8Array: the viewer only passes them on to
+// the worker, so a large file never fills the viewer's own memory.
 type file struct {
 	name string
-	data []byte
+	data js.Value
 }
 
 // app is the viewer's state. JavaScript callbacks only queue commands;
@@ -90,8 +83,7 @@ func main() {
 	a.installJS()
 	go a.planner()
 
-	data, _ := examples.FS.ReadFile(DefaultExample)
-	a.request(&file{DefaultExample, data}, a.opts, false)
+	a.openDefault()
 
 	ebiten.SetWindowTitle("memplan")
 	ebiten.SetScreenClearedEveryFrame(false)
@@ -149,6 +141,9 @@ func (a *app) request(f *file, opts wireOptions, keep bool) {
 	a.pending = &planJob{f, opts, a.seq, keep}
 	a.target = f
 	a.mu.Unlock()
+	// The job in flight, if any, is stale now: the worker drops it at
+	// once and the planner goroutine moves on to this one.
+	js.Global().Get("memplanPlanner").Call("cancel")
 	select {
 	case a.planReq <- struct{}{}:
 	default: // a wake-up is already queued; it will take the newest job
@@ -165,7 +160,7 @@ func (a *app) planner() {
 		if job == nil {
 			continue
 		}
-		res := planFile(*job.f, job.opts)
+		res := a.planFile(job)
 		a.queue(func() { a.planned(job, res) })
 	}
 }
@@ -178,47 +173,86 @@ type planResult struct {
 	defaultAlignment int64
 }
 
-// planFile reads a file with the loader the command line uses, under
-// the browser's memory limit, and plans it; a plan record (already
-// verified by Load) is shown as it is. A panic while decoding or planning
-// is reported as that file's error: the viewer and the plan on screen
-// survive a bug the file hit.
-func planFile(f file, o wireOptions) (res planResult) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = planResult{err: &ir.Error{File: f.name, Msg: fmt.Sprintf("internal error while planning (please report it): %v", r)}}
+// planFile hands a file to the planner worker and waits for its answer.
+// The record that comes back is proven again here: no plan is drawn
+// unless Verify accepts it in the viewer itself.
+func (a *app) planFile(job *planJob) planResult {
+	done := make(chan planResult, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- resultOf(job.f.name, args[0])
+		return nil
+	})
+	defer then.Release()
+	progress := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			a.post(map[string]any{"type": "progress", "file": job.f.name, "message": args[0].String()})
 		}
-	}()
-	yield := yielder()
-	in, err := planner.Load(f.name, f.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit})
-	if err != nil {
-		return planResult{err: err}
-	}
-	if in.Plan != nil {
-		return planResult{plan: in.Plan}
-	}
-	yield()
-	// Place yields around and inside its strategy, so the page gets a turn
-	// between lowering, placing and recording too.
-	p, err := planner.PlanSource(context.Background(), in.Source, o.Options, o.Strategy, planner.PlaceOptions{Yield: yield})
-	return planResult{plan: p, err: err, defaultAlignment: planner.DefaultAlignment(in.Format)}
+		return nil
+	})
+	defer progress.Release()
+	opts, _ := json.Marshal(job.opts)
+	js.Global().Get("memplanPlanner").Call("plan", job.seq, job.f.name, job.f.data, string(opts), progress).Call("then", then)
+	return <-done
 }
 
-// yielder returns a hook for the planner that hands the JavaScript event
-// loop a turn (frames, input, messages) when it has run for a frame's
-// worth of time since the last turn. Go's wasm has no preemption and
-// runtime.Gosched or time.Sleep(0) never leave Go: only blocking every
-// goroutine does, and a timer brings the planner back.
-func yielder() func() {
-	const slice = 12 * time.Millisecond // leaves room for a frame at 60 Hz
-	last := time.Now()
-	return func() {
-		if time.Since(last) < slice {
-			return
+// resultOf reads the worker's answer, a protocol.WorkerEvent.
+func resultOf(name string, ev js.Value) planResult {
+	if ev.Get("type").String() != "planned" {
+		var e protocol.Error
+		if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", ev.Get("error")).String()), &e); err != nil || e.Message == "" {
+			e = protocol.Error{Message: name + ": the planner gave no answer", Kind: "stopped"}
 		}
-		time.Sleep(time.Millisecond)
-		last = time.Now()
+		return planResult{err: &workerError{e}}
 	}
+	p, err := planner.DecodePlan(name, []byte(ev.Get("record").String()))
+	if err == nil {
+		err = planner.Verify(p)
+	}
+	if err != nil {
+		return planResult{err: &workerError{protocol.Error{Message: fmt.Sprintf("%s: the planner's record failed the viewer's proof (please report it): %v", name, err), File: name, Kind: "bug"}}}
+	}
+	var align int64
+	if a := ev.Get("default_alignment"); a.Type() == js.TypeNumber {
+		align = int64(a.Int())
+	}
+	return planResult{plan: p, defaultAlignment: align}
+}
+
+// workerError is an error the worker reported, already described.
+type workerError struct{ e protocol.Error }
+
+func (w *workerError) Error() string { return w.e.Message }
+
+// openDefault shows the default example from its embedded plan record,
+// so the first picture needs neither the worker nor a plan; new options
+// re-plan the example's graph in the worker.
+func (a *app) openDefault() {
+	graph, err := examples.FS.ReadFile(examples.Default)
+	if err == nil {
+		var rec []byte
+		if rec, err = examples.Plans.ReadFile("plans/" + examples.Default); err == nil {
+			var p *planner.Plan
+			if p, err = planner.DecodePlan(examples.Default, rec); err == nil {
+				if err = planner.Verify(p); err == nil {
+					a.mu.Lock()
+					a.seq++
+					job := &planJob{f: &file{examples.Default, uint8Array(graph)}, opts: a.opts, seq: a.seq}
+					a.target = job.f
+					a.mu.Unlock()
+					a.queue(func() { a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json")}) })
+					return
+				}
+			}
+		}
+	}
+	a.postError(fmt.Errorf("the built-in example cannot be shown: %v", err))
+}
+
+// uint8Array copies bytes into a new JavaScript Uint8Array.
+func uint8Array(b []byte) js.Value {
+	u := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u, b)
+	return u
 }
 
 // planned shows a finished plan, or reports its error and keeps the last
@@ -312,27 +346,22 @@ func (a *app) tensorInfo(i int) map[string]any {
 // postError reports err with where it happened and which file stays on
 // screen (null: none yet).
 func (a *app) postError(err error) {
-	ev := map[string]any{"type": "error", "message": forPage(err.Error()), "showing": nil}
-	var ie *ir.Error
-	var me *ir.MemoryError
-	switch {
-	case errors.As(err, &ie):
-		ev["file"], ev["line"], ev["column"], ev["path"], ev["node"] = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
-	case errors.As(err, &me):
-		ev["file"] = me.File
+	var e *protocol.Error
+	var we *workerError
+	if errors.As(err, &we) {
+		e = &we.e
+	} else {
+		e = protocol.ErrorOf(err)
 	}
+	if e.Kind == "cancelled" {
+		return // superseded by a newer request, which answers instead
+	}
+	ev := map[string]any{"type": "error", "message": e.Message, "kind": e.Kind, "showing": nil,
+		"file": e.File, "line": e.Line, "column": e.Column, "path": e.Path, "node": e.Node}
 	if a.cur != nil {
 		ev["showing"] = a.cur.name
 	}
 	a.post(ev)
-}
-
-// cliHint is how the ONNX decoder tells a command-line user to bind
-// symbols; a page binds them with the symbols option instead.
-const cliHint = "bind them with --set name=value"
-
-func forPage(msg string) string {
-	return strings.Replace(msg, cliHint, "give them values under Symbols (name=value, e.g. batch=1)", 1)
 }
 
 // post sends an event to the parent page and to listeners in this page.
@@ -431,14 +460,16 @@ func (a *app) handle(m js.Value) {
 	switch typ.String() {
 	case "load", "example":
 		name := path.Base(str("name"))
-		var data []byte
+		var data js.Value
 		var err error
 		if typ.String() == "load" {
 			if data, err = bytesOf(m.Get("data")); err != nil {
 				err = &ir.Error{File: name, Msg: err.Error()}
 			}
-		} else if data, err = examples.FS.ReadFile(name); err != nil {
-			err = fmt.Errorf("no built-in example %q", name)
+		} else if b, rerr := examples.FS.ReadFile(name); rerr != nil {
+			err = fmt.Errorf("no built-in example %s", ir.Quote(name))
+		} else {
+			data = uint8Array(b)
 		}
 		if err != nil {
 			a.postError(err)
@@ -537,20 +568,18 @@ func (a *app) optionsOf(v js.Value) (wireOptions, error) {
 	return o, nil
 }
 
-// bytesOf copies file contents from a string, ArrayBuffer or typed array.
-func bytesOf(v js.Value) ([]byte, error) {
+// bytesOf takes file contents from a string, ArrayBuffer or typed array
+// as a Uint8Array, without copying them into Go.
+func bytesOf(v js.Value) (js.Value, error) {
 	switch {
 	case v.Type() == js.TypeString:
-		return []byte(v.String()), nil
+		return js.Global().Get("TextEncoder").New().Call("encode", v), nil
 	case v.InstanceOf(js.Global().Get("ArrayBuffer")):
-		v = js.Global().Get("Uint8Array").New(v)
+		return js.Global().Get("Uint8Array").New(v), nil
 	case v.InstanceOf(js.Global().Get("Uint8Array")):
+		return v, nil
 	case v.Type() == js.TypeObject && v.Get("buffer").Truthy():
-		v = js.Global().Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength"))
-	default:
-		return nil, errors.New("data must be a string, an ArrayBuffer or a typed array")
+		return js.Global().Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength")), nil
 	}
-	b := make([]byte, v.Get("length").Int())
-	js.CopyBytesToGo(b, v)
-	return b, nil
+	return js.Undefined(), errors.New("data must be a string, an ArrayBuffer or a typed array")
 }

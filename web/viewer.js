@@ -71,6 +71,60 @@
   document.documentElement.addEventListener("mouseleave", () => {
     if (window.memplan) window.memplan.send({ type: "leave" });
   });
+  // The planner runs in a Web Worker (worker.js with planner.wasm), so a
+  // long plan never holds up the canvas. The viewer's Go calls
+  // memplanPlanner.plan(id, name, bytes, optionsJSON, onProgress) and
+  // gets a promise of the worker's answer: {type: "planned", record, ...}
+  // or {type: "error", error}. A worker that dies answers every request
+  // with a "stopped" error, and the next request starts a fresh one.
+  let worker = null;
+  const pending = new Map();
+  function answerAll(m) {
+    for (const p of pending.values()) p.resolve(m);
+    pending.clear();
+  }
+  function startWorker() {
+    if (worker) return worker;
+    worker = new Worker("worker.js");
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === "progress") {
+        const p = pending.get(m.id);
+        if (p && p.progress) p.progress(m.message);
+      } else if (m.type === "planned" || m.type === "error") {
+        if (!m.id) { // the worker itself failed
+          answerAll(m);
+          if (m.error && m.error.kind === "stopped") { worker.terminate(); worker = null; }
+          return;
+        }
+        const p = pending.get(m.id);
+        if (p) { pending.delete(m.id); p.resolve(m); }
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      answerAll({ type: "error", error: { kind: "stopped", message: "the planner stopped: " + (e.message || "it failed to load") } });
+      worker.terminate();
+      worker = null;
+    };
+    return worker;
+  }
+  window.memplanPlanner = {
+    plan(id, name, data, options, progress) {
+      const w = startWorker();
+      return new Promise((resolve) => {
+        pending.set(id, { resolve, progress });
+        w.postMessage({ type: "plan", id, name, data, options: JSON.parse(options) });
+      });
+    },
+    cancel() { if (worker) worker.postMessage({ type: "cancel" }); },
+  };
+  // Start the worker once the first picture is up, so the first file
+  // dropped plans at once without delaying that picture.
+  window.addEventListener("memplan", (e) => {
+    if (e.detail.type === "summary") setTimeout(startWorker, 0);
+  });
+
   // If the Go program ends (it returned, panicked or trapped), nothing in
   // it can report that: say so here, to the host and on the canvas. The
   // first panic or fatal error line Go wrote to stderr says why.

@@ -6,9 +6,18 @@ import (
 	"sync"
 )
 
-// PageBudget is the most a page load may download, compressed as served:
-// the app's goal, 3.5 MB.
-const PageBudget = 3_500_000
+// The app's download goals, compressed as served: the first screen (the
+// page, the viewer and the default example's plan) at most PageBudget;
+// everything it ever downloads, the planner worker included, at most
+// AppBudget.
+const (
+	PageBudget = 3_500_000
+	AppBudget  = 4_500_000
+)
+
+// AfterFirstScreen lists what the app loads only once its first picture
+// is up: the planner worker and its wasm.
+var AfterFirstScreen = []string{"/worker.js", "/" + WorkerFile}
 
 // Counter wraps a handler and counts the body bytes it sends, by path, as
 // they go on the wire (gzipped when the client accepts it).

@@ -24,23 +24,45 @@ func WasmExec() string {
 	return filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
 }
 
-// BuildWasm compiles the viewer (./wasm of the module at root) to out,
-// and gzips it to out.gz with zlib's gzip when there is one.
+// The two programs and how they are built. Size is what the page pays
+// for on every first visit (the first screen has a 3.5 MB budget, both
+// together 4.5 MB, gzipped), so inlining is turned off where it buys
+// little: in the standard library, whose inlined copies cost about 300 kB
+// in the viewer, and in ebiten, which spends its frame time in WebGL
+// calls rather than Go. The Go runtime, viz (which builds every frame)
+// and the planner (whose speed users wait on) keep it.
+var programs = []struct {
+	pkg, out string
+	gcflags  []string
+}{
+	{"./wasm", "", []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=memplan/viz="}},
+	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=runtime=", "-gcflags=memplan/ir/...=-l"}},
+}
+
+// WorkerFile is the planner worker's wasm, beside the viewer's.
+const WorkerFile = "planner.wasm"
+
+// BuildWasm compiles the viewer (./wasm of the module at root) to out and
+// the planner worker (./wasm/worker) to planner.wasm beside it, and gzips
+// each with zlib's gzip when there is one.
 func BuildWasm(ctx context.Context, root, out string) error {
-	// No inlining in the decoders (ir, ir/onnx), which run once a file:
-	// 36 kB less to download (gzipped). Under Node, decoding densenet121
-	// takes no longer (70 ms), nor a 100k-node graph JSON (110 ms);
-	// validating it, 8 ms instead of 7.
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-gcflags=memplan/ir/...=-l", "-o", out, "./wasm")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the viewer wasm: %v\n%s", err, b)
-	}
-	// zlib's gzip -9 packs the wasm about 1 % (30 kB) tighter than
-	// compress/gzip; the handler serves out.gz when it is up to date.
-	if gz, err := exec.LookPath("gzip"); err == nil {
-		exec.CommandContext(ctx, gz, "-9", "-k", "-f", "-n", out).Run()
+	for _, p := range programs {
+		dst := out
+		if p.out != "" {
+			dst = filepath.Join(filepath.Dir(out), p.out)
+		}
+		args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, p.gcflags...)
+		cmd := exec.CommandContext(ctx, "go", append(args, "-o", dst, p.pkg)...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("building %s: %v\n%s", p.pkg, err, b)
+		}
+		// zlib's gzip -9 packs the wasm about 1 % (30 kB) tighter than
+		// compress/gzip; the handler serves dst.gz when it is up to date.
+		if gz, err := exec.LookPath("gzip"); err == nil {
+			exec.CommandContext(ctx, gz, "-9", "-k", "-f", "-n", dst).Run()
+		}
 	}
 	return nil
 }
@@ -57,8 +79,9 @@ func ModuleRoot(dir string) (string, error) {
 	}
 }
 
-// Handler serves webDir at /, with /memplan.wasm from wasmPath and
-// /wasm_exec.js from the Go toolchain. Files are read on each request so
+// Handler serves webDir at /, with /memplan.wasm from wasmPath, the
+// worker's /planner.wasm from beside it and /wasm_exec.js from the Go
+// toolchain. Files are read on each request so
 // edits to the pages show on reload; the wasm's gzip is cached by
 // modification time since compressing it takes a while.
 func Handler(webDir, wasmPath string) http.Handler {
@@ -90,6 +113,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		file = filepath.Join(h.web, "index.html")
 	case "/memplan.wasm":
 		file = h.wasm
+	case "/" + WorkerFile:
+		file = filepath.Join(filepath.Dir(h.wasm), WorkerFile)
 	case "/wasm_exec.js":
 		file = h.exec
 	default:
