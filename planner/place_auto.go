@@ -53,19 +53,20 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 	if len(pr.movable) > autoLarge {
 		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
 	}
-	a, name, err := pr.portfolio(ctx, members)
+	a, best, err := pr.portfolio(ctx, members, opts.Shard, opts.Shards)
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + name, Order: a.order}, nil
+	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + members[best].name, Order: a.order, Member: best}, nil
 }
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns
-// the answer with the smallest arena and the member that found it.
-// Members run in table order; once one reaches the lower bound no later
-// member can win (ties go to the earlier), so later ones are skipped or
-// cancelled. The answer is the same on one thread (wasm) or many.
-func (pr *prepared) portfolio(ctx context.Context, members []autoMember) (answer, string, error) {
+// the answer with the smallest arena and the index of the member that
+// found it. Members run in table order; once one reaches the lower bound
+// no later member can win (ties go to the earlier), so later ones are
+// skipped or cancelled. The answer is the same on one thread (wasm) or
+// many. With shards > 1 only members i with i%shards == shard run.
+func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, shards int) (answer, int, error) {
 	type result struct {
 		answer
 		err error
@@ -78,7 +79,9 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember) (answer
 	optimalAt := len(members) // first member known to reach the bound
 	next := make(chan int, len(members))
 	for i := range members {
-		next <- i
+		if shards <= 1 || i%shards == shard {
+			next <- i
+		}
 	}
 	close(next)
 	var wg sync.WaitGroup
@@ -117,11 +120,14 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember) (answer
 			continue
 		}
 		if r.err != nil {
-			return answer{}, "", fmt.Errorf("%s: %w", members[i].name, r.err)
+			return answer{}, 0, fmt.Errorf("%s: %w", members[i].name, r.err)
 		}
 		if a := ArenaOf(pr.p, r.offsets); best < 0 || a < bestArena {
 			best, bestArena = i, a
 		}
 	}
-	return results[best].answer, members[best].name, nil
+	if best < 0 {
+		return answer{}, 0, fmt.Errorf("shard %d of %d holds none of the %d portfolio members", shard, shards, len(members))
+	}
+	return results[best].answer, best, nil
 }

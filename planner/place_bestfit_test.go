@@ -317,3 +317,36 @@ func TestLoadCSVFailsOnMissingFile(t *testing.T) {
 		t.Errorf("loadCSV of a missing file: failed %v, skipped %v; want failed", tb.failed, tb.skipped)
 	}
 }
+
+// TestAutoShardsAgreeWithTheWholePortfolio: splitting auto's portfolio
+// over shards and keeping the smallest arena, ties to the lower member,
+// gives the same placement as running it whole.
+func TestAutoShardsAgreeWithTheWholePortfolio(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	problems := []*Problem{loadCSV(t, "testdata/C.1048576.csv"), loadCSV(t, "testdata/G_1.csv")}
+	for range 20 {
+		problems = append(problems, randomProblem(rng, 40, 12))
+	}
+	for k, p := range problems {
+		whole, err := Place(context.Background(), p, "auto", PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, shards := range []int{2, 3} {
+			var best Placement
+			for shard := range shards {
+				pl, err := Place(context.Background(), p, "auto", PlaceOptions{Shard: shard, Shards: shards})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if shard == 0 || pl.Arena < best.Arena || pl.Arena == best.Arena && pl.Member < best.Member {
+					best = pl
+				}
+			}
+			if best.Member != whole.Member || best.Arena != whole.Arena || !slices.Equal(best.Offsets, whole.Offsets) || best.Detail != whole.Detail {
+				t.Fatalf("problem %d, %d shards: member %d arena %d (%s), whole portfolio member %d arena %d (%s)",
+					k, shards, best.Member, best.Arena, best.Detail, whole.Member, whole.Arena, whole.Detail)
+			}
+		}
+	}
+}

@@ -65,14 +65,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	defer cancel()
 	pr := prepare(p, opts)
-	auto, member, err := pr.portfolio(ctx, autoMembers)
+	auto, member, err := pr.portfolio(ctx, autoMembers, 0, 1)
 	if err != nil {
 		return Placement{}, err
 	}
 	offsets := auto.offsets
 	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + member + ")", Order: auto.order}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + autoMembers[member].name + ")", Order: auto.order}
 	if pl.Optimal {
 		return pl, nil
 	}

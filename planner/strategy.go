@@ -27,6 +27,9 @@ type Placement struct {
 	Order []int
 	// Strategy is the name of the strategy that ran.
 	Strategy string
+	// Member is the index of auto's portfolio member that won, -1 for
+	// other strategies.
+	Member int
 }
 
 // PlaceOptions tune strategies that search.
@@ -44,6 +47,13 @@ type PlaceOptions struct {
 	NodeLimit int64
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)
+	// Shard and Shards split auto's portfolio across processes that
+	// cannot share threads, such as a browser's Web Workers: with Shards
+	// > 1, auto runs only the members whose index is Shard modulo Shards,
+	// and Placement.Member names the winner, so the caller can keep the
+	// answer with the smallest arena, ties to the lower member, which is
+	// what one process running every member returns.
+	Shard, Shards int
 	// Yield, if non-nil, lets the caller's other work run: in the browser
 	// Go's wasm has no preemption, so the page freezes while planning
 	// unless the planner pauses now and then. Place calls it before and
@@ -154,6 +164,9 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	}
 	pl.Arena = ArenaOf(p, pl.Offsets)
 	pl.Strategy = strategy
+	if strategy != "auto" {
+		pl.Member = -1
+	}
 	for i := range p.Buffers {
 		if b := &p.Buffers[i]; b.Fixed && pl.Offsets[i] != b.Offset {
 			return Placement{}, fmt.Errorf("strategy %s moved fixed buffer %s", strategy, ir.Quote(b.Name))

@@ -12,6 +12,40 @@ const zoomStep = 1.25
 // panStep is the fraction of the plot one key press pans.
 const panStep = 0.1
 
+// KeyBinding is one action of the keyboard: the DOM key names that do
+// it and what it does, as the help lists it.
+type KeyBinding struct {
+	Keys   []string `json:"keys"`
+	Action string   `json:"action"`
+	Help   string   `json:"help"`
+}
+
+// KeyBindings are the viewer's keys. The page reads them from the
+// viewer's ready event, to forward exactly these and to list them in its
+// help, so the keys are stated once, here.
+var KeyBindings = []KeyBinding{
+	{[]string{"w", "W", "+", "="}, "zoom-in", "zoom in (Shift: time only)"},
+	{[]string{"s", "S", "-", "_"}, "zoom-out", "zoom out (Shift: time only)"},
+	{[]string{"a", "A", "ArrowLeft"}, "pan-left", "pan left"},
+	{[]string{"d", "D", "ArrowRight"}, "pan-right", "pan right"},
+	{[]string{"ArrowUp"}, "pan-up", "pan up"},
+	{[]string{"ArrowDown"}, "pan-down", "pan down"},
+	{[]string{"f", "F", "0"}, "fit", "fit the whole plan"},
+	{[]string{"Escape"}, "clear", "clear the selection"},
+}
+
+// actionOf is the action bound to a DOM key name, or "".
+func actionOf(key string) string {
+	for _, b := range KeyBindings {
+		for _, k := range b.Keys {
+			if k == key {
+				return b.Action
+			}
+		}
+	}
+	return ""
+}
+
 // Key applies a key by its DOM name ("w", "ArrowLeft", "Escape", …) and
 // reports whether it meant anything. With shift, zoom keys zoom x only.
 func (v *View) Key(key string, shift bool) bool {
@@ -30,22 +64,22 @@ func (v *View) Key(key string, shift bool) bool {
 			v.Cam.ZoomAt(cx, cy, f, f)
 		}
 	}
-	switch key {
-	case "w", "W", "+", "=":
+	switch actionOf(key) {
+	case "zoom-in":
 		zoom(zoomStep)
-	case "s", "S", "-", "_":
+	case "zoom-out":
 		zoom(1 / zoomStep)
-	case "a", "A", "ArrowLeft":
+	case "pan-left":
 		v.Cam.Pan(w, 0)
-	case "d", "D", "ArrowRight":
+	case "pan-right":
 		v.Cam.Pan(-w, 0)
-	case "ArrowUp":
+	case "pan-up":
 		v.Cam.Pan(0, h)
-	case "ArrowDown":
+	case "pan-down":
 		v.Cam.Pan(0, -h)
-	case "f", "F", "0":
+	case "fit":
 		v.Cam.Fit()
-	case "Escape":
+	case "clear":
 		v.Select(-1)
 	default:
 		return false

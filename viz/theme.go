@@ -161,3 +161,18 @@ func KindColor(k planner.Kind) RGB { return Dark.KindColor(k) }
 // TensorColor is tensor i's fill in the dark theme; View.TensorColor
 // follows the view's theme.
 func TensorColor(p *planner.Plan, i int, dimmed bool) RGB { return Dark.TensorColor(p, i, dimmed) }
+
+// KindColors is each kind's colour in every theme, as #rrggbb: the page
+// reads it from the viewer's ready event to draw a kind's swatch in the
+// colour the canvas uses.
+func KindColors() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, th := range []*Theme{Dark, Light} {
+		m := map[string]string{}
+		for k, c := range th.Kinds {
+			m[string(k)] = c.Hex()
+		}
+		out[th.Name] = m
+	}
+	return out
+}

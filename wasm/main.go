@@ -19,6 +19,7 @@ import (
 	"sort"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -60,8 +61,9 @@ type app struct {
 	// symbols it lacked), until the page dismisses its error.
 	target  *file
 	opts    wireOptions
-	seq     int // bumps per request; stale results are dropped
-	updates int // frames run, so tests can wait for a frame, not a time
+	seq     int                // bumps per request; stale results are dropped
+	millis  map[string]float64 // where the last plan's time went
+	updates int                // frames run, so tests can wait for a frame, not a time
 }
 
 type planJob struct {
@@ -90,7 +92,8 @@ func main() {
 	// Inside an iframe the document often lacks focus; the viewer must
 	// still draw and react to the pointer.
 	ebiten.SetRunnableOnUnfocused(true)
-	a.post(map[string]any{"type": "ready", "examples": exampleNames(), "strategies": planner.StrategyNames(),
+	a.post(map[string]any{"type": "ready", "version": protocol.Version, "examples": exampleNames(), "strategies": planner.StrategyNames(),
+		"kinds": viz.KindColors(), "keys": viz.KeyBindings,
 		"defaults":   wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy},
 		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit})
 	if err := ebiten.RunGame(a.game); err != nil {
@@ -171,6 +174,7 @@ type planResult struct {
 	plan             *planner.Plan
 	err              error
 	defaultAlignment int64
+	millis           map[string]float64 // where the time went, for state()
 }
 
 // planFile hands a file to the planner worker and waits for its answer.
@@ -195,7 +199,10 @@ func (a *app) planFile(job *planJob) planResult {
 	return <-done
 }
 
-// resultOf reads the worker's answer, a protocol.WorkerEvent.
+// resultOf reads the worker's answer, a protocol.WorkerEvent with the
+// plan beside it in planner's binary form. The worker proved the plan
+// (PlanSource verifies every plan it makes, Load every record it reads);
+// the viewer shows exactly those bytes.
 func resultOf(name string, ev js.Value) planResult {
 	if ev.Get("type").String() != "planned" {
 		var e protocol.Error
@@ -204,18 +211,27 @@ func resultOf(name string, ev js.Value) planResult {
 		}
 		return planResult{err: &workerError{e}}
 	}
-	p, err := planner.DecodePlan(name, []byte(ev.Get("record").String()))
-	if err == nil {
-		err = planner.Verify(p)
+	start := time.Now()
+	u := ev.Get("plan")
+	b := make([]byte, u.Get("byteLength").Int())
+	js.CopyBytesToGo(b, u)
+	p, err := planner.DecodeBinary(b)
+	millis := map[string]float64{"decode": float64(time.Since(start).Microseconds()) / 1000}
+	if m := ev.Get("millis"); m.Type() == js.TypeObject {
+		for _, k := range []string{"load", "plan", "encode"} {
+			if v := m.Get(k); v.Type() == js.TypeNumber {
+				millis[k] = v.Float()
+			}
+		}
 	}
 	if err != nil {
-		return planResult{err: &workerError{protocol.Error{Message: fmt.Sprintf("%s: the planner's record failed the viewer's proof (please report it): %v", name, err), File: name, Kind: "bug"}}}
+		return planResult{err: &workerError{protocol.Error{Message: fmt.Sprintf("%s: the planner's answer is unreadable (please report it): %v", name, err), File: name, Kind: "bug"}}}
 	}
 	var align int64
 	if a := ev.Get("default_alignment"); a.Type() == js.TypeNumber {
 		align = int64(a.Int())
 	}
-	return planResult{plan: p, defaultAlignment: align}
+	return planResult{plan: p, defaultAlignment: align, millis: millis}
 }
 
 // workerError is an error the worker reported, already described.
@@ -280,15 +296,23 @@ func (a *app) planned(job *planJob, res planResult) {
 	if fit != nil {
 		budget = fit.Budget
 	}
+	start := time.Now()
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
+	a.millis = res.millis
+	if a.millis == nil {
+		a.millis = map[string]float64{}
+	}
+	a.millis["layout"] = float64(time.Since(start).Microseconds()) / 1000
 	a.hovered(viz.None, -1, -1) // what was under the pointer is gone
+	start = time.Now()
 	s := summary(l)
 	// The alignment the page asked for (0: none) and the one it would get
 	// by asking none, so it can say which applied.
 	s["alignment_chosen"], s["default_alignment"] = job.opts.Alignment, res.defaultAlignment
 	s["fit"] = fit
-	a.post(map[string]any{"type": "summary", "file": job.f.name, "summary": s, "tensors": plan.Tensors})
+	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, plan.Tensors)
+	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
 	a.postSelect(a.view.Selected)
 }
 
@@ -368,13 +392,26 @@ func (a *app) postError(err error) {
 // Events go through JSON so Go values become plain JS objects in one
 // JSON.parse instead of thousands of syscall/js calls.
 func (a *app) post(ev map[string]any) {
+	a.postWithTensors(ev, nil)
+}
+
+// postWithTensors posts ev with the plan's tensors as JSON text under
+// "tensors_json", which the receiver parses: encoded without reflection
+// (planner.AppendTensorsJSON) and passed as one string, they cost a
+// fraction of what encoding 62,000 tensors with encoding/json, parsing
+// them here and cloning the objects into the host page did.
+func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	ev["source"] = "memplan"
 	b, err := json.Marshal(ev)
 	if err != nil {
 		b, _ = json.Marshal(map[string]any{"source": "memplan", "type": "error", "message": err.Error()})
+		ts = nil
 	}
 	w := js.Global()
 	obj := w.Get("JSON").Call("parse", string(b))
+	if ts != nil {
+		obj.Set("tensors_json", string(planner.AppendTensorsJSON(nil, ts)))
+	}
 	if p := w.Get("parent"); !p.Equal(w) {
 		// The viewer is an embeddable widget: any page may host it.
 		p.Call("postMessage", obj, "*")
@@ -410,9 +447,12 @@ func (a *app) installJS() {
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
 		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
-			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000}
+			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "millis": map[string]any{}}
 		if a.cur != nil {
 			s["file"] = a.cur.name
+		}
+		for k, v := range a.millis { // js.ValueOf takes map[string]any only
+			s["millis"].(map[string]any)[k] = v
 		}
 		if l := a.view.Layout; l != nil {
 			s["arena_size"] = float64(l.Plan.ArenaSize)

@@ -7,10 +7,8 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const viewer = $("viewer");
-  const KIND_COLORS = {
-    input: "#56b4e9", param: "#e69f00", constant: "#f0e442",
-    activation: "#009e73", output: "#d55e00", view: "#cc79a7",
-  };
+  // Kind colours and the viewer's keys are Go's, from the ready event.
+  let kindColors = {}, viewerKeys = new Set();
 
   const state = {
     ready: false,
@@ -52,6 +50,9 @@
 
   function onReady(m) {
     state.ready = true;
+    const scheme = matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark";
+    kindColors = (m.kinds && m.kinds[scheme]) || {};
+    viewerKeys = new Set((m.keys || []).flatMap((b) => b.keys));
     const strat = document.querySelector("select[name=strategy]");
     strat.replaceChildren(...m.strategies.map((s) => option(s, s)));
     strat.value = m.defaults.strategy;
@@ -162,7 +163,9 @@
 
   function onPlan(m) {
     setStatus("");
-    state.tensors = m.tensors;
+    // The tensors come as JSON text: one string crosses from the viewer
+    // far faster than thousands of objects.
+    state.tensors = m.tensors_json ? JSON.parse(m.tensors_json) : (m.tensors || []);
     state.summary = m.summary;
     state.file = m.file;
     $("filename").textContent = m.file;
@@ -181,6 +184,8 @@
     while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
     return (n < 0 ? "-" : "") + (i ? v.toFixed(2).replace(/\.?0+$/, "") : String(v)) + " " + u[i];
   };
+  // One formatter: toLocaleString builds a new one on every call.
+  const grouped = new Intl.NumberFormat("en-US");
   const fmtExact = (n) => fmtBytes(n) + (Math.abs(n) >= 1024 ? " (" + n.toLocaleString("en-US") + " B)" : "");
 
   function renderSummary(s) {
@@ -282,6 +287,8 @@
   }
 
   const TABLE_LIMIT = 1000;
+  const TABLE_CHUNK = 50;
+  state.tableRender = 0;
   const sortValue = {
     name: (t) => t.name, op: (t) => t.op, kind: (t) => t.kind, dtype: (t) => t.dtype,
     shape: (t) => t.shape.reduce((a, b) => a * b, 1), size: (t) => t.size, offset: (t) => t.offset,
@@ -306,9 +313,20 @@
     let shown = idx.slice(0, TABLE_LIMIT);
     const sel = state.tensors.findIndex((t) => t.name === state.selected);
     if (sel >= 0 && !shown.includes(sel)) shown.push(sel);
-    const frag = document.createDocumentFragment();
-    for (const i of shown) frag.append(row(state.tensors[i]));
-    tbody.replaceChildren(frag);
+    // A thousand rows take the main thread for most of a second on a slow
+    // machine: build the first screenful now and the rest a chunk a frame,
+    // so the canvas keeps drawing.
+    const render = ++state.tableRender;
+    const chunk = (from) => {
+      if (render !== state.tableRender) return; // a newer table replaced this one
+      const frag = document.createDocumentFragment();
+      for (const i of shown.slice(from, from + TABLE_CHUNK)) frag.append(row(state.tensors[i]));
+      if (from === 0) tbody.replaceChildren(frag);
+      else tbody.append(frag);
+      if (from + TABLE_CHUNK < shown.length) requestAnimationFrame(() => chunk(from + TABLE_CHUNK));
+      else markSelectedRow(false);
+    };
+    chunk(0);
     $("table-note").textContent = idx.length > TABLE_LIMIT
       ? "Showing " + TABLE_LIMIT + " of " + idx.length.toLocaleString("en-US") + " tensors; sort or search to find others." : "";
     for (const th of document.querySelectorAll("#table th")) {
@@ -322,7 +340,7 @@
     tr.dataset.name = t.name;
     const cells = [
       t.name, t.op, t.kind, "[" + t.shape.join(", ") + "]", t.dtype,
-      fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : t.offset.toLocaleString("en-US"),
+      fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : grouped.format(t.offset),
       t.birth + "–" + t.death, t.root ? "view of " + t.root : (t.reuses || ""),
     ];
     cells.forEach((c, k) => {
@@ -330,7 +348,7 @@
       if (k === 2) {
         const sw = document.createElement("span");
         sw.className = "swatch";
-        sw.style.background = KIND_COLORS[t.kind] || "#a0a0a0";
+        sw.style.background = kindColors[t.kind] || "";
         td.append(sw);
       }
       td.append(document.createTextNode(c));
@@ -518,9 +536,7 @@
     if (e.key === "?") { toggleKeys(); return; }
     if (e.key === "/") { e.preventDefault(); search.focus(); search.select(); return; }
     if (e.key === "Escape") toggleKeys(false);
-    const viewerKeys = ["w", "a", "s", "d", "W", "A", "S", "D", "f", "F", "+", "=", "-", "_", "0",
-      "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Escape"];
-    if (viewerKeys.includes(e.key)) {
+    if (viewerKeys.has(e.key)) {
       e.preventDefault();
       send({ type: "key", key: e.key, shift: e.shiftKey });
     }

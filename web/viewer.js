@@ -71,58 +71,97 @@
   document.documentElement.addEventListener("mouseleave", () => {
     if (window.memplan) window.memplan.send({ type: "leave" });
   });
-  // The planner runs in a Web Worker (worker.js with planner.wasm), so a
-  // long plan never holds up the canvas. The viewer's Go calls
-  // memplanPlanner.plan(id, name, bytes, optionsJSON, onProgress) and
-  // gets a promise of the worker's answer: {type: "planned", record, ...}
-  // or {type: "error", error}. A worker that dies answers every request
-  // with a "stopped" error, and the next request starts a fresh one.
-  let worker = null;
-  const pending = new Map();
-  function answerAll(m) {
-    for (const p of pending.values()) p.resolve(m);
-    pending.clear();
+  // The planner runs in Web Workers (worker.js with planner.wasm), so a
+  // long plan never holds up the canvas. The command line runs auto's
+  // portfolio on every core; here each worker has one thread, so auto's
+  // requests go to a pool of workers, each with a shard of the
+  // portfolio, and the smallest arena wins, ties to the lower member:
+  // the plan the command line makes. Other strategies use one worker.
+  // The viewer's Go calls memplanPlanner.plan(id, name, bytes,
+  // optionsJSON, onProgress) and gets a promise of the winning answer,
+  // {type: "planned", plan, ...} or {type: "error", error}. A worker
+  // that dies answers with a "stopped" error; the next request starts a
+  // fresh pool.
+  const poolSize = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
+  let pool = null, module = null;
+  const pending = new Map(); // id -> request state
+  function compile() {
+    if (!module) {
+      const url = "planner.wasm";
+      module = WebAssembly.compileStreaming(fetch(url)).catch(async () => {
+        // A host that serves .wasm without Content-Type application/wasm
+        // breaks streaming compilation; compiling the bytes still works.
+        const resp = await fetch(url);
+        if (!resp.ok) throw new Error("fetching " + url + ": HTTP " + resp.status);
+        return WebAssembly.compile(await resp.arrayBuffer());
+      });
+      module.catch(() => { module = null; });
+    }
+    return module;
   }
-  function startWorker() {
-    if (worker) return worker;
-    worker = new Worker("worker.js");
-    worker.onmessage = (e) => {
-      const m = e.data;
-      if (m.type === "progress") {
-        const p = pending.get(m.id);
-        if (p && p.progress) p.progress(m.message);
-      } else if (m.type === "planned" || m.type === "error") {
-        if (!m.id) { // the worker itself failed
-          answerAll(m);
-          if (m.error && m.error.kind === "stopped") { worker.terminate(); worker = null; }
-          return;
-        }
-        const p = pending.get(m.id);
-        if (p) { pending.delete(m.id); p.resolve(m); }
-      }
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      answerAll({ type: "error", error: { kind: "stopped", message: "the planner stopped: " + (e.message || "it failed to load") } });
-      worker.terminate();
-      worker = null;
-    };
-    return worker;
+  function failAll(message) {
+    for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
+    pending.clear();
+    if (pool) for (const w of pool) w.terminate();
+    pool = null;
+  }
+  function startPool() {
+    if (pool) return pool;
+    pool = [];
+    for (let k = 0; k < poolSize; k++) {
+      const w = new Worker("worker.js");
+      w.onmessage = (e) => answer(e.data);
+      w.onerror = (e) => { e.preventDefault(); failAll("the planner stopped: " + (e.message || "a worker failed to load")); };
+      pool.push(w);
+    }
+    compile().then((mod) => { if (pool) for (const w of pool) w.postMessage({ type: "module", module: mod }); },
+      (err) => failAll("the planner stopped: " + err));
+    return pool;
+  }
+  function answer(m) {
+    if (m.type === "progress") {
+      const r = pending.get(m.id);
+      if (r && r.progress) r.progress(m.message);
+      return;
+    }
+    if (m.type !== "planned" && m.type !== "error") return;
+    if (!m.id) { // a worker itself failed
+      if (m.error && m.error.kind === "stopped") failAll(m.error.message);
+      return;
+    }
+    const r = pending.get(m.id);
+    if (!r) return;
+    if (m.type === "error") { // every shard reads the same file: the first error is the answer
+      pending.delete(m.id);
+      r.resolve(m);
+      return;
+    }
+    if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) r.best = m;
+    r.left--;
+    // Member 0 at the bound wins whatever the other shards find.
+    if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
+      pending.delete(m.id);
+      r.resolve(r.best);
+    }
   }
   window.memplanPlanner = {
     plan(id, name, data, options, progress) {
-      const w = startWorker();
+      const workers = startPool();
+      const opts = JSON.parse(options);
+      const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
       return new Promise((resolve) => {
-        pending.set(id, { resolve, progress });
-        w.postMessage({ type: "plan", id, name, data, options: JSON.parse(options) });
+        pending.set(id, { resolve, progress, left: shards, best: null });
+        for (let k = 0; k < shards; k++) {
+          workers[k].postMessage({ type: "plan", id, name, data, options: opts, shard: k, shards });
+        }
       });
     },
-    cancel() { if (worker) worker.postMessage({ type: "cancel" }); },
+    cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
   };
-  // Start the worker once the first picture is up, so the first file
+  // Start the workers once the first picture is up, so the first file
   // dropped plans at once without delaying that picture.
   window.addEventListener("memplan", (e) => {
-    if (e.detail.type === "summary") setTimeout(startWorker, 0);
+    if (e.detail.type === "summary") setTimeout(startPool, 0);
   });
 
   // If the Go program ends (it returned, panicked or trapped), nothing in

@@ -1,14 +1,18 @@
-// The planner worker: memplan's planner-only wasm, off the page's main
-// thread. The viewer posts {type: "plan", id, name, data, options} and
-// gets back the events of wasm/protocol (ready, progress, planned,
-// error). Requests that arrive while the wasm loads wait in a queue.
+// A planner worker: memplan's planner-only wasm, off the page's main
+// thread. The viewer compiles planner.wasm once and posts the module
+// ({type: "module", module}); then it posts {type: "plan", id, name,
+// data, options, shard, shards} and gets back the events of
+// wasm/protocol (ready, progress, planned, error). Requests that arrive
+// while the module starts wait in a queue.
 "use strict";
 importScripts("wasm_exec.js");
 
 const waiting = [];
 self.onmessage = (e) => {
-  if (self.memplanWorker) self.memplanWorker.handle(e.data);
-  else waiting.push(e.data);
+  const m = e.data;
+  if (m && m.type === "module") { start(m.module); return; }
+  if (self.memplanWorker) self.memplanWorker.handle(m);
+  else waiting.push(m);
 };
 // Go calls this once memplanWorker exists.
 self.memplanWorkerReady = () => {
@@ -19,20 +23,11 @@ function stopped(why) {
   self.postMessage({ type: "error", error: { kind: "stopped", message: "the planner stopped: " + why } });
 }
 
-(async () => {
+async function start(module) {
   const go = new Go();
-  const url = new URL("planner.wasm", self.location.href);
   let instance;
   try {
-    try {
-      ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject));
-    } catch (err) {
-      // A host that serves .wasm without Content-Type application/wasm
-      // breaks streaming compilation; compiling the bytes still works.
-      const resp = await fetch(url);
-      if (!resp.ok) throw new Error("fetching " + url + ": HTTP " + resp.status);
-      ({ instance } = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject));
-    }
+    instance = await WebAssembly.instantiate(module, go.importObject);
   } catch (err) {
     stopped(String(err && err.message ? err.message : err));
     return;
@@ -43,4 +38,4 @@ function stopped(why) {
   } catch (err) {
     stopped(String(err && err.message ? err.message : err));
   }
-})();
+}

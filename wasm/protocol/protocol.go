@@ -77,11 +77,17 @@ func ErrorOf(err error) *Error {
 }
 
 // PlanRequest asks the worker to plan a file. The file's bytes travel
-// beside it, as a transferred ArrayBuffer.
+// beside it. The command line runs auto's portfolio on every core; a
+// browser gives each worker one thread, so the viewer sends the same
+// request to several workers, each with its own Shard of Shards
+// (planner.PlaceOptions), and keeps the answer with the smallest arena,
+// ties to the lower Member: the plan the command line makes.
 type PlanRequest struct {
 	ID      int     `json:"id"`
 	Name    string  `json:"name"`
 	Options Options `json:"options"`
+	Shard   int     `json:"shard"`
+	Shards  int     `json:"shards"`
 }
 
 // WorkerEvent is what the planner worker posts back: "ready" once it can
@@ -93,10 +99,21 @@ type WorkerEvent struct {
 	ID      int    `json:"id,omitempty"`
 	Version int    `json:"version,omitempty"` // ready
 	Message string `json:"message,omitempty"` // progress
-	// Planned: the input's format, the alignment it gets when the page
-	// chooses none, and the plan record as JSON text.
+	// Planned: the input's format and the alignment it gets when the page
+	// chooses none. The plan itself travels beside the event as "plan",
+	// a transferred Uint8Array in planner's binary form (AppendBinary):
+	// decoding 62,000 tensors from JSON took the viewer longer than
+	// planning them.
 	Format           string `json:"format,omitempty"`
 	DefaultAlignment int64  `json:"default_alignment,omitempty"`
-	Record           string `json:"record,omitempty"`
 	Error            *Error `json:"error,omitempty"`
+	// Planned: the arena, whether it is proven smallest, and the auto
+	// portfolio member that won (-1 for other strategies and records),
+	// which the viewer compares across shards.
+	Arena   int64 `json:"arena,omitempty"`
+	Optimal bool  `json:"optimal,omitempty"`
+	Member  int   `json:"member"`
+	// Millis is where a planned request's time went, in the worker:
+	// "load", "plan" (placing and proving), "encode".
+	Millis map[string]float64 `json:"millis,omitempty"`
 }

@@ -65,6 +65,9 @@ func (w *worker) handle(m js.Value) {
 		var req protocol.PlanRequest
 		req.ID = m.Get("id").Int()
 		req.Name = m.Get("name").String()
+		if v := m.Get("shards"); v.Type() == js.TypeNumber {
+			req.Shard, req.Shards = m.Get("shard").Int(), v.Int()
+		}
 		data, err := bytesOf(m.Get("data"))
 		if err == nil {
 			err = optionsOf(m.Get("options"), &req.Options)
@@ -87,48 +90,72 @@ func (w *worker) handle(m js.Value) {
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev := plan(ctx, req, data)
+	ev, bin := plan(ctx, req, data)
 	ev.ID = req.ID
-	post(ev)
+	if bin == nil {
+		post(ev)
+		return
+	}
+	u := js.Global().Get("Uint8Array").New(len(bin))
+	js.CopyBytesToJS(u, bin)
+	postWith(ev, "plan", u)
 }
 
 // plan loads and plans one file. A panic is reported as a bug in memplan
 // with the file's name: the worker survives to plan the next file.
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent) {
+// A plan comes back in planner's binary form; it has passed Verify here
+// (PlanSource proves every plan it makes, Load every record it reads).
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
-			ev = protocol.WorkerEvent{Type: "error", Error: e}
+			ev, bin = protocol.WorkerEvent{Type: "error", Error: e}, nil
 		}
 	}()
 	if ctx.Err() != nil {
-		return cancelled()
+		return cancelled(), nil
 	}
 	o := req.Options
+	start := time.Now()
+	millis := map[string]float64{}
+	lap := func(what string) {
+		millis[what] = float64(time.Since(start).Microseconds()) / 1000
+		start = time.Now()
+	}
 	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
 	}
-	p := in.Plan
+	lap("load")
+	p, member := in.Plan, -1
 	if p == nil {
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
-		p, err = planner.PlanSource(ctx, in.Source, o.Options, o.Strategy, planner.PlaceOptions{Yield: yielder(), Progress: progress})
+		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards}
+		var prob *planner.Problem
+		prob, err = planner.Lower(in.Source, o.Options)
+		if err == nil {
+			var pl planner.Placement
+			p, pl, err = planner.PlanProblem(ctx, prob, o.Strategy, popts)
+			member = pl.Member
+		}
 		if ctx.Err() != nil {
-			return cancelled()
+			return cancelled(), nil
 		}
 		if err != nil {
-			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
 		}
 	}
-	record, err := json.Marshal(p)
+	lap("plan")
+	bin, err = p.AppendBinary(nil)
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
 	}
-	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Record: string(record)}
+	lap("encode")
+	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member}
 	if in.Source != nil {
 		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
 	}
-	return ev
+	return ev, bin
 }
 
 func cancelled() protocol.WorkerEvent {
@@ -154,11 +181,23 @@ func yielder() func() {
 // post sends an event to the worker's owner. Events go through JSON so
 // a Go value becomes a JS object in one JSON.parse.
 func post(ev protocol.WorkerEvent) {
+	js.Global().Call("postMessage", encode(ev))
+}
+
+// postWith sends an event with a Uint8Array beside it under key, its
+// buffer transferred rather than copied.
+func postWith(ev protocol.WorkerEvent, key string, u js.Value) {
+	obj := encode(ev)
+	obj.Set(key, u)
+	js.Global().Call("postMessage", obj, []any{u.Get("buffer")})
+}
+
+func encode(ev protocol.WorkerEvent) js.Value {
 	b, err := json.Marshal(ev)
 	if err != nil {
 		b, _ = json.Marshal(protocol.WorkerEvent{Type: "error", ID: ev.ID, Error: protocol.ErrorOf(err)})
 	}
-	js.Global().Call("postMessage", js.Global().Get("JSON").Call("parse", string(b)))
+	return js.Global().Get("JSON").Call("parse", string(b))
 }
 
 func bytesOf(v js.Value) ([]byte, error) {

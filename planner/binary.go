@@ -1,0 +1,254 @@
+package planner
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// The plan's binary form carries a plan record from the planner worker to
+// the viewer. Decoding a 62,000-tensor record from JSON took 1.6 s in the
+// browser's wasm, more than planning it; this form takes a small part of
+// that. It is private to one build of memplan (the worker and viewer come
+// from the same commit), so it has a magic number but no compatibility
+// promise: plan records that people keep are JSON.
+var binaryMagic = []byte("MPB1")
+
+// AppendBinary appends the plan's binary form to b.
+func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
+	opts, err := json.Marshal(p.Options)
+	if err != nil {
+		return nil, err
+	}
+	w := binWriter{b: append(b, binaryMagic...)}
+	w.str(p.Format)
+	w.str(p.Name)
+	w.ints(p.ArenaSize, p.LowerBound, p.AlignedLowerBound, p.TotalUnshared, p.Saved)
+	w.uint(math.Float64bits(p.Fragmentation))
+	w.ints(p.Alignment)
+	w.str(p.Strategy)
+	w.bool(p.Optimal)
+	w.str(string(opts))
+	w.ints(int64(p.Steps))
+	w.strs(p.Schedule)
+	w.strs(p.Phases)
+	w.uint(uint64(len(p.Tensors)))
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		w.str(t.Name)
+		w.str(t.Op)
+		w.str(t.Node)
+		w.str(t.Phase)
+		w.str(string(t.Kind))
+		w.uint(uint64(len(t.Shape)))
+		w.ints(t.Shape...)
+		w.str(t.DType)
+		w.ints(t.Size, t.Offset, t.Guard, int64(t.Birth), int64(t.Death))
+		w.str(t.Reuses)
+		w.str(t.Root)
+		w.ints(t.ViewOffset)
+		w.bool(t.Skipped)
+	}
+	w.strs(p.IO.Inputs)
+	w.strs(p.IO.Params)
+	w.strs(p.IO.Constants)
+	w.strs(p.IO.Outputs)
+	names := make([]string, 0, len(p.Symbols))
+	for k := range p.Symbols {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	w.uint(uint64(len(names)))
+	for _, k := range names {
+		w.str(k)
+		w.ints(p.Symbols[k])
+	}
+	w.strs(p.Notes)
+	w.strs(p.PlacementOrder)
+	w.str(p.Fingerprint)
+	return w.b, nil
+}
+
+// DecodeBinary reads a plan's binary form. Like DecodePlan it does not
+// prove the plan valid.
+func DecodeBinary(data []byte) (*Plan, error) {
+	if len(data) < len(binaryMagic) || string(data[:len(binaryMagic)]) != string(binaryMagic) {
+		return nil, errors.New("not a binary plan record")
+	}
+	r := binReader{b: data[len(binaryMagic):]}
+	p := &Plan{}
+	p.Format = r.str()
+	p.Name = r.str()
+	p.ArenaSize, p.LowerBound, p.AlignedLowerBound, p.TotalUnshared, p.Saved = r.int(), r.int(), r.int(), r.int(), r.int()
+	p.Fragmentation = math.Float64frombits(r.uint())
+	p.Alignment = r.int()
+	p.Strategy = r.str()
+	p.Optimal = r.bool()
+	if opts := r.str(); r.err == nil {
+		if err := json.Unmarshal([]byte(opts), &p.Options); err != nil {
+			return nil, fmt.Errorf("binary plan record: options: %v", err)
+		}
+	}
+	p.Steps = int(r.int())
+	p.Schedule = r.strs()
+	p.Phases = r.strs()
+	if n := r.count(); r.err == nil {
+		p.Tensors = make([]PlanTensor, n)
+		for i := range p.Tensors {
+			t := &p.Tensors[i]
+			t.Name, t.Op, t.Node, t.Phase, t.Kind = r.str(), r.str(), r.str(), r.str(), Kind(r.str())
+			t.Shape = make([]int64, r.count())
+			for k := range t.Shape {
+				t.Shape[k] = r.int()
+			}
+			t.DType = r.str()
+			t.Size, t.Offset, t.Guard, t.Birth, t.Death = r.int(), r.int(), r.int(), int(r.int()), int(r.int())
+			t.Reuses, t.Root = r.str(), r.str()
+			t.ViewOffset = r.int()
+			t.Skipped = r.bool()
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	p.IO.Inputs, p.IO.Params, p.IO.Constants, p.IO.Outputs = r.strs(), r.strs(), r.strs(), r.strs()
+	if n := r.count(); r.err == nil {
+		p.Symbols = make(map[string]int64, n)
+		for range n {
+			k := r.str()
+			p.Symbols[k] = r.int()
+		}
+	}
+	p.Notes = r.strs()
+	p.PlacementOrder = r.strs()
+	p.Fingerprint = r.str()
+	if r.err == nil && len(r.b) > 0 {
+		r.err = errors.New("data after the record")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("binary plan record: %v", r.err)
+	}
+	return p, nil
+}
+
+type binWriter struct{ b []byte }
+
+func (w *binWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+
+func (w *binWriter) ints(vs ...int64) {
+	for _, v := range vs {
+		w.b = binary.AppendVarint(w.b, v)
+	}
+}
+
+func (w *binWriter) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+func (w *binWriter) str(s string) {
+	w.uint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+// strs writes a list, keeping nil apart from empty: records leave some
+// lists out (omitempty) and keep others as [].
+func (w *binWriter) strs(ss []string) {
+	if ss == nil {
+		w.uint(0)
+		return
+	}
+	w.uint(uint64(len(ss)) + 1)
+	for _, s := range ss {
+		w.str(s)
+	}
+}
+
+// binReader reads what binWriter wrote; the first error sticks, and
+// every read after it returns zero values.
+type binReader struct {
+	b   []byte
+	err error
+}
+
+func (r *binReader) fail(msg string) {
+	if r.err == nil {
+		r.err = errors.New(msg)
+	}
+	r.b = nil
+}
+
+func (r *binReader) uint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *binReader) int() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a length, refusing one longer than the bytes left could
+// hold (each element takes at least one byte), so a corrupt count never
+// makes a huge allocation.
+func (r *binReader) count() int {
+	n := r.uint()
+	if n > uint64(len(r.b)) {
+		r.fail("a length runs past the end")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *binReader) bool() bool {
+	if len(r.b) == 0 {
+		r.fail("truncated")
+		return false
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v != 0
+}
+
+func (r *binReader) str() string {
+	n := r.uint()
+	if n > uint64(len(r.b)) {
+		r.fail("a string runs past the end")
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *binReader) strs() []string {
+	n := r.uint()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	if n-1 > uint64(len(r.b)) {
+		r.fail("a list runs past the end")
+		return nil
+	}
+	ss := make([]string, n-1)
+	for i := range ss {
+		ss[i] = r.str()
+	}
+	return ss
+}
