@@ -38,6 +38,7 @@
     switch (m.type) {
       case "ready": onReady(m); break;
       case "busy": setStatus("planning " + m.file + "…"); break;
+      case "progress": setStatus("planning " + m.file + ": " + m.message); break;
       case "summary": onPlan(m); break;
       case "error": onError(m); break;
       case "stopped": onStopped(m); break;
