@@ -33,6 +33,13 @@
     viewer.contentWindow.postMessage(msg, "*", transfer || []);
   }
 
+  // The plot follows the page's colour scheme (app.css); its colours are
+  // Go's, in the theme named here.
+  const lightScheme = matchMedia("(prefers-color-scheme: light)");
+  const sendTheme = () => send({ type: "theme", name: lightScheme.matches ? "light" : "dark" });
+  sendTheme();
+  lightScheme.addEventListener("change", sendTheme);
+
   window.addEventListener("message", (e) => {
     if (e.source !== viewer.contentWindow) return;
     const m = e.data;
