@@ -327,6 +327,7 @@
   function row(t) {
     const tr = document.createElement("tr");
     tr.dataset.name = t.name;
+    tr.tabIndex = -1; // tabRow puts one row in the Tab order
     const cells = [
       t.name, t.op, t.kind, "[" + t.shape.join(", ") + "]", t.dtype,
       fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : t.offset.toLocaleString("en-US"),
@@ -357,16 +358,47 @@
   });
   document.querySelector("#table tbody").addEventListener("click", (e) => {
     const tr = e.target.closest("tr");
-    if (tr) send({ type: "focus", name: tr.dataset.name });
+    if (tr) { tabRow(tr); send({ type: "focus", name: tr.dataset.name }); }
   });
+  // The keyboard: one row is in the Tab order (the selected one, else the
+  // first); arrows, Home and End move between rows, Enter or Space selects.
+  document.querySelector("#table tbody").addEventListener("keydown", (e) => {
+    const tr = e.target;
+    if (!tr.matches("tr") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const rows = tr.parentNode;
+    const to = { ArrowDown: tr.nextElementSibling, ArrowUp: tr.previousElementSibling,
+      Home: rows.firstElementChild, End: rows.lastElementChild }[e.key];
+    if (e.key === "Enter" || e.key === " ") send({ type: "focus", name: tr.dataset.name });
+    else if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation(); // arrows here move in the table, not the plot
+    if (to) { tabRow(to); to.focus({ preventScroll: true }); showRow(to); }
+  });
+
+  // showRow scrolls the table, never the page (on a phone the table is
+  // far below the plot that was tapped), to show row tr below its header.
+  function showRow(tr) {
+    const wrap = $("table-wrap"), w = wrap.getBoundingClientRect(), r = tr.getBoundingClientRect();
+    const top = w.top + document.querySelector("#table thead").offsetHeight, bottom = w.top + wrap.clientHeight;
+    if (r.top < top) wrap.scrollTop -= top - r.top;
+    else if (r.bottom > bottom) wrap.scrollTop += Math.min(r.bottom - bottom, r.top - top);
+  }
+
+  function tabRow(tr) {
+    for (const r of document.querySelectorAll("#table tbody tr[tabindex='0']")) if (r !== tr) r.tabIndex = -1;
+    if (tr) tr.tabIndex = 0;
+  }
 
   function markSelectedRow(scroll) {
     for (const tr of document.querySelectorAll("#table tbody tr.selected")) tr.classList.remove("selected");
-    if (!state.selected) return;
-    const tr = Array.from(document.querySelectorAll("#table tbody tr")).find((r) => r.dataset.name === state.selected);
-    if (!tr) return;
+    const tr = state.selected && Array.from(document.querySelectorAll("#table tbody tr")).find((r) => r.dataset.name === state.selected);
+    if (!tr) {
+      if (!document.querySelector("#table tbody tr[tabindex='0']")) tabRow(document.querySelector("#table tbody tr"));
+      return;
+    }
+    tabRow(tr);
     tr.classList.add("selected");
-    if (scroll) tr.scrollIntoView({ block: "nearest" });
+    if (scroll) showRow(tr);
   }
 
   // ---- hover and selection ----
@@ -431,7 +463,10 @@
       const u = p.tensor;
       const li = document.createElement("li");
       li.dataset.name = u.name;
-      li.textContent = u.name + " — " + u.kind + ", steps " + u.birth + "–" + u.death + ", " + fmtBytes(u.size) + " at " + u.offset.toLocaleString("en-US");
+      const b = document.createElement("button"); // selects it: reachable by keyboard
+      b.type = "button";
+      b.textContent = u.name + " — " + u.kind + ", steps " + u.birth + "–" + u.death + ", " + fmtBytes(u.size) + " at " + u.offset.toLocaleString("en-US");
+      li.append(b);
       return li;
     }));
     if (!document.querySelector("#table tbody tr[data-name='" + CSS.escape(t.name) + "']")) renderTable();
