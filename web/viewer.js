@@ -47,10 +47,12 @@
   // A focus ring on the canvas when the keyboard brought the focus, not
   // a click: ebiten cancels the mouse's own focusing and focuses the
   // canvas from script, which :focus-visible then takes for the keyboard.
-  let pointing = false;
-  window.addEventListener("pointerdown", () => { pointing = true; setTimeout(() => { pointing = false; }); }, { capture: true });
+  // Nor when ebiten focuses it on load (standalone): nobody acted yet.
+  let pointing = false, acted = embedded;
+  window.addEventListener("pointerdown", () => { acted = pointing = true; setTimeout(() => { pointing = false; }); }, { capture: true });
+  window.addEventListener("keydown", () => { acted = true; }, { capture: true });
   document.addEventListener("focusin", (e) => {
-    if (e.target instanceof HTMLCanvasElement) e.target.classList.toggle("keyboard-focus", !pointing);
+    if (e.target instanceof HTMLCanvasElement) e.target.classList.toggle("keyboard-focus", acted && !pointing);
   });
   document.addEventListener("focusout", (e) => {
     if (e.target instanceof HTMLCanvasElement) e.target.classList.remove("keyboard-focus");
