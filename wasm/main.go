@@ -442,7 +442,7 @@ func (a *app) installJS() {
 			return nil
 		}
 		return map[string]any{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0,
-			"color": viz.TensorColor(a.view.Layout.Plan, i, false).Hex()}
+			"color": a.view.TensorColor(i).Hex()}
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
@@ -564,6 +564,11 @@ func (a *app) handle(m js.Value) {
 			n = c.Int()
 		}
 		a.queue(func() { a.view.SetReveal(n) })
+	case "theme":
+		// "dark" or "light"; SetTheme redraws when the theme changes and
+		// ignores names it does not know.
+		name := str("name")
+		a.queue(func() { a.view.SetTheme(name) })
 	case "fit":
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
 	case "key":

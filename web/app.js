@@ -31,6 +31,19 @@
     viewer.contentWindow.postMessage(msg, "*", transfer || []);
   }
 
+  // The plot follows the page's colour scheme (app.css); its colours are
+  // Go's, in the theme named here.
+  const lightScheme = matchMedia("(prefers-color-scheme: light)");
+  let allKindColors = {};
+  const sendTheme = () => {
+    const name = lightScheme.matches ? "light" : "dark";
+    send({ type: "theme", name });
+    kindColors = allKindColors[name] || {};
+    for (const sw of document.querySelectorAll("#table .swatch")) sw.style.background = kindColors[sw.dataset.kind] || "";
+  };
+  sendTheme();
+  lightScheme.addEventListener("change", sendTheme);
+
   window.addEventListener("message", (e) => {
     if (e.source !== viewer.contentWindow) return;
     const m = e.data;
@@ -51,8 +64,8 @@
 
   function onReady(m) {
     state.ready = true;
-    const scheme = matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark";
-    kindColors = (m.kinds && m.kinds[scheme]) || {};
+    allKindColors = m.kinds || {};
+    kindColors = allKindColors[lightScheme.matches ? "light" : "dark"] || {};
     viewerKeys = new Set((m.keys || []).flatMap((b) => b.keys));
     const strat = document.querySelector("select[name=strategy]");
     strat.replaceChildren(...m.strategies.map((s) => option(s, s)));
@@ -339,6 +352,7 @@
   function row(t) {
     const tr = document.createElement("tr");
     tr.dataset.name = t.name;
+    tr.tabIndex = -1; // tabRow puts one row in the Tab order
     const cells = [
       t.name, t.op, t.kind, "[" + t.shape.join(", ") + "]", t.dtype,
       fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : grouped.format(t.offset),
@@ -349,6 +363,7 @@
       if (k === 2) {
         const sw = document.createElement("span");
         sw.className = "swatch";
+        sw.dataset.kind = t.kind;
         sw.style.background = kindColors[t.kind] || "";
         td.append(sw);
       }
@@ -369,16 +384,47 @@
   });
   document.querySelector("#table tbody").addEventListener("click", (e) => {
     const tr = e.target.closest("tr");
-    if (tr) send({ type: "focus", name: tr.dataset.name });
+    if (tr) { tabRow(tr); send({ type: "focus", name: tr.dataset.name }); }
   });
+  // The keyboard: one row is in the Tab order (the selected one, else the
+  // first); arrows, Home and End move between rows, Enter or Space selects.
+  document.querySelector("#table tbody").addEventListener("keydown", (e) => {
+    const tr = e.target;
+    if (!tr.matches("tr") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const rows = tr.parentNode;
+    const to = { ArrowDown: tr.nextElementSibling, ArrowUp: tr.previousElementSibling,
+      Home: rows.firstElementChild, End: rows.lastElementChild }[e.key];
+    if (e.key === "Enter" || e.key === " ") send({ type: "focus", name: tr.dataset.name });
+    else if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation(); // arrows here move in the table, not the plot
+    if (to) { tabRow(to); to.focus({ preventScroll: true }); showRow(to); }
+  });
+
+  // showRow scrolls the table, never the page (on a phone the table is
+  // far below the plot that was tapped), to show row tr below its header.
+  function showRow(tr) {
+    const wrap = $("table-wrap"), w = wrap.getBoundingClientRect(), r = tr.getBoundingClientRect();
+    const top = w.top + document.querySelector("#table thead").offsetHeight, bottom = w.top + wrap.clientHeight;
+    if (r.top < top) wrap.scrollTop -= top - r.top;
+    else if (r.bottom > bottom) wrap.scrollTop += Math.min(r.bottom - bottom, r.top - top);
+  }
+
+  function tabRow(tr) {
+    for (const r of document.querySelectorAll("#table tbody tr[tabindex='0']")) if (r !== tr) r.tabIndex = -1;
+    if (tr) tr.tabIndex = 0;
+  }
 
   function markSelectedRow(scroll) {
     for (const tr of document.querySelectorAll("#table tbody tr.selected")) tr.classList.remove("selected");
-    if (!state.selected) return;
-    const tr = Array.from(document.querySelectorAll("#table tbody tr")).find((r) => r.dataset.name === state.selected);
-    if (!tr) return;
+    const tr = state.selected && Array.from(document.querySelectorAll("#table tbody tr")).find((r) => r.dataset.name === state.selected);
+    if (!tr) {
+      if (!document.querySelector("#table tbody tr[tabindex='0']")) tabRow(document.querySelector("#table tbody tr"));
+      return;
+    }
+    tabRow(tr);
     tr.classList.add("selected");
-    if (scroll) tr.scrollIntoView({ block: "nearest" });
+    if (scroll) showRow(tr);
   }
 
   // ---- hover and selection ----
@@ -443,7 +489,10 @@
       const u = p.tensor;
       const li = document.createElement("li");
       li.dataset.name = u.name;
-      li.textContent = u.name + " — " + u.kind + ", steps " + u.birth + "–" + u.death + ", " + fmtBytes(u.size) + " at " + u.offset.toLocaleString("en-US");
+      const b = document.createElement("button"); // selects it: reachable by keyboard
+      b.type = "button";
+      b.textContent = u.name + " — " + u.kind + ", steps " + u.birth + "–" + u.death + ", " + fmtBytes(u.size) + " at " + u.offset.toLocaleString("en-US");
+      li.append(b);
       return li;
     }));
     if (!document.querySelector("#table tbody tr[data-name='" + CSS.escape(t.name) + "']")) renderTable();

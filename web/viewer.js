@@ -16,11 +16,46 @@
   const embedded = window.parent !== window;
   const status = document.getElementById("status");
   const keys = document.getElementById("keys");
+  // Colours: the canvas's are Go's, in the theme named here. The system's
+  // scheme until the host sends a "theme" message (memplan's app does);
+  // after that, the host's. <html data-theme> paints the page to match.
+  const light = matchMedia("(prefers-color-scheme: light)");
+  let hostTheme = false;
+  function theme(name) {
+    document.documentElement.dataset.theme = name;
+    if (window.memplan) window.memplan.send({ type: "theme", name });
+  }
+  const systemTheme = () => light.matches ? "light" : "dark";
+  document.documentElement.dataset.theme = systemTheme();
+  light.addEventListener("change", () => { if (!hostTheme) theme(systemTheme()); });
+  window.addEventListener("memplan", (e) => {
+    if (e.detail.type === "ready" && !hostTheme) theme(document.documentElement.dataset.theme);
+  });
   window.addEventListener("memplan", (e) => {
     const m = e.detail;
     if (m.type === "ready" || m.type === "summary") status.textContent = "";
     if (m.type === "busy") status.textContent = "planning " + m.file + "…";
     if (m.type === "error") status.textContent = "";
+  });
+  // Tab moves the focus on, out of the canvas too. Ebiten cancels every
+  // keydown on its canvas, Tab's included, which traps the keyboard there:
+  // stop Tab on its way down, before it reaches the canvas (nor is it a
+  // key for Go).
+  for (const type of ["keydown", "keyup"]) {
+    window.addEventListener(type, (e) => { if (e.key === "Tab") e.stopPropagation(); }, { capture: true });
+  }
+  // A focus ring on the canvas when the keyboard brought the focus, not
+  // a click: ebiten cancels the mouse's own focusing and focuses the
+  // canvas from script, which :focus-visible then takes for the keyboard.
+  // Nor when ebiten focuses it on load (standalone): nobody acted yet.
+  let pointing = false, acted = embedded;
+  window.addEventListener("pointerdown", () => { acted = pointing = true; setTimeout(() => { pointing = false; }); }, { capture: true });
+  window.addEventListener("keydown", () => { acted = true; }, { capture: true });
+  document.addEventListener("focusin", (e) => {
+    if (e.target instanceof HTMLCanvasElement) e.target.classList.toggle("keyboard-focus", acted && !pointing);
+  });
+  document.addEventListener("focusout", (e) => {
+    if (e.target instanceof HTMLCanvasElement) e.target.classList.remove("keyboard-focus");
   });
   // Keys go to the viewer as commands, one per keydown (auto-repeat
   // included): ebiten samples keys once a frame and would miss a quick tap.
@@ -37,7 +72,12 @@
     if (window.memplan) window.memplan.send({ type: "key", key: e.key, shift: e.shiftKey });
   });
   window.addEventListener("message", (e) => {
-    if (e.source === window.parent && e.data && e.data.type === "help") keys.classList.toggle("open", !!e.data.open);
+    if (e.source !== window.parent || !e.data) return;
+    if (e.data.type === "help") keys.classList.toggle("open", !!e.data.open);
+    if (e.data.type === "theme" && typeof e.data.name === "string") { // Go reads it too
+      hostTheme = true;
+      document.documentElement.dataset.theme = e.data.name;
+    }
   });
   // Files dragged over the canvas: inside the app, tell the host page,
   // which covers the canvas and takes the drop; standalone, load the
