@@ -441,15 +441,7 @@ func TestBrowserApp(t *testing.T) {
 		}
 		t.Logf("the app downloaded %d bytes in all (budget %d): %v", total, site.AppBudget, sent)
 	}()
-	big := eval[string](p, `(() => { const ts = window.memplanApp.tensors;
-		const viewed = new Set(ts.filter(t => t.root).map(t => t.root));
-		let best = "", area = 0;
-		for (const t of ts) {
-			if (t.offset < 0 || t.root || viewed.has(t.name)) continue;
-			const r = `+frame+`.memplan.rectOf(t.name);
-			if (r && r.w * r.h > area) { area = r.w * r.h; best = t.name; }
-		}
-		return best; })()`)
+	big := p.largest()
 	x, y, want := p.point(big)
 	if got := p.pixel(x, y); got != want {
 		p.fail("default example: pixel (%.0f, %.0f) inside %s is %s, want %s", x, y, big, got, want)
