@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"memplan/ir"
 	"memplan/planner"
 )
 
@@ -141,5 +144,37 @@ func TestNodeLimitIsReproducible(t *testing.T) {
 	}
 	if prints[0] != prints[1] {
 		t.Fatalf("two runs with the same node budget differ: %v", prints)
+	}
+}
+
+// TestExitCodeOfEachVerdict: each kind of error has its own status, and
+// none uses 2, Go's own status for a crash.
+func TestExitCodeOfEachVerdict(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		code int
+	}{
+		{"ok", nil, exitOK},
+		{"bad input", &ir.Error{File: "x.json", Msg: "bad"}, exitBadInput},
+		{"usage", usageError{"wrong flag"}, exitBadInput},
+		{"over budget", &planner.BudgetError{What: "arena", Need: 2, Budget: 1}, exitOverBudget},
+		{"invalid plan", badPlanError{errors.New("invalid plan: overlap")}, exitBadPlan},
+		{"a plan that failed its own proof", fmt.Errorf("plan: %w", &planner.UnverifiedPlanError{Strategy: "auto", Err: errors.New("overlap")}), exitBug},
+		{"memory limit", fmt.Errorf("%w (raise it with --max-memory)", &ir.MemoryError{File: "x.csv", What: "planning 9 buffers", Need: 9, Limit: 1}), exitBadInput},
+	}
+	seen := map[int]string{}
+	for _, tc := range tests {
+		var stderr strings.Builder
+		if code := report(tc.err, &stderr); code != tc.code {
+			t.Errorf("%s: exit %d, want %d (%s)", tc.name, code, tc.code, stderr.String())
+		}
+		if tc.code == 2 {
+			t.Errorf("%s uses exit status 2, which Go uses for a crash", tc.name)
+		}
+		seen[tc.code] = tc.name
+	}
+	if len(seen) != 5 {
+		t.Errorf("want five distinct statuses (0, 1, 3, 4, 5), got %v", seen)
 	}
 }
