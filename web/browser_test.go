@@ -84,7 +84,7 @@ const embedHost = `<!doctype html><html><body style="margin:0">
 // page is the app in a headless browser, with helpers that read the viewer
 // through window.memplan inside its iframe.
 type page struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 }
 
@@ -249,7 +249,7 @@ func TestMain(m *testing.M) {
 }
 
 // moduleRoot is the repository root; building the viewer wasm on first use.
-func moduleRoot(t *testing.T) string {
+func moduleRoot(t testing.TB) string {
 	t.Helper()
 	if !browser.Available() {
 		if os.Getenv("CI") == "true" {
@@ -287,7 +287,7 @@ type session struct {
 }
 
 // open serves the app, starts a browser at 1280×800 and opens path.
-func open(t *testing.T, path string) *session {
+func open(t testing.TB, path string) *session {
 	root := moduleRoot(t)
 	mux := http.NewServeMux()
 	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}

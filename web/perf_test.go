@@ -66,38 +66,39 @@ func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	}
 }
 
-// TestBrowserPlansAtNearNativeSpeed: idealloc's Y_1 (62,185 buffers)
-// plans in the page within four times the command line's time on the same
-// machine, best of two runs each, run in turn so both see the same load
-// (19 s against 2.8 s, 6.8×, before the workers). The goal is 2×; the
-// test logs the ratio and where the page's time went.
-func TestBrowserPlansAtNearNativeSpeed(t *testing.T) {
-	s := open(t, "/index.html")
+// BenchmarkBrowserY1 plans idealloc's Y_1 (62,185 buffers) in the page
+// and with the command line, in turn, and reports both times and their
+// ratio (the goal is the page within twice the command line's time; it
+// was 6.8x with planning on the page's thread). A ratio of two programs
+// on a shared machine depends on its load, so it is measured here, not
+// asserted in a test:
+//
+//	xvfb-run -a go test -run '^$' -bench BrowserY1 -benchtime 3x ./web/
+func BenchmarkBrowserY1(b *testing.B) {
+	s := open(b, "/index.html")
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
-	cli := filepath.Join(t.TempDir(), "memplan")
+	cli := filepath.Join(b.TempDir(), "memplan")
 	build := exec.Command("go", "build", "-o", cli, "./tools/memplan")
 	build.Dir = s.root
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
+		b.Fatalf("building the CLI: %v\n%s", err, out)
 	}
 	input := filepath.Join(s.root, "web", "testdata", "Y_1.csv")
 	if _, err := os.Stat(input); err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	eval[bool](p, `(() => { window.addEventListener("message", (e) => {
 		if (e.data && e.data.type === "summary" && e.data.file === "Y_1.csv") window.__planned = performance.now(); });
 		return true; })()`)
-	var cliBest, pageBest time.Duration
-	for run := range 2 {
+	var cliTotal, pageTotal time.Duration
+	b.ResetTimer()
+	for range b.N {
 		start := time.Now()
-		cmd := exec.Command(cli, "plan", "-o", os.DevNull, input)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("the CLI: %v\n%s", err, out)
+		if out, err := exec.Command(cli, "plan", "-o", os.DevNull, input).CombinedOutput(); err != nil {
+			b.Fatalf("the CLI: %v\n%s", err, out)
 		}
-		if d := time.Since(start); run == 0 || d < cliBest {
-			cliBest = d
-		}
+		cliTotal += time.Since(start)
 		// The page: from the drop to the summary of the verified plan.
 		eval[bool](p, `(() => { window.__planned = 0; return true; })()`)
 		p.fetchServed("Y_1.csv")
@@ -105,13 +106,10 @@ func TestBrowserPlansAtNearNativeSpeed(t *testing.T) {
 		p.dropJS("Y_1.csv", "window.__file")
 		p.wait("Y_1 planned", `window.__planned > 0`)
 		ms := eval[float64](p, `window.__planned - window.__dropped`)
-		t.Logf("run %d: page %.0f ms, where: %s", run, ms, eval[string](p, `JSON.stringify(`+frame+`.memplan.state().millis)`))
-		if d := time.Duration(ms * float64(time.Millisecond)); run == 0 || d < pageBest {
-			pageBest = d
-		}
+		pageTotal += time.Duration(ms * float64(time.Millisecond))
+		b.Logf("page %.0f ms, where: %s", ms, eval[string](p, `JSON.stringify(`+frame+`.memplan.state().millis)`))
 	}
-	t.Logf("Y_1: the page took %v, the CLI %v (%.2f×)", pageBest, cliBest, pageBest.Seconds()/cliBest.Seconds())
-	if pageBest > 4*cliBest {
-		p.fail("Y_1 took %v in the page, over four times the CLI's %v", pageBest, cliBest)
-	}
+	b.ReportMetric(float64(pageTotal.Milliseconds())/float64(b.N), "page-ms/op")
+	b.ReportMetric(float64(cliTotal.Milliseconds())/float64(b.N), "cli-ms/op")
+	b.ReportMetric(pageTotal.Seconds()/cliTotal.Seconds(), "page/cli")
 }
