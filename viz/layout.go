@@ -99,11 +99,12 @@ type Layout struct {
 	paintedIn    *Theme
 }
 
-// Budget returns the budget a plan is held to: WebGPU's binding limit in
+// Budget returns the budget a plan is held to when none is given, as the
+// planner's fit verdict decides it (FitOf): WebGPU's binding limit in
 // f32-uniform mode, else none (0).
 func Budget(p *planner.Plan) int64 {
-	if p.Options.F32Uniform {
-		return planner.WebGPUBindingLimit
+	if f := p.FitOf(-1); f != nil {
+		return f.Budget
 	}
 	return 0
 }
