@@ -13,9 +13,10 @@ const zoomStep = 1.25
 const panStep = 0.1
 
 // KeyBinding is one action of the keyboard: the DOM key names that do
-// it and what it does, as the help lists it.
+// it, how the help writes them, and what it does.
 type KeyBinding struct {
 	Keys   []string `json:"keys"`
+	Label  string   `json:"label"`
 	Action string   `json:"action"`
 	Help   string   `json:"help"`
 }
@@ -24,14 +25,14 @@ type KeyBinding struct {
 // viewer's ready event, to forward exactly these and to list them in its
 // help, so the keys are stated once, here.
 var KeyBindings = []KeyBinding{
-	{[]string{"w", "W", "+", "="}, "zoom-in", "zoom in (Shift: time only)"},
-	{[]string{"s", "S", "-", "_"}, "zoom-out", "zoom out (Shift: time only)"},
-	{[]string{"a", "A", "ArrowLeft"}, "pan-left", "pan left"},
-	{[]string{"d", "D", "ArrowRight"}, "pan-right", "pan right"},
-	{[]string{"ArrowUp"}, "pan-up", "pan up"},
-	{[]string{"ArrowDown"}, "pan-down", "pan down"},
-	{[]string{"f", "F", "0"}, "fit", "fit the whole plan"},
-	{[]string{"Escape"}, "clear", "clear the selection"},
+	{[]string{"w", "W", "+", "="}, "W / +", "zoom-in", "zoom in (Shift: time only)"},
+	{[]string{"s", "S", "-", "_"}, "S / −", "zoom-out", "zoom out (Shift: time only)"},
+	{[]string{"a", "A", "ArrowLeft"}, "A / ←", "pan-left", "pan left"},
+	{[]string{"d", "D", "ArrowRight"}, "D / →", "pan-right", "pan right"},
+	{[]string{"ArrowUp"}, "↑", "pan-up", "pan up"},
+	{[]string{"ArrowDown"}, "↓", "pan-down", "pan down"},
+	{[]string{"f", "F", "0"}, "F / 0", "fit", "fit the whole plan"},
+	{[]string{"Escape"}, "Esc", "clear", "clear the selection"},
 }
 
 // actionOf is the action bound to a DOM key name, or "".

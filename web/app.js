@@ -67,6 +67,12 @@
     allKindColors = m.kinds || {};
     kindColors = allKindColors[lightScheme.matches ? "light" : "dark"] || {};
     viewerKeys = new Set((m.keys || []).flatMap((b) => b.keys));
+    $("viewer-keys").replaceChildren(...(m.keys || []).flatMap((b) => {
+      const dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = b.label;
+      dd.textContent = b.help;
+      return [dt, dd];
+    }));
     const strat = document.querySelector("select[name=strategy]");
     strat.replaceChildren(...m.strategies.map((s) => option(s, s)));
     strat.value = m.defaults.strategy;

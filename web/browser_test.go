@@ -441,6 +441,10 @@ func TestBrowserApp(t *testing.T) {
 		}
 		t.Logf("the app downloaded %d bytes in all (budget %d): %v", total, site.AppBudget, sent)
 	}()
+	// The key help lists the viewer's bindings as Go sent them in ready.
+	if got := eval[string](p, `document.getElementById("viewer-keys").textContent`); !strings.Contains(got, "W / +zoom in") || !strings.Contains(got, "Escclear the selection") {
+		p.fail("the key help does not list the viewer's keys from ready: %q", got)
+	}
 	big := p.largest()
 	x, y, want := p.point(big)
 	if got := p.pixel(x, y); got != want {

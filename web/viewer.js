@@ -1,5 +1,6 @@
-// Starts the memplan viewer wasm. The canvas is ebiten's; this script only
-// loads the module, shows its status and the key help.
+// Starts the memplan viewer wasm and its planner workers. The canvas is
+// ebiten's; this script loads the module, runs the workers, shows the
+// viewer's status and the key help (the keys are Go's, from ready).
 "use strict";
 (function () {
   // Ebiten draws into its own textures and copies the finished picture
@@ -33,6 +34,15 @@
   });
   window.addEventListener("memplan", (e) => {
     const m = e.detail;
+    if (m.type === "ready") {
+      document.getElementById("viewer-keys").replaceChildren(...(m.keys || []).map((b) => {
+        const line = document.createElement("div");
+        const kbd = document.createElement("kbd");
+        kbd.textContent = b.label;
+        line.append(kbd, " ", b.help);
+        return line;
+      }));
+    }
     if (m.type === "ready" || m.type === "summary") status.textContent = "";
     if (m.type === "busy") status.textContent = "planning " + m.file + "…";
     if (m.type === "error") status.textContent = "";
