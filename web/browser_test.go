@@ -190,6 +190,12 @@ func (p *page) point(name string) (float64, float64, string) {
 // pixel reads a page pixel from a screenshot, as #rrggbb.
 func (p *page) pixel(x, y float64) string {
 	p.t.Helper()
+	return hex(p.capture(), int(x), int(y))
+}
+
+// capture is a screenshot of the page, decoded.
+func (p *page) capture() image.Image {
+	p.t.Helper()
 	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.fail("screenshot: %v", err)
@@ -198,7 +204,7 @@ func (p *page) pixel(x, y float64) string {
 	if err != nil {
 		p.fail("decoding screenshot: %v", err)
 	}
-	return hex(img, int(x), int(y))
+	return img
 }
 
 func hex(img image.Image, x, y int) string {

@@ -3,11 +3,9 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -332,14 +330,7 @@ func TestLayoutKeyboard(t *testing.T) {
 // y): the background there, whatever thin line crosses it.
 func (p *page) patch(x, y float64) (string, float64) {
 	p.t.Helper()
-	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.fail("screenshot: %v", err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		p.fail("decoding screenshot: %v", err)
-	}
+	img := p.capture()
 	count := map[string]int{}
 	best, lum := "", 0.0
 	for dy := -4; dy <= 4; dy++ {
