@@ -145,14 +145,18 @@ func (p *Plan) PhaseRuns() []PhaseRun {
 // one's padding, which is at most the largest padding of any buffer. It
 // is never below LowerBound, and fragmentation measured against it is
 // what placement could still win.
-func AlignedLowerBound(p *Problem) int64 {
+func AlignedLowerBound(p *Problem) int64 { return alignedLowerBound(p, LowerBound(p)) }
+
+// alignedLowerBound is AlignedLowerBound given the plain bound, for
+// callers that have it already.
+func alignedLowerBound(p *Problem, plain int64) int64 {
 	var pad int64
 	for i := range p.Buffers {
 		if s := p.Buffers[i].Span(); s > 0 {
 			pad = max(pad, alignUp(s, p.Alignment)-s)
 		}
 	}
-	return alignedBound(pad, LowerBound(p), liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
+	return alignedBound(pad, plain, liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
 		b := &p.Buffers[i]
 		return b.Birth, b.Death, alignUp(b.Span(), p.Alignment)
 	}))

@@ -85,7 +85,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		Name:              p.Name,
 		ArenaSize:         pl.Arena,
 		LowerBound:        lb,
-		AlignedLowerBound: AlignedLowerBound(p),
+		AlignedLowerBound: alignedLowerBound(p, lb),
 		TotalUnshared:     TotalUnshared(p),
 		Alignment:         p.Alignment,
 		Strategy:          strategy,
