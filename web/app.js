@@ -156,13 +156,8 @@
     let problem = "";
     if (!Number.isInteger(opts.alignment)) problem = "alignment must be a whole number of bytes";
     if (!(opts.guard >= -1)) problem = "guard must be a number of bytes";
-    const syms = {};
-    for (const part of f.symbols.value.split(/[,\s]+/).filter(Boolean)) {
-      const m = /^([A-Za-z_][\w.]*)=(\d+)$/.exec(part);
-      if (!m) { problem = "symbols: write name=value, e.g. batch=8"; break; }
-      syms[m[1]] = Number(m[2]);
-    }
-    if (Object.keys(syms).length) opts.symbols = syms;
+    // Go reads the symbols, exactly and with the command line's grammar.
+    if (f.symbols.value.trim()) opts.symbols_text = f.symbols.value;
     err.hidden = !problem;
     err.textContent = problem;
     return problem ? null : opts;

@@ -159,7 +159,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	f.guard = -1
 	fs.Var(guardFlag{&f.guard}, "guard", "tail guard `bytes` after input, param and constant buffers (default max(align, 128))")
 	fs.StringVar(&f.skip, "skip", "", "leave these out of the arena: a comma list of params, inputs, constants")
-	fs.Var(&f.symbols, "set", "bind a symbolic dimension, sym=value (repeatable)")
+	fs.Var(&f.symbols, "set", "bind symbolic dimensions, sym=value[,sym=value] (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
 	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact after this many search `nodes`: the same input and budget give the same plan on any machine")
@@ -245,15 +245,16 @@ type symbolFlag map[string]int64
 func (s *symbolFlag) String() string { return fmt.Sprint(map[string]int64(*s)) }
 
 func (s *symbolFlag) Set(v string) error {
-	name, val, ok := strings.Cut(v, "=")
-	n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
-	if !ok || name == "" || err != nil || n < 0 {
-		return fmt.Errorf("want sym=value with a non-negative integer value, got %q", v)
+	syms, err := planner.ParseSymbols(v)
+	if err != nil {
+		return err
 	}
 	if *s == nil {
 		*s = symbolFlag{}
 	}
-	(*s)[strings.TrimSpace(name)] = n
+	for name, n := range syms {
+		(*s)[name] = n
+	}
 	return nil
 }
 

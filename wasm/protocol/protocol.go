@@ -29,6 +29,24 @@ type Options struct {
 	Budget int64 `json:"budget"`
 	// IfBranch picks the branch of ONNX If nodes whose branches disagree.
 	IfBranch string `json:"if_branch,omitempty"`
+	// SymbolsText is the page's symbols field as typed ("batch=8, seq=256"):
+	// Go reads it, with the command line's grammar, and exactly.
+	SymbolsText string `json:"symbols_text,omitempty"`
+}
+
+// Resolve reads SymbolsText into Symbols.
+func (o *Options) Resolve() error {
+	if o.SymbolsText == "" {
+		return nil
+	}
+	syms, err := planner.ParseSymbols(o.SymbolsText)
+	if err != nil {
+		return err
+	}
+	if len(syms) > 0 {
+		o.Symbols = syms
+	}
+	return nil
 }
 
 // Error is an error as events carry it: the whole message, and where.

@@ -54,3 +54,14 @@ func TestOptionsWireNames(t *testing.T) {
 		t.Fatalf("decoded %s\nwant    %s", got, wantJSON)
 	}
 }
+
+func TestOptionsResolveSymbolsText(t *testing.T) {
+	o := Options{SymbolsText: "batch=2, seq=9007199254740993"}
+	if err := o.Resolve(); err != nil || o.Symbols["batch"] != 2 || o.Symbols["seq"] != 9007199254740993 {
+		t.Fatalf("Resolve: %v, %v", o.Symbols, err)
+	}
+	bad := Options{SymbolsText: "batch"}
+	if err := bad.Resolve(); err == nil || !strings.Contains(err.Error(), `"batch" is not name=value`) {
+		t.Fatalf("Resolve of %q: %v", bad.SymbolsText, err)
+	}
+}

@@ -222,5 +222,5 @@ func optionsOf(v js.Value, o *protocol.Options) error {
 	if err := json.Unmarshal([]byte(text), o); err != nil {
 		return fmt.Errorf("options: %v", err)
 	}
-	return nil
+	return o.Resolve()
 }
