@@ -18,7 +18,17 @@ type Error struct {
 	Path      string // JSON path such as `nodes[3].shape[1]`, or an ONNX path
 	Node      string // node name, if the error concerns one
 	Msg       string
+	// Need, when set, names what the user can supply to get past the
+	// error (NeedSymbols, NeedIfBranch). The message does not say how:
+	// each front end adds its own words (the CLI a flag, the page a field).
+	Need string
 }
+
+// Values of Error.Need.
+const (
+	NeedSymbols  = "symbols"   // values for the unbound symbols the message names
+	NeedIfBranch = "if-branch" // which branch of an If to size its outputs by
+)
 
 func (e *Error) Error() string {
 	var parts []string

@@ -94,6 +94,7 @@ type decoder struct {
 
 	scope string // "graph", or the path of a subgraph being inferred
 	why   string // the failed rule of the node being inferred
+	need  string // what the user could supply to get past it (ir.Error.Need)
 	cur   int    // index of the node being inferred
 
 	noteUnsigned bool

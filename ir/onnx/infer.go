@@ -227,7 +227,7 @@ func (d *decoder) inferAll() error {
 	}
 	for _, k := range d.order {
 		n := &d.g.nodes[k]
-		d.why, d.cur = "", k
+		d.why, d.need, d.cur = "", "", k
 		res := d.infer(n)
 		var cause *failure // shared by the node's unknown outputs
 		for j, o := range n.outputs {
@@ -1982,7 +1982,10 @@ func (d *decoder) ifOutputs(n *node, res []tinfo) []tinfo {
 		if t.dt == e.dt {
 			res[i].dt = t.dt
 		}
-		d.fail(res, "output %s: the then branch gives %s, the else branch %s; pick one with --if-branch then|else",
+		if d.why == "" {
+			d.need = ir.NeedIfBranch
+		}
+		d.fail(res, "output %s: the then branch gives %s, the else branch %s; pick one of them",
 			quote(n.outputs[i]), describe(t), describe(e))
 	}
 	return res

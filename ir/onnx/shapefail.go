@@ -20,6 +20,7 @@ type failure struct {
 	inputs string   // the input shapes the rule saw
 	rule   string   // what failed
 	syms   []string // unbound symbols (graph inputs)
+	need   string   // ir.Error.Need
 }
 
 func (f *failure) msg() string {
@@ -115,7 +116,7 @@ func (d *decoder) blame(k int, n *node) *failure {
 		}
 	}
 	f := &failure{path: d.nodePath(k), node: n.name, op: nodeOp(n),
-		inputs: d.inputShapes(n), rule: d.why}
+		inputs: d.inputShapes(n), rule: d.why, need: d.need}
 	if f.rule == "" && (len(n.inputs) == 0 || n.inputs[0] == "") {
 		f.rule = "input 0 is missing"
 	}
@@ -175,15 +176,16 @@ func (d *decoder) unknownShapes() error {
 		}
 		return s
 	}
-	e := &ir.Error{File: d.file, Path: first.path, Node: first.node}
+	e := &ir.Error{File: d.file, Path: first.path, Node: first.node, Need: first.need}
 	if len(first.syms) > 0 {
 		syms := make([]string, 0, len(d.unbound))
 		for s := range d.unbound {
 			syms = append(syms, s)
 		}
 		sort.Strings(syms)
-		e.Msg = fmt.Sprintf("unbound symbols %s: bind them with --set name=value; until then the shapes of %d tensors are unknown: %s",
+		e.Msg = fmt.Sprintf("unbound symbols %s have no values; until then the shapes of %d tensors are unknown: %s",
 			strings.Join(syms, ", "), inGroup, list(group, inGroup))
+		e.Need = ir.NeedSymbols
 	} else {
 		e.Msg = first.msg()
 		if inGroup > 1 {

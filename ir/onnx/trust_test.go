@@ -37,6 +37,11 @@ func runErrCases(t *testing.T, cases []errCase) {
 			if err.Error() != tc.want {
 				t.Errorf("error\n%s\nwant\n%s", err, tc.want)
 			}
+			// A top-level If that needs a branch says so as data, for the
+			// CLI and the page to word their own way.
+			if strings.HasSuffix(tc.want, "; pick one of them") && e.Need != ir.NeedIfBranch {
+				t.Errorf("Need is %q, want %q", e.Need, ir.NeedIfBranch)
+			}
 		})
 	}
 }
@@ -154,7 +159,7 @@ func TestShapeErrorsSayWhy(t *testing.T) {
 			`e.onnx: graph.input[0]: cannot determine the shape of "x" (graph input): the graph input declares no shape; 1 tensor depends on it: "y" (Relu)`},
 		{"unbound symbols", modelP(13, input(vinfo("x", tFloat, "batch", 3)), input(vinfo("w", tFloat, "seq")),
 			op("Relu", []string{"x"}, []string{"y"})), ir.DecodeOptions{},
-			`e.onnx: graph.input[0]: unbound symbols batch, seq: bind them with --set name=value; until then the shapes of 3 tensors are unknown: "x" (graph input), "w" (graph input), "y" (Relu)`},
+			`e.onnx: graph.input[0]: unbound symbols batch, seq have no values; until then the shapes of 3 tensors are unknown: "x" (graph input), "w" (graph input), "y" (Relu)`},
 		{"loop body may change the shape", modelP(13, x, initz(tproto("m", tInt64, nil, 3)), initz(tproto("c", tBool, nil, 1)),
 			op("Loop", []string{"m", "c", "x"}, []string{"y"}, aGraph("body", graphP(
 				input(scalar("i", tInt64)), input(scalar("ci", tBool)), input(vinfo("xi", tFloat)),
@@ -308,17 +313,17 @@ func TestIfBranchesMustAgree(t *testing.T) {
 	}
 	runErrCases(t, []errCase{
 		{"shapes differ", model(ifNode("c", three, six)), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one with --if-branch then|else`},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one of them`},
 		{"dtypes differ", model(ifNode("c", three, half)), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [3] float16; pick one with --if-branch then|else`},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [3] float16; pick one of them`},
 		{"a branch is unknown", model(ifNode("c", three, bad)), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch an unknown shape (graph.node[0].attribute[else_branch].node[0]: cannot determine the shape of "b" (Reshape): inputs [3] and [3]: input 1 (shape) is not a constant memplan can compute); pick one with --if-branch then|else`},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch an unknown shape (graph.node[0].attribute[else_branch].node[0]: cannot determine the shape of "b" (Reshape): inputs [3] and [3]: input 1 (shape) is not a constant memplan can compute); pick one of them`},
 		{"the picked branch is unknown", model(ifNode("c", three, bad)), ir.DecodeOptions{IfBranch: "else"},
 			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y" comes from the else branch (picked with --if-branch), which gives an unknown shape (graph.node[0].attribute[else_branch].node[0]: cannot determine the shape of "b" (Reshape): inputs [3] and [3]: input 1 (shape) is not a constant memplan can compute)`},
 		{"consumers blame the If", model(ifNode("c", three, six), op("Relu", []string{"y"}, []string{"r"})), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one with --if-branch then|else; 1 tensor depends on it: "r" (Relu)`},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch [6] float; pick one of them; 1 tensor depends on it: "r" (Relu)`},
 		{"a branch's tensor is too large", model(ifNode("c", three, huge)), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch an unknown shape (graph.node[0].attribute[else_branch]: cannot determine the shape of "r" (subgraph): graph.node[0].attribute[else_branch].node[0]: tensor "hu" has shape [4611686018427387904] (float): exceeds memplan's limit of 2^62 bytes (4 EiB)); pick one with --if-branch then|else`},
+			`e.onnx: graph.node[0]: node "choose": cannot determine the shape of "y" (If): input []: output "y": the then branch gives [3] float, the else branch an unknown shape (graph.node[0].attribute[else_branch]: cannot determine the shape of "r" (subgraph): graph.node[0].attribute[else_branch].node[0]: tensor "hu" has shape [4611686018427387904] (float): exceeds memplan's limit of 2^62 bytes (4 EiB)); pick one of them`},
 		{"bad pick", model(ifNode("c", three, six)), ir.DecodeOptions{IfBranch: "both"},
 			`e.onnx: the If branch to pick is "both"; want then, else or none`},
 	})

@@ -178,3 +178,15 @@ func TestExitCodeOfEachVerdict(t *testing.T) {
 		t.Errorf("want five distinct statuses (0, 1, 3, 4, 5), got %v", seen)
 	}
 }
+
+// TestHintsForWhatAnErrorNeeds: the decoder names what is missing
+// (ir.Error.Need); the CLI says how to give it with its own flags.
+func TestHintsForWhatAnErrorNeeds(t *testing.T) {
+	for need, want := range map[string]string{ir.NeedSymbols: "--set name=value", ir.NeedIfBranch: "--if-branch then|else"} {
+		var stderr strings.Builder
+		report(&ir.Error{File: "m.onnx", Msg: "needs something", Need: need}, &stderr)
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("Need %q: stderr %q lacks %q", need, stderr.String(), want)
+		}
+	}
+}

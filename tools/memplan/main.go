@@ -119,6 +119,15 @@ func report(err error, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "memplan:", err)
+	var ie *ir.Error
+	if errors.As(err, &ie) {
+		switch ie.Need {
+		case ir.NeedSymbols:
+			fmt.Fprintln(stderr, "memplan: bind them with --set name=value")
+		case ir.NeedIfBranch:
+			fmt.Fprintln(stderr, "memplan: pick one with --if-branch then|else")
+		}
+	}
 	var budget *planner.BudgetError
 	var bad badPlanError
 	var bug *planner.UnverifiedPlanError

@@ -9,7 +9,6 @@ package protocol
 
 import (
 	"errors"
-	"strings"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -57,6 +56,9 @@ type Error struct {
 	Column  int    `json:"column,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Node    string `json:"node,omitempty"`
+	// Need names what the user can supply to get past the error
+	// (ir.Error.Need: "symbols", "if-branch"), so a host can point at it.
+	Need string `json:"need,omitempty"`
 	// Kind says what the page can do about it: "input" (fix the file or
 	// the options), "memory" (the input is over the page's memory limit),
 	// "bug" (a plan failed its proof: report it), "stopped" (the planner
@@ -64,24 +66,22 @@ type Error struct {
 	Kind string `json:"kind"`
 }
 
-// cliHint is how the decoders tell a command-line user to bind symbols;
-// a page binds them in its symbols field instead.
-const (
-	cliHint  = "bind them with --set name=value"
-	pageHint = "give them values under Symbols (name=value, e.g. batch=1)"
-	cliIf    = "pick one with --if-branch then|else"
-	pageIf   = "pick one with the If branch option (then or else)"
-)
+// pageHints say, in the page's words, how to supply what an error needs
+// (ir.Error.Need); the command line says it with its flags.
+var pageHints = map[string]string{
+	ir.NeedSymbols:  "Give them values under Symbols (name=value, e.g. batch=1).",
+	ir.NeedIfBranch: "Pick one with the If branch option (then or else).",
+}
 
 // ErrorOf describes err for the page, with its location when it has one.
 func ErrorOf(err error) *Error {
-	msg := err.Error()
-	msg = strings.Replace(msg, cliHint, pageHint, 1)
-	msg = strings.Replace(msg, cliIf, pageIf, 1)
-	e := &Error{Message: msg, Kind: "input"}
+	e := &Error{Message: err.Error(), Kind: "input"}
 	var ie *ir.Error
 	if errors.As(err, &ie) {
-		e.File, e.Line, e.Column, e.Path, e.Node = ie.File, ie.Line, ie.Column, ie.Path, ie.Node
+		e.File, e.Line, e.Column, e.Path, e.Node, e.Need = ie.File, ie.Line, ie.Column, ie.Path, ie.Node, ie.Need
+		if hint := pageHints[ie.Need]; hint != "" {
+			e.Message += ". " + hint
+		}
 	}
 	var mem *ir.MemoryError
 	var bug *planner.UnverifiedPlanError

@@ -24,8 +24,8 @@ func TestErrorOf(t *testing.T) {
 			Error{Message: "big.csv: planning 9 buffers needs about 9.0 GiB, over the memory limit of 1.0 GiB", File: "big.csv", Kind: "memory"}},
 		{"bug", &planner.UnverifiedPlanError{Strategy: "auto", Err: fmt.Errorf("invalid plan: x")},
 			Error{Message: "memplan bug: strategy auto produced a plan that fails verification; please report it with the input file: invalid plan: x", Kind: "bug"}},
-		{"symbols hint for the page", &ir.Error{File: "m.onnx", Msg: "unbound symbols batch; bind them with --set name=value"},
-			Error{Message: "m.onnx: unbound symbols batch; give them values under Symbols (name=value, e.g. batch=1)", File: "m.onnx", Kind: "input"}},
+		{"symbols hint for the page", &ir.Error{File: "m.onnx", Msg: "unbound symbols batch have no values", Need: ir.NeedSymbols},
+			Error{Message: "m.onnx: unbound symbols batch have no values. Give them values under Symbols (name=value, e.g. batch=1).", File: "m.onnx", Need: "symbols", Kind: "input"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
