@@ -69,6 +69,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	w.strs(p.Notes)
 	w.strs(p.PlacementOrder)
 	w.str(p.Fingerprint)
+	w.gpu(p)
 	return w.b, nil
 }
 
@@ -125,6 +126,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	p.Notes = r.strs()
 	p.PlacementOrder = r.strs()
 	p.Fingerprint = r.str()
+	r.gpu(p)
 	if r.err == nil && len(r.b) > 0 {
 		r.err = errors.New("data after the record")
 	}
@@ -251,4 +253,58 @@ func (r *binReader) strs() []string {
 		ss[i] = r.str()
 	}
 	return ss
+}
+
+// gpu writes the WebGPU fields: binding, limits, buffers and, for each
+// tensor, its buffer + 1 (0 for none) and buffer offset.
+func (w *binWriter) gpu(p *Plan) {
+	w.str(p.Binding)
+	w.bool(p.Limits != nil)
+	if l := p.Limits; l != nil {
+		w.str(l.Profile)
+		w.ints(l.MaxStorageBufferBindingSize, l.MaxBufferSize, l.MinStorageBufferOffsetAlignment)
+	}
+	w.bool(p.Buffers != nil)
+	w.uint(uint64(len(p.Buffers)))
+	for _, b := range p.Buffers {
+		w.ints(b.Offset, b.Size)
+	}
+	if p.Buffers == nil {
+		return
+	}
+	for i := range p.Tensors {
+		if s := p.Tensors[i].BufferSlot; s != nil {
+			w.ints(int64(s.Buffer)+1, s.BufferOffset)
+		} else {
+			w.ints(0)
+		}
+	}
+}
+
+func (r *binReader) gpu(p *Plan) {
+	p.Binding = r.str()
+	if r.bool() {
+		l := &Limits{Profile: r.str()}
+		l.MaxStorageBufferBindingSize, l.MaxBufferSize, l.MinStorageBufferOffsetAlignment = r.int(), r.int(), r.int()
+		p.Limits = l
+	}
+	has := r.bool()
+	if n := r.count(); r.err == nil && has {
+		p.Buffers = make([]GPUBuffer, n)
+		for k := range p.Buffers {
+			p.Buffers[k] = GPUBuffer{Offset: r.int(), Size: r.int()}
+		}
+	}
+	if !has || r.err != nil {
+		return
+	}
+	slots := make([]BufferSlot, len(p.Tensors))
+	for i := range p.Tensors {
+		if k := r.int(); k > 0 && k <= int64(len(p.Buffers)) {
+			slots[i] = BufferSlot{Buffer: int(k - 1), BufferOffset: r.int()}
+			p.Tensors[i].BufferSlot = &slots[i]
+		} else if k != 0 {
+			r.fail("a tensor names a buffer the record does not have")
+		}
+	}
 }

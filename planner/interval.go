@@ -351,13 +351,14 @@ func addSpan(s []span, lo, hi int64) []span {
 }
 
 // bestGap returns the offset of the smallest free gap below the top of
-// taken that holds size bytes at alignment align (the lowest such gap on
-// ties), or the aligned top when none does.
-func bestGap(taken []span, size, align int64) int64 {
+// taken that holds size bytes at a legal offset (legalOffset: alignment
+// align, no straddled cut), the lowest such gap on ties, or the first
+// legal offset above the top when none does.
+func bestGap(taken []span, size, align, cut int64) int64 {
 	best, bestLen := int64(-1), int64(-1)
 	var lo int64
 	for _, s := range taken {
-		if off := alignUp(lo, align); off+size <= s.lo {
+		if off := legalOffset(lo, size, align, cut); off+size <= s.lo {
 			if l := s.lo - lo; bestLen < 0 || l < bestLen {
 				best, bestLen = off, l
 			}
@@ -365,20 +366,20 @@ func bestGap(taken []span, size, align int64) int64 {
 		lo = s.hi
 	}
 	if best < 0 {
-		return alignUp(lo, align)
+		return legalOffset(lo, size, align, cut)
 	}
 	return best
 }
 
-// firstGap returns the lowest offset below the top of taken that holds
-// size bytes at alignment align, or the aligned top.
-func firstGap(taken []span, size, align int64) int64 {
+// firstGap returns the lowest legal offset below the top of taken that
+// holds size bytes, or the first legal offset above the top.
+func firstGap(taken []span, size, align, cut int64) int64 {
 	var lo int64
 	for _, s := range taken {
-		if off := alignUp(lo, align); off+size <= s.lo {
+		if off := legalOffset(lo, size, align, cut); off+size <= s.lo {
 			return off
 		}
 		lo = s.hi
 	}
-	return alignUp(lo, align)
+	return legalOffset(lo, size, align, cut)
 }

@@ -23,6 +23,10 @@ type Options struct {
 	// forward plan's offset (training: the backward pass reads the
 	// forward pass's weights in place).
 	SharedWeights *WeightLayout `json:"-"`
+	// GPU, when set, plans for a WebGPU device's limits under a binding
+	// model (ResolveGPU). The plan record carries it as its own fields,
+	// binding and limits.
+	GPU *GPU `json:"-"`
 }
 
 // DefaultOptions are the options the CLI and the viewer start from.

@@ -31,7 +31,7 @@ func TestPlacementOrderReplaysBestFit(t *testing.T) {
 						taken = addSpan(taken, pl.Offsets[j], o.End(pl.Offsets[j]))
 					}
 				}
-				if want := bestGap(taken, b.Span(), b.Align); pl.Offsets[i] != want {
+				if want := bestGap(taken, b.Span(), b.Align, p.Cut); pl.Offsets[i] != want {
 					t.Fatalf("problem %d, %s: buffer %s, placed %d-th, is at %d; the buffers before it leave %d as the best gap",
 						k, strategy, b.Name, n, pl.Offsets[i], want)
 				}

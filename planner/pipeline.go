@@ -10,6 +10,17 @@ import (
 // Lower turns a decoded file into a Problem: Analyze for a graph,
 // FromTable for a buffer list.
 func Lower(src *ir.Source, opts Options) (*Problem, error) {
+	p, err := lower(src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.target(opts.GPU); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func lower(src *ir.Source, opts Options) (*Problem, error) {
 	switch {
 	case src.Graph != nil:
 		return Analyze(src.Graph, opts)
@@ -26,6 +37,7 @@ func Lower(src *ir.Source, opts Options) (*Problem, error) {
 			return nil, err
 		}
 		p.Options.NoReuse = opts.NoReuse
+		p.Options.GPU = opts.GPU
 		return p, nil
 	}
 	return nil, fmt.Errorf("empty source")

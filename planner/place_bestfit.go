@@ -174,7 +174,7 @@ func (pr *prepared) bestFit(ctx context.Context, order []int) (answer, error) {
 
 // fit places the buffers in order, each where gap chooses among the bytes
 // taken while it lives.
-func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span, size, align int64) int64) (answer, error) {
+func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span, size, align, cut int64) int64) (answer, error) {
 	p := pr.p
 	offsets := pr.initialOffsets()
 	occ := newOccupancy(pr.tl.len())
@@ -188,7 +188,7 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
-		off := gap(occ.taken(l, r), b.Span(), b.Align)
+		off := gap(occ.taken(l, r), b.Span(), b.Align, p.Cut)
 		offsets[i] = off
 		occ.insert(l, r, off, b.End(off))
 	}
@@ -249,7 +249,7 @@ func (pr *prepared) repairFixed(ctx context.Context, offsets []int64) ([]int, er
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
-		offsets[i] = bestGap(occ.taken(l, r), b.Span(), b.Align)
+		offsets[i] = bestGap(occ.taken(l, r), b.Span(), b.Align, p.Cut)
 		occ.insert(l, r, offsets[i], b.End(offsets[i]))
 	}
 	return moved, nil

@@ -146,8 +146,34 @@ func TestBestGap(t *testing.T) {
 		{[]span{{3, 20}}, 4, 8, 24},                      // 0..3 is too small
 	}
 	for _, tt := range tests {
-		if got := bestGap(tt.taken, tt.size, tt.align); got != tt.want {
+		if got := bestGap(tt.taken, tt.size, tt.align, 0); got != tt.want {
 			t.Errorf("bestGap(%v, %d, %d) = %d, want %d", tt.taken, tt.size, tt.align, got, tt.want)
+		}
+	}
+}
+
+// TestBestGapCuts: with the arena cut every 64 bytes, a gap that holds
+// the bytes only across a cut does not count, and the top moves past a
+// cut it would straddle.
+func TestBestGapCuts(t *testing.T) {
+	tests := []struct {
+		taken       []span
+		size, align int64
+		want        int64
+	}{
+		{nil, 64, 16, 0},
+		{[]span{{0, 48}}, 32, 16, 64},                    // 48..80 would straddle 64
+		{[]span{{0, 48}}, 16, 16, 48},                    // 48..64 fits below the cut
+		{[]span{{0, 40}, {100, 128}}, 30, 8, 64},         // the gap 40..100 holds it from the cut
+		{[]span{{0, 40}, {90, 128}}, 40, 8, 128},         // 64..104 meets 90: over the top
+		{[]span{{0, 16}, {60, 70}, {80, 200}}, 8, 8, 72}, // no cut in the way: the smaller gap
+	}
+	for _, tt := range tests {
+		if got := bestGap(tt.taken, tt.size, tt.align, 64); got != tt.want {
+			t.Errorf("bestGap(%v, %d, %d, cut 64) = %d, want %d", tt.taken, tt.size, tt.align, got, tt.want)
+		}
+		if got := firstGap(tt.taken, tt.size, tt.align, 64); got/64 != (got+tt.size-1)/64 {
+			t.Errorf("firstGap(%v, %d, %d, cut 64) = %d straddles a cut", tt.taken, tt.size, tt.align, got)
 		}
 	}
 }

@@ -283,7 +283,7 @@ func (s *search) timeUp() bool {
 // means the buffer can no longer sit there, and its rest becomes
 // unreachable so that bounded fails.
 func (s *search) raiseRest(y int32, v int64) {
-	r := alignUp(v, s.align[y])
+	r := legalOffset(v, s.size[y], s.align[y], s.p.Cut)
 	if s.fixed[y] && r > s.restv[y] {
 		r = math.MaxInt64 / 2
 	}
@@ -527,13 +527,13 @@ func (s *search) branch(depth int, a, b int32) bool {
 		// or above f.
 		lb := r
 		if r <= f {
-			if f%s.align[y] != 0 {
-				lb = alignUp(f, s.align[y])
+			if at := legalOffset(f, s.size[y], s.align[y], s.p.Cut); at != f {
+				lb = at
 			} else {
 				lb = math.MaxInt64
 				for _, z := range s.nbr[y] {
 					if !s.placed[z] {
-						lb = min(lb, alignUp(s.restv[z]+s.size[z], s.align[y]))
+						lb = min(lb, legalOffset(s.restv[z]+s.size[z], s.size[y], s.align[y], s.p.Cut))
 					}
 				}
 			}

@@ -48,7 +48,7 @@ func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
 		size := b.Span()
 		best, bestLen := -1, int64(0)
 		for f, s := range free {
-			if alignUp(s.lo, b.Align)+size <= s.hi && (best < 0 || s.hi-s.lo < bestLen) {
+			if p.legal(s.lo, b)+size <= s.hi && (best < 0 || s.hi-s.lo < bestLen) {
 				best, bestLen = f, s.hi-s.lo
 			}
 		}
@@ -56,17 +56,17 @@ func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
 		switch {
 		case best >= 0:
 			s := free[best]
-			off = alignUp(s.lo, b.Align)
+			off = p.legal(s.lo, b)
 			free = takeSpan(free, best, off, off+size)
 		case len(free) > 0 && free[len(free)-1].hi == top:
 			// The topmost free block is open upwards: grow it.
 			last := len(free) - 1
-			off = alignUp(free[last].lo, b.Align)
+			off = p.legal(free[last].lo, b)
 			top = off + size
 			free[last].hi = top
 			free = takeSpan(free, last, off, top)
 		default:
-			off = alignUp(top, b.Align)
+			off = p.legal(top, b)
 			if off > top {
 				free = append(free, span{top, off})
 			}

@@ -46,7 +46,28 @@ type Plan struct {
 	// strategy placed them (Placement.Order); absent when it did not
 	// place them one at a time.
 	PlacementOrder []string `json:"placement_order,omitempty"`
-	Fingerprint    string   `json:"fingerprint"`
+	// Binding, Limits and Buffers say how the plan binds to a WebGPU
+	// device, when it was planned for one: the binding model ("arena"
+	// or "tensor"), the device limits, and under tensor binding the GPU
+	// buffers the arena is cut into (docs/plan-format.md).
+	Binding     string      `json:"binding,omitempty"`
+	Limits      *Limits     `json:"limits,omitempty"`
+	Buffers     []GPUBuffer `json:"buffers,omitempty"`
+	Fingerprint string      `json:"fingerprint"`
+}
+
+// GPUBuffer is one GPU buffer of a plan under tensor binding: bytes
+// [Offset, Offset+Size) of the arena. Size is a multiple of 4.
+type GPUBuffer struct {
+	Offset int64 `json:"offset"`
+	Size   int64 `json:"size"`
+}
+
+// BufferSlot is where a tensor is bound under tensor binding: the index
+// of its GPU buffer and its offset inside it.
+type BufferSlot struct {
+	Buffer       int   `json:"buffer"`
+	BufferOffset int64 `json:"buffer_offset"`
 }
 
 // PlanTensor is one tensor of the plan record.
@@ -69,6 +90,9 @@ type PlanTensor struct {
 	Root       string `json:"root,omitempty"`
 	ViewOffset int64  `json:"view_offset"`
 	Skipped    bool   `json:"skipped,omitempty"`
+	// Under tensor binding, tensors with bytes in a GPU buffer say which
+	// and where (the fields buffer and buffer_offset); nil otherwise.
+	*BufferSlot
 }
 
 // IsView reports whether the tensor borrows another's bytes.
@@ -137,6 +161,9 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			}
 		}
 		plan.Tensors[i] = t
+	}
+	if p.GPU != nil {
+		plan.setGPU(p.GPU, p.Cut)
 	}
 	if pl.Order != nil {
 		plan.PlacementOrder = make([]string, len(pl.Order))
@@ -210,6 +237,21 @@ func (p *Plan) ComputeFingerprint() string {
 		put(t.Name, t.Op, string(t.Kind), t.DType, t.Size, t.Offset, t.Guard, t.Birth, t.Death, t.Root, t.ViewOffset, t.Skipped, len(t.Shape))
 		for _, d := range t.Shape {
 			put(d)
+		}
+	}
+	if p.Binding != "" { // hashed only when present: older plans keep their fingerprints
+		put("gpu", p.Binding)
+		if l := p.Limits; l != nil {
+			put(l.Profile, l.MaxStorageBufferBindingSize, l.MaxBufferSize, l.MinStorageBufferOffsetAlignment)
+		}
+		put(len(p.Buffers))
+		for _, b := range p.Buffers {
+			put(b.Offset, b.Size)
+		}
+		for i := range p.Tensors {
+			if s := p.Tensors[i].BufferSlot; s != nil {
+				put(i, s.Buffer, s.BufferOffset)
+			}
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])

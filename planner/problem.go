@@ -30,6 +30,12 @@ type Problem struct {
 	IO      IO
 	Symbols map[string]int64 // symbol values used
 	Notes   []string
+	// GPU is the WebGPU device planned for, or nil (Options.GPU, set by
+	// Lower). Under tensor binding Cut is positive: the arena is cut into
+	// GPU buffers at its multiples, and no buffer's span (size and guard)
+	// may straddle a cut. Strategies take offsets from legal.
+	GPU *GPU
+	Cut int64
 }
 
 // Buffer is one block of arena bytes to place.
@@ -142,6 +148,9 @@ func (p *Problem) bufferErr(i int, format string, args ...any) error {
 // strategy may assume a checked Problem: its offsets, ends and arena stay
 // below ir.ByteLimit, so no sum of them wraps.
 func (p *Problem) Check() error {
+	if err := p.checkGPU(); err != nil {
+		return err
+	}
 	if !isPow2(p.Alignment) || p.Alignment >= ir.ByteLimit {
 		return p.errorAt(-1, "alignment %d is not a power of two below 2^62", p.Alignment)
 	}
@@ -168,6 +177,9 @@ func (p *Problem) Check() error {
 			end, err := ir.AddSize(b.Offset, span)
 			if err != nil {
 				return p.bufferErr(i, "fixed offset %d + size %d + guard %d: %v", b.Offset, b.Size, b.Guard, err)
+			}
+			if p.Cut > 0 && p.legal(b.Offset, b) != b.Offset {
+				return p.bufferErr(i, "fixed at [%d, %d), it straddles a cut between the GPU buffers of %d bytes", b.Offset, end, p.Cut)
 			}
 			fixedEnd = max(fixedEnd, end)
 			if span > 0 {

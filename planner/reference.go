@@ -53,7 +53,7 @@ func placeReference(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 		}
 		best := int64(-1)
 		consider := func(off int64) {
-			off = alignUp(off, b.Align)
+			off = p.legal(off, b)
 			if (best < 0 || off < best) && fits(off) {
 				best = off
 			}
@@ -65,7 +65,7 @@ func placeReference(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 			top = max(top, p.Buffers[j].End(offsets[j]))
 		}
 		if best < 0 { // unreachable: the top is always free, kept for safety
-			best = alignUp(top, b.Align)
+			best = p.legal(top, b)
 		}
 		offsets[i] = best
 		placed = append(placed, i)
@@ -92,7 +92,7 @@ func placeNoReuse(_ context.Context, p *Problem, _ PlaceOptions) (Placement, err
 	}
 	for _, i := range rest {
 		b := &p.Buffers[i]
-		offsets[i] = alignUp(end, b.Align)
+		offsets[i] = p.legal(end, b)
 		end = b.End(offsets[i])
 	}
 	return Placement{Offsets: offsets, Order: append(order, rest...)}, nil

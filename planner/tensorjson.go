@@ -73,6 +73,12 @@ func appendTensorJSON(b []byte, t *PlanTensor) []byte {
 	if t.Skipped {
 		b = append(b, `,"skipped":true`...)
 	}
+	if s := t.BufferSlot; s != nil {
+		b = append(b, `,"buffer":`...)
+		b = strconv.AppendInt(b, int64(s.Buffer), 10)
+		b = append(b, `,"buffer_offset":`...)
+		b = strconv.AppendInt(b, s.BufferOffset, 10)
+	}
 	return append(b, '}')
 }
 

@@ -50,6 +50,7 @@ func Verify(plan *Plan) error {
 		}
 	}
 	verifyDisjoint(plan, owners, v)
+	verifyGPU(plan, byName, v)
 	if plan.PlacementOrder != nil {
 		verifyOrder(plan, owners, v)
 	}
@@ -393,6 +394,11 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 				v.add("tensor %s: offset %d, but it is fixed at %d", ir.Quote(got.Name), got.Offset, b.Offset)
 			}
 		}
+	}
+	if g := p.GPU; g != nil && (plan.Binding != g.Binding || plan.Limits == nil || *plan.Limits != g.Limits) {
+		v.add("the plan's binding %s and limits are not the ones it was planned for: %s binding, %+v", ir.Quote(plan.Binding), g.Binding, g.Limits)
+	} else if g == nil && plan.Binding != "" {
+		v.add("the plan has binding %s, but the source was lowered for no GPU", ir.Quote(plan.Binding))
 	}
 	if err := v.err(); err != nil {
 		return err
