@@ -11,16 +11,29 @@ type Fit struct {
 	Fits   bool   `json:"fits"`
 	Over   int64  `json:"over,omitempty"` // bytes over, when it does not fit
 	Text   string `json:"text"`           // the verdict in one line
+	// For a WebGPU device (Plan.FitGPU): the binding model and limits,
+	// every violation, the limits that would make the plan run, the
+	// smallest named profile that has them, and the report's lines
+	// after Text.
+	Binding    string          `json:"binding,omitempty"`
+	Limits     *Limits         `json:"limits,omitempty"`
+	Violations []Violation     `json:"violations,omitempty"`
+	Required   *RequiredLimits `json:"required_limits,omitempty"`
+	RunsOn     string          `json:"runs_on,omitempty"`
+	Lines      []string        `json:"lines,omitempty"`
 }
 
 // FitOf judges the plan against a budget in bytes. A negative budget
-// means none was given: an f32-uniform plan is then held to WebGPU's
-// default storage-binding limit, the reason that mode exists, and any
-// other plan to nothing (nil).
+// means none was given: a plan made for a WebGPU device is then judged
+// against it (FitGPU), an f32-uniform plan is held to WebGPU's default
+// storage-binding limit, the reason that mode exists, and any other plan
+// to nothing (nil).
 func (p *Plan) FitOf(budget int64) *Fit {
 	f := &Fit{Budget: budget, Limit: "budget"}
 	switch {
 	case budget >= 0:
+	case p.Binding != "":
+		return p.FitGPU()
 	case p.Options.F32Uniform:
 		f.Budget, f.Limit = WebGPUBindingLimit, "WebGPU's 128 MiB storage-binding limit"
 	default:

@@ -132,7 +132,7 @@ func report(err error, stderr io.Writer) int {
 	var bad badPlanError
 	var bug *planner.UnverifiedPlanError
 	switch {
-	case errors.As(err, &budget):
+	case errors.As(err, &budget), errors.As(err, new(notFitError)):
 		return exitOverBudget
 	case errors.As(err, &bad):
 		return exitBadPlan
@@ -158,6 +158,10 @@ type planFlags struct {
 	nodeLimit int64
 	maxMemory string
 	ifBranch  string
+	webgpu    string
+	binding   string
+	limits    string
+	gpu       *planner.GPU // set by verify from the record, over the three above
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
@@ -173,6 +177,9 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
 	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact after this many search `nodes`: the same input and budget give the same plan on any machine")
 	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
+	fs.StringVar(&f.webgpu, "webgpu", "", "plan for a WebGPU device `profile` ("+strings.Join(planner.ProfileNames(), ", ")+"); exit status 3 when the plan does not fit it")
+	fs.StringVar(&f.binding, "binding", "", "how the runtime binds the arena: arena (one binding, the default) or tensor (each tensor bound at its own offset; implies --webgpu default)")
+	fs.StringVar(&f.limits, "limits", "", "custom WebGPU `limits` over the profile's: binding=1GiB,buffer=1GiB,offset-align=256")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
@@ -197,6 +204,14 @@ func (f *planFlags) options() (planner.Options, error) {
 	}
 	if len(f.symbols) > 0 {
 		o.Symbols = f.symbols
+	}
+	gpu, err := planner.ResolveGPU(f.webgpu, f.limits, f.binding)
+	if err != nil {
+		return o, usageError{err.Error()}
+	}
+	o.GPU = gpu
+	if f.gpu != nil {
+		o.GPU = f.gpu
 	}
 	return o, nil
 }
@@ -389,6 +404,16 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	plan, pl, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	var tooLarge *planner.LimitError
+	if errors.As(err, &tooLarge) {
+		// No plan binds these tensors: the report says why and what would.
+		fit := planner.FitOfLimits(tooLarge)
+		if err := fit.Drivers(p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+			return err
+		}
+		writeFit(stdout, fit)
+		return notFitError{fit}
+	}
 	if err != nil {
 		return err
 	}
@@ -414,7 +439,37 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if budget >= 0 {
 		return plan.ArenaFitsIn(budget)
 	}
+	if fit := plan.FitGPU(); fit != nil && !fit.Fits {
+		if *asJSON { // the report went to the record; say why here
+			writeFit(stderr, fit)
+		}
+		return notFitError{fit}
+	}
 	return nil
+}
+
+// notFitError is a plan that does not fit its WebGPU device: exit
+// status 3, like a budget it exceeds.
+type notFitError struct{ fit *planner.Fit }
+
+func (e notFitError) Error() string { return e.fit.Text }
+
+// writeFit writes a WebGPU fit report as comment lines.
+func writeFit(w io.Writer, fit *planner.Fit) {
+	fmt.Fprintf(w, "# %s\n", fit.Text)
+	for _, l := range fit.Lines {
+		fmt.Fprintf(w, "#   %s\n", l)
+	}
+}
+
+// relower lowers FILE again with other symbol values, for the fit
+// report's question of which symbols drive a size.
+func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) func(map[string]int64) (*planner.Problem, error) {
+	return func(syms map[string]int64) (*planner.Problem, error) {
+		g := *f
+		g.symbols = syms
+		return lower(ctx, &g, file, stderr)
+	}
 }
 
 // writeSummary writes the report with a few human lines before it.
@@ -435,6 +490,9 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, budget 
 	}
 	if fit := plan.FitOf(budget); fit != nil {
 		fmt.Fprintf(w, "# %s\n", fit.Text)
+		for _, l := range fit.Lines {
+			fmt.Fprintf(w, "#   %s\n", l)
+		}
 	}
 	for _, r := range plan.PhaseRuns() {
 		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", r.Phase, r.First, r.Last, planner.FormatBytes(r.Peak))
@@ -476,6 +534,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	f.skip = strings.Join(skips, ",")
 	if len(plan.Options.Symbols) > 0 {
 		f.symbols = plan.Options.Symbols
+	}
+	if plan.Limits != nil {
+		f.gpu = &planner.GPU{Binding: plan.Binding, Limits: *plan.Limits}
 	}
 	p, err := lower(ctx, &f, pos[0], stderr)
 	if err != nil {

@@ -1,0 +1,190 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"memplan/ir"
+)
+
+// RequiredLimits is what a plan needs of a WebGPU device, ready to paste
+// into requestDevice({requiredLimits}).
+type RequiredLimits struct {
+	MaxStorageBufferBindingSize     int64 `json:"maxStorageBufferBindingSize"`
+	MaxBufferSize                   int64 `json:"maxBufferSize"`
+	MinStorageBufferOffsetAlignment int64 `json:"minStorageBufferOffsetAlignment,omitempty"`
+}
+
+// gpuVerdict fills a Fit for a device: whether it fits, every violation,
+// the limits that would make it run and the smallest named profile that
+// has them. need is what the plan (or, without a plan, its tensors)
+// requires; sizes are what a profile must hold for a re-plan to run:
+// under arena binding the arena, under tensor binding the largest tensor
+// and the largest span.
+func gpuVerdict(binding string, l Limits, vs []Violation, need RequiredLimits, largestSpan int64) *Fit {
+	f := &Fit{Limit: "WebGPU profile " + l.Profile, Binding: binding, Limits: &l, Violations: vs, Fits: len(vs) == 0, Required: &need}
+	if binding == BindArena { // the line a viewer draws; tensor binding draws its cuts
+		f.Budget = l.MaxStorageBufferBindingSize
+		f.Over = max(need.MaxStorageBufferBindingSize-f.Budget, 0)
+	}
+	for _, p := range profiles {
+		pl := p.Limits
+		ok := need.MaxStorageBufferBindingSize <= pl.MaxStorageBufferBindingSize
+		if binding == BindTensor {
+			ok = ok && largestSpan <= pl.MaxBufferSize&^(max(pl.MinStorageBufferOffsetAlignment, need.MinStorageBufferOffsetAlignment)-1)
+		} else {
+			ok = ok && need.MaxBufferSize <= pl.MaxBufferSize
+		}
+		if ok {
+			f.RunsOn = pl.Profile
+			break
+		}
+	}
+	where := fmt.Sprintf("WebGPU profile %s (%s binding)", l.Profile, binding)
+	if f.Fits {
+		f.Text = "fits " + where
+	} else {
+		f.Text = fmt.Sprintf("does not fit %s: %d violation", where, len(vs))
+		if len(vs) != 1 {
+			f.Text += "s"
+		}
+	}
+	for _, v := range vs {
+		f.Lines = append(f.Lines, v.Text+driverText(v))
+	}
+	switch {
+	case binding == BindArena:
+		f.Lines = append(f.Lines, fmt.Sprintf("the arena, %s, is bound as one buffer of the %s a binding may have", FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize)))
+	default:
+		f.Lines = append(f.Lines, fmt.Sprintf("each tensor bound on its own: the largest is %s of the %s a binding may have; buffers of up to %s",
+			FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize), FormatBytes(need.MaxBufferSize)))
+	}
+	req, _ := json.Marshal(need)
+	f.Lines = append(f.Lines, "requiredLimits: "+string(req))
+	switch {
+	case f.RunsOn == "":
+		f.Lines = append(f.Lines, "runs on: no named profile ("+strings.Join(ProfileNames(), ", ")+")")
+	case binding == BindTensor:
+		f.Lines = append(f.Lines, "runs on: "+f.RunsOn+" and larger, planned for it (the smallest named profile that holds it)")
+	default:
+		f.Lines = append(f.Lines, "runs on: "+f.RunsOn+" and larger (the smallest named profile that holds it)")
+	}
+	return f
+}
+
+func driverText(v Violation) string {
+	if len(v.Symbols) == 0 {
+		return ""
+	}
+	return " (its size grows with " + strings.Join(v.Symbols, ", ") + ")"
+}
+
+// FitGPU judges a plan against the WebGPU device it was planned for:
+// under arena binding the arena (rounded up to 4) must fit one binding
+// and one buffer; under tensor binding planning already kept every
+// tensor within a binding and a buffer, so a plan always fits. Nil for
+// a plan made for no device.
+func (p *Plan) FitGPU() *Fit {
+	if p.Binding == "" || p.Limits == nil {
+		return nil
+	}
+	l := *p.Limits
+	var vs []Violation
+	var need RequiredLimits
+	var largest int64
+	if p.Binding == BindTensor {
+		need.MinStorageBufferOffsetAlignment = l.MinStorageBufferOffsetAlignment
+		for i := range p.Tensors {
+			if t := &p.Tensors[i]; t.Placed() {
+				need.MaxStorageBufferBindingSize = max(need.MaxStorageBufferBindingSize, alignUp(t.Size, 4))
+				largest = max(largest, t.Size+t.Guard)
+			}
+		}
+		for _, b := range p.Buffers {
+			need.MaxBufferSize = max(need.MaxBufferSize, b.Size)
+		}
+		return gpuVerdict(p.Binding, l, nil, need, largest)
+	}
+	arena := alignUp(p.ArenaSize, 4)
+	need.MaxStorageBufferBindingSize, need.MaxBufferSize = arena, arena
+	if arena > l.MaxStorageBufferBindingSize {
+		vs = append(vs, Violation{Size: arena, Limit: "maxStorageBufferBindingSize", Max: l.MaxStorageBufferBindingSize,
+			Text: fmt.Sprintf("the arena is %s (%d bytes), over maxStorageBufferBindingSize %s by %s", FormatBytes(arena), arena, FormatBytes(l.MaxStorageBufferBindingSize), FormatBytes(arena-l.MaxStorageBufferBindingSize))})
+	}
+	if arena > l.MaxBufferSize {
+		vs = append(vs, Violation{Size: arena, Limit: "maxBufferSize", Max: l.MaxBufferSize,
+			Text: fmt.Sprintf("the arena is %s, over maxBufferSize %s", FormatBytes(arena), FormatBytes(l.MaxBufferSize))})
+	}
+	return gpuVerdict(p.Binding, l, vs, need, arena)
+}
+
+// FitOfLimits is the verdict when tensor binding could not plan at all:
+// the tensors of e are too large for the device.
+func FitOfLimits(e *LimitError) *Fit {
+	need := RequiredLimits{MaxBufferSize: e.Limits.MaxBufferSize, MinStorageBufferOffsetAlignment: e.Limits.MinStorageBufferOffsetAlignment}
+	var largest int64
+	for _, v := range e.Violation {
+		need.MaxStorageBufferBindingSize = max(need.MaxStorageBufferBindingSize, alignUp(v.Size, 4))
+		largest = max(largest, v.Size)
+	}
+	need.MaxStorageBufferBindingSize = max(need.MaxStorageBufferBindingSize, e.Limits.MaxStorageBufferBindingSize)
+	need.MaxBufferSize = max(need.MaxBufferSize, alignUp(largest, need.MinStorageBufferOffsetAlignment))
+	return gpuVerdict(BindTensor, e.Limits, e.Violation, need, largest)
+}
+
+// Drivers names, for each violation of f, the symbols whose values drive
+// its size: those that, doubled (or set to 1 from 0), change the
+// tensor's size, or under arena binding the peak of live bytes. relower
+// lowers the same source with other symbol values, as the caller read
+// it; symbols are the values this plan used. It costs one lowering per
+// symbol, no placement.
+func (f *Fit) Drivers(symbols map[string]int64, relower func(map[string]int64) (*Problem, error)) error {
+	if f == nil || len(f.Violations) == 0 || len(symbols) == 0 {
+		return nil
+	}
+	base, err := relower(symbols)
+	if err != nil {
+		return err
+	}
+	sizes := func(p *Problem) (map[string]int64, int64) {
+		m := make(map[string]int64, len(p.Tensors))
+		for i := range p.Tensors {
+			m[p.Tensors[i].Name] = p.Tensors[i].Size
+		}
+		return m, LowerBound(p)
+	}
+	baseSizes, baseLB := sizes(base)
+	names := slices.Sorted(maps.Keys(symbols))
+	for _, s := range names {
+		v := symbols[s]
+		bumped := maps.Clone(symbols)
+		bumped[s] = max(2*v, 1)
+		if v > ir.ByteLimit/2 {
+			continue
+		}
+		p, err := relower(bumped)
+		if err != nil {
+			continue // the source does not take that value: no verdict on it
+		}
+		sz, lb := sizes(p)
+		for k := range f.Violations {
+			vi := &f.Violations[k]
+			changed := lb != baseLB
+			if vi.Tensor != "" {
+				changed = sz[vi.Tensor] != baseSizes[vi.Tensor]
+			}
+			if changed {
+				vi.Symbols = append(vi.Symbols, fmt.Sprintf("%s=%d", s, v))
+			}
+		}
+	}
+	for k, v := range f.Violations {
+		if k < len(f.Lines) {
+			f.Lines[k] = v.Text + driverText(v)
+		}
+	}
+	return nil
+}
