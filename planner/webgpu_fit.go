@@ -57,10 +57,11 @@ func gpuVerdict(binding string, l Limits, vs []Violation, need RequiredLimits, l
 	}
 	switch {
 	case binding == BindArena:
-		f.Lines = append(f.Lines, fmt.Sprintf("the arena, %s, is bound as one buffer of the %s a binding may have", FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize)))
+		f.Lines = append(f.Lines, fmt.Sprintf("arena binding: the whole arena, %s, is one binding; the device allows %s",
+			FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize)))
 	default:
-		f.Lines = append(f.Lines, fmt.Sprintf("each tensor bound on its own: the largest is %s of the %s a binding may have; buffers of up to %s",
-			FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize), FormatBytes(need.MaxBufferSize)))
+		f.Lines = append(f.Lines, fmt.Sprintf("tensor binding: the largest tensor is %s; the device allows %s a binding and %s a buffer",
+			FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize), FormatBytes(l.MaxBufferSize)))
 	}
 	req, _ := json.Marshal(need)
 	f.Lines = append(f.Lines, "requiredLimits: "+string(req))

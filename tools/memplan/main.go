@@ -4,6 +4,8 @@
 //	memplan plan [flags] FILE          print the report (or --json the plan record)
 //	memplan verify [flags] FILE PLAN   check a plan record against its source
 //	memplan estimate [flags] FILE      activation + weights + inputs vs a budget
+//	memplan fit --symbol NAME --webgpu PROFILE [flags] FILE
+//	                                   the largest NAME that fits a WebGPU device
 //	memplan moe [flags]                mixture-of-experts offload estimate
 //	memplan strategies                 list the placement strategies
 //
@@ -52,6 +54,8 @@ Usage:
   memplan plan [flags] FILE          plan FILE and print the report (--json: the plan record)
   memplan verify [flags] FILE PLAN   check that the plan record PLAN is valid for FILE
   memplan estimate [flags] FILE      estimate activation + weights + inputs; --budget checks it
+  memplan fit --symbol NAME --webgpu PROFILE [flags] FILE
+                                     the largest NAME for which the plan fits the device
   memplan moe [flags]                mixture-of-experts offload: experts resident per layer
   memplan strategies                 list the placement strategies
   memplan version                    print memplan's version (also --version)
@@ -86,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdVerify(ctx, rest, stdout, stderr)
 	case "estimate":
 		err = cmdEstimate(ctx, rest, stdout, stderr)
+	case "fit":
+		err = cmdFit(ctx, rest, stdout, stderr)
 	case "moe":
 		err = cmdMoE(rest, stdout, stderr)
 	case "strategies":
@@ -426,12 +432,18 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer file.Close()
 		w = file
 	}
+	fit := plan.FitOf(budget)
+	if fit != nil && fit.Binding != "" && !fit.Fits {
+		if err := fit.Drivers(p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(plan)
 	} else {
-		err = writeSummary(w, plan, pl, budget)
+		err = writeSummary(w, plan, pl, fit)
 	}
 	if err != nil {
 		return err
@@ -439,7 +451,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if budget >= 0 {
 		return plan.ArenaFitsIn(budget)
 	}
-	if fit := plan.FitGPU(); fit != nil && !fit.Fits {
+	if fit != nil && fit.Binding != "" && !fit.Fits {
 		if *asJSON { // the report went to the record; say why here
 			writeFit(stderr, fit)
 		}
@@ -473,7 +485,7 @@ func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) f
 }
 
 // writeSummary writes the report with a few human lines before it.
-func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, budget int64) error {
+func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *planner.Fit) error {
 	optimal := ""
 	if plan.Optimal {
 		optimal = " (optimal)"
@@ -488,7 +500,7 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, budget 
 		fmt.Fprintf(w, "# counting %d-byte alignment the bound is %s; the arena is %.2f%% above it\n",
 			plan.Alignment, planner.FormatBytes(alb), 100*float64(plan.ArenaSize-alb)/float64(alb))
 	}
-	if fit := plan.FitOf(budget); fit != nil {
+	if fit != nil {
 		fmt.Fprintf(w, "# %s\n", fit.Text)
 		for _, l := range fit.Lines {
 			fmt.Fprintf(w, "#   %s\n", l)
@@ -666,4 +678,63 @@ func physicalMemory() (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no MemTotal in /proc/meminfo")
+}
+
+func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	symbol := fs.String("symbol", "", "the symbol to make as large as fits (sequence length, batch, ...)")
+	maxPlans := fs.Int("max-plans", planner.DefaultMaxPlans, "give up after this many plans")
+	pos, err := parse(fs, args, stderr, 1)
+	if err != nil {
+		return err
+	}
+	if *symbol == "" {
+		return usageError{"fit needs --symbol NAME"}
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	if opts.GPU == nil {
+		return usageError{"fit needs a device: --webgpu PROFILE (or --binding, --limits)"}
+	}
+	search := planner.FitSearch{Symbol: *symbol, Symbols: opts.Symbols, Lower: relower(ctx, &f, pos[0], stderr),
+		Strategy: f.strategy, Place: f.placeOptions(stderr), MaxPlans: *maxPlans}
+	r, err := planner.LargestFit(ctx, search)
+	if err != nil {
+		return err
+	}
+	if err := r.Explain(search); err != nil {
+		return err
+	}
+	name := *symbol
+	fmt.Fprintf(stdout, "# the largest %s that fits WebGPU profile %s (%s binding), by planning at each value:\n", name, opts.GPU.Limits.Profile, opts.GPU.Binding)
+	for _, t := range r.Trials {
+		verdict := "does not fit"
+		if t.Fits {
+			verdict = "fits"
+		}
+		arena := ""
+		if t.Arena > 0 {
+			arena = ", arena " + planner.FormatBytes(t.Arena)
+		}
+		fmt.Fprintf(stdout, "#   %s=%d: %s%s\n", name, t.Value, verdict, arena)
+	}
+	if r.At == nil {
+		fmt.Fprintf(stdout, "# even %s=1 needs more than the device has:\n", name)
+		writeFit(stdout, r.Next.Fit)
+		fmt.Fprintf(stdout, "%s=0\n", name)
+		return notFitError{r.Next.Fit}
+	}
+	fmt.Fprintf(stdout, "# checked: %s=%d was planned, proven and fits\n", name, r.Value)
+	if r.Next == nil {
+		fmt.Fprintf(stdout, "# every %s up to %d fits: it does not limit this plan\n", name, r.Ceiling)
+	} else {
+		fmt.Fprintf(stdout, "# %s=%d was planned and does not fit:\n", name, r.Next.Value)
+		writeFit(stdout, r.Next.Fit)
+	}
+	fmt.Fprintf(stdout, "%s=%d\n", name, r.Value)
+	return nil
 }

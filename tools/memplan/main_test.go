@@ -49,6 +49,19 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"moe fits", []string{"moe", "--expert-bytes", "64MiB", "--layers", "4", "--experts", "8", "--budget", "1GiB", "--reserve", "0.25"}, exitOK, "resident experts per layer 3 of 8 (5 offloaded)", ""},
 		{"moe does not fit", []string{"moe", "--expert-bytes", "1GiB", "--layers", "4", "--experts", "8", "--budget", "1GiB"}, exitOverBudget, "", "exceeds budget"},
 		{"help", []string{"-h"}, exitOK, "Exit status", ""},
+		{"fits a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "../../examples/transformer.json"}, exitOK, "# fits WebGPU profile default (arena binding)", ""},
+		{"over a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
+			"over maxStorageBufferBindingSize 128.00 MiB by 56.01 MiB (its size grows with batch=4, seq=2048)", "does not fit WebGPU profile default"},
+		{"a tensor over the binding", []string{"plan", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "--skip", "params", "../../examples/transformer.json"}, exitOverBudget,
+			`tensor "l0.up" is 256.00 MiB (268435456 bytes), over maxStorageBufferBindingSize 128.00 MiB`, "does not fit WebGPU profile default (tensor binding)"},
+		{"custom limits", []string{"plan", "--limits", "binding=256MiB,buffer=256MiB", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "../../examples/transformer.json"}, exitOK,
+			"# fits WebGPU profile custom (tensor binding)", ""},
+		{"bad limits", []string{"plan", "--limits", "binding=2GiB", "../../examples/mlp.json"}, exitBadInput, "", "larger than maxBufferSize"},
+		{"unknown profile", []string{"plan", "--webgpu", "gtx", "../../examples/mlp.json"}, exitBadInput, "", `unknown WebGPU profile "gtx"`},
+		{"largest fit", []string{"fit", "--symbol", "seq", "--webgpu", "default", "--f32-uniform", "../../examples/transformer.json"}, exitOK,
+			"# seq=1332 was planned and does not fit:\n# does not fit WebGPU profile default (arena binding): 1 violation\n", ""},
+		{"nothing fits", []string{"fit", "--symbol", "seq", "--limits", "binding=1MiB,buffer=1MiB", "../../examples/transformer.json"}, exitOverBudget, "# even seq=1 needs more than the device has:", ""},
+		{"fit needs a device", []string{"fit", "--symbol", "seq", "../../examples/transformer.json"}, exitBadInput, "", "fit needs a device"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
