@@ -162,6 +162,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		}
 		plan.Tensors[i] = t
 	}
+	plan.Options.GPU = nil // the record says it as binding and limits
 	if p.GPU != nil {
 		plan.setGPU(p.GPU, p.Cut)
 	}

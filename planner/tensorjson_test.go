@@ -29,6 +29,9 @@ func TestAppendTensorsJSONMatchesEncodingJSON(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			tt.Node, tt.Phase, tt.Reuses, tt.Root = name(), name(), name(), name()
 		}
+		if rng.IntN(3) == 0 {
+			tt.BufferSlot = &BufferSlot{Buffer: rng.IntN(5), BufferOffset: rng.Int64N(1 << 30)}
+		}
 		ts = append(ts, tt)
 	}
 	for _, cut := range [][]PlanTensor{nil, {}, ts[:1], ts} {

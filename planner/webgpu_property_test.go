@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -117,5 +119,93 @@ func TestTensorTooLarge(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %s", err, want)
 		}
+	}
+}
+
+// tensorPlan plans the transformer example under tensor binding with
+// limits small enough for several GPU buffers.
+func tensorPlan(t *testing.T) *Plan {
+	t.Helper()
+	data, err := os.ReadFile("../examples/transformer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ir.DecodeGraph("transformer.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu, err := ResolveGPU("default", "binding=8MiB,buffer=16MiB", "tensor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.F32Uniform, opts.GPU = true, gpu
+	plan := planGraph(t, g, opts, "auto")
+	if len(plan.Buffers) < 2 {
+		t.Fatalf("%d GPU buffers, want several", len(plan.Buffers))
+	}
+	return plan
+}
+
+// TestVerifyTensorBinding: Verify refuses a tensor-binding record whose
+// buffers or slots are wrong, each for its own reason, and the
+// fingerprint changes with them.
+func TestVerifyTensorBinding(t *testing.T) {
+	first := func(p *Plan) *PlanTensor {
+		for i := range p.Tensors {
+			if s := p.Tensors[i].BufferSlot; s != nil && !p.Tensors[i].IsView() {
+				return &p.Tensors[i]
+			}
+		}
+		t.Fatal("no tensor has a slot")
+		return nil
+	}
+	tests := []struct {
+		name   string
+		tamper func(p *Plan)
+		want   string
+	}{
+		{"buffer offset", func(p *Plan) { first(p).BufferOffset += 256 }, "buffer_offset"},
+		{"misaligned slot", func(p *Plan) { first(p).BufferOffset++; first(p).Offset++ }, "not a multiple"},
+		{"wrong buffer", func(p *Plan) { s := first(p); s.Buffer = (s.Buffer + 1) % len(p.Buffers) }, "straddle or leave"},
+		{"no slot", func(p *Plan) { first(p).BufferSlot = nil }, "names no GPU buffer"},
+		{"buffer too large", func(p *Plan) { p.Buffers[0].Size = p.Limits.MaxBufferSize + 4 }, "up to maxBufferSize"},
+		{"gap between buffers", func(p *Plan) { p.Buffers[1].Offset += 256 }, "not where the one before ends"},
+		{"buffers short", func(p *Plan) { p.Buffers = p.Buffers[:len(p.Buffers)-1] }, "short of the arena"},
+		{"no limits", func(p *Plan) { p.Limits = nil }, "without limits"},
+		{"unknown binding", func(p *Plan) { p.Binding = "texture" }, "want arena or tensor"},
+		{"slots under arena binding", func(p *Plan) { p.Binding, p.Buffers = BindArena, nil }, "arena binding, but tensor"},
+	}
+	for _, tt := range tests {
+		plan := tensorPlan(t)
+		fp := plan.Fingerprint
+		tt.tamper(plan)
+		err := Verify(plan)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Verify = %v, want an error with %q", tt.name, err, tt.want)
+		}
+		if tt.name != "no limits" && plan.ComputeFingerprint() == fp {
+			t.Errorf("%s: the fingerprint does not change", tt.name)
+		}
+	}
+}
+
+// TestBinaryRoundTripTensorBinding: the binary form carries the binding,
+// limits, buffers and every tensor's slot.
+func TestBinaryRoundTripTensorBinding(t *testing.T) {
+	plan := tensorPlan(t)
+	b, err := plan.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeBinary(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(plan, back) {
+		t.Fatalf("the plan changed through its binary form")
+	}
+	if err := Verify(back); err != nil {
+		t.Fatal(err)
 	}
 }
