@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"fmt"
 	"slices"
 
 	"memplan/planner"
@@ -47,6 +48,9 @@ const (
 	LineArena LineRole = iota
 	LineLowerBound
 	LineBudget
+	// LineCut is where one GPU buffer ends and the next begins, under
+	// tensor binding: no tensor crosses it.
+	LineCut
 )
 
 // Line is a horizontal reference line across the plot.
@@ -168,6 +172,11 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 		// shows it only when it is within 4x of the arena.
 		if float64(budget) <= 4*top {
 			top = max(top, float64(budget))
+		}
+	}
+	for k, b := range p.Buffers {
+		if k > 0 {
+			l.Lines = append(l.Lines, Line{float64(b.Offset), LineCut, fmt.Sprintf("GPU buffer %d of %d", k+1, len(p.Buffers))})
 		}
 	}
 	l.Bounds = Rect{0, 0, steps, top * 1.02}

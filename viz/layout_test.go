@@ -214,3 +214,24 @@ func BenchmarkZoom100k(b *testing.B) {
 		qs = v.Quads(qs[:0])
 	}
 }
+
+// TestLayoutCuts: a tensor-binding plan's GPU buffers after the first
+// each start a cut line, labelled, and the legend names it.
+func TestLayoutCuts(t *testing.T) {
+	p := sample.Plan()
+	p.Buffers = []planner.GPUBuffer{{Offset: 0, Size: 4096}, {Offset: 4096, Size: 4096}, {Offset: 8192, Size: 256}}
+	l := NewLayout(p, 0)
+	var cuts []Line
+	for _, ln := range l.Lines {
+		if ln.Role == LineCut {
+			cuts = append(cuts, ln)
+		}
+	}
+	want := []Line{{4096, LineCut, "GPU buffer 2 of 3"}, {8192, LineCut, "GPU buffer 3 of 3"}}
+	if !slices.Equal(cuts, want) {
+		t.Errorf("cut lines %v, want %v", cuts, want)
+	}
+	if !slices.ContainsFunc(Legend(Dark, l), func(e LegendEntry) bool { return e.Label == "GPU buffer cut" }) {
+		t.Error("the legend does not name the cuts")
+	}
+}

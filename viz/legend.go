@@ -66,6 +66,9 @@ func Legend(th *Theme, l *Layout) []LegendEntry {
 		}
 		add("budget", "line", c)
 	}
+	if lines[LineCut] {
+		add("GPU buffer cut", "line", th.Cut)
+	}
 	return out
 }
 

@@ -613,6 +613,8 @@ func (v *View) lineColor(ln Line) RGB {
 			return th.BudgetOver
 		}
 		return th.BudgetOK
+	case LineCut:
+		return th.Cut
 	}
 	return th.Arena
 }

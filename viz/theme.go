@@ -58,6 +58,7 @@ type Theme struct {
 	Lower      RGB // the lower bound, dashed
 	BudgetOK   RGB // a budget not crossed
 	BudgetOver RGB // a budget the arena crosses
+	Cut        RGB // a cut between GPU buffers (tensor binding)
 	Live       RGB // the live-bytes strip
 	Phase      RGB // phase edges and peaks
 	Select     RGB // the ring round the hovered and selected tensor
@@ -83,6 +84,7 @@ var (
 		Lower:      RGB{86, 180, 233},
 		BudgetOK:   RGB{240, 228, 66}, // yellow
 		BudgetOver: RGB{255, 64, 64},  // red: the arena does not fit
+		Cut:        RGB{230, 159, 0},  // orange
 		Live:       RGB{120, 126, 140},
 		Phase:      RGB{0, 114, 178}, // blue
 		Select:     RGB{255, 255, 255},
@@ -108,6 +110,7 @@ var (
 		Lower:      RGB{0, 110, 172},
 		BudgetOK:   RGB{135, 105, 0},
 		BudgetOver: RGB{200, 0, 0},
+		Cut:        RGB{176, 88, 0},
 		Live:       RGB{128, 134, 148},
 		Phase:      RGB{0, 114, 178},
 		Select:     RGB{0, 0, 0},

@@ -23,6 +23,7 @@ func TestThemeContrast(t *testing.T) {
 			{"lower bound", th.Lower, 4.5},
 			{"budget", th.BudgetOK, 4.5},
 			{"budget over", th.BudgetOver, 4.5},
+			{"GPU buffer cut", th.Cut, 4.5},
 			{"axis", th.Axis, 3},
 			{"guard stripe", th.Guard, 3},
 			{"view outline", th.View, 3},
