@@ -176,7 +176,7 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 	}
 	for k, b := range p.Buffers {
 		if k > 0 {
-			l.Lines = append(l.Lines, Line{float64(b.Offset), LineCut, fmt.Sprintf("GPU buffer %d of %d", k+1, len(p.Buffers))})
+			l.Lines = append(l.Lines, Line{float64(b.Offset), LineCut, fmt.Sprintf("gpu buffer %d of %d", k+1, len(p.Buffers))})
 		}
 	}
 	l.Bounds = Rect{0, 0, steps, top * 1.02}

@@ -227,11 +227,11 @@ func TestLayoutCuts(t *testing.T) {
 			cuts = append(cuts, ln)
 		}
 	}
-	want := []Line{{4096, LineCut, "GPU buffer 2 of 3"}, {8192, LineCut, "GPU buffer 3 of 3"}}
+	want := []Line{{4096, LineCut, "gpu buffer 2 of 3"}, {8192, LineCut, "gpu buffer 3 of 3"}}
 	if !slices.Equal(cuts, want) {
 		t.Errorf("cut lines %v, want %v", cuts, want)
 	}
-	if !slices.ContainsFunc(Legend(Dark, l), func(e LegendEntry) bool { return e.Label == "GPU buffer cut" }) {
+	if !slices.ContainsFunc(Legend(Dark, l), func(e LegendEntry) bool { return e.Label == "gpu buffer cut" }) {
 		t.Error("the legend does not name the cuts")
 	}
 }

@@ -67,7 +67,7 @@ func Legend(th *Theme, l *Layout) []LegendEntry {
 		add("budget", "line", c)
 	}
 	if lines[LineCut] {
-		add("GPU buffer cut", "line", th.Cut)
+		add("gpu buffer cut", "line", th.Cut)
 	}
 	return out
 }

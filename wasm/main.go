@@ -95,7 +95,8 @@ func main() {
 	a.post(map[string]any{"type": "ready", "version": protocol.Version, "examples": exampleNames(), "strategies": planner.StrategyNames(),
 		"kinds": viz.KindColors(), "keys": viz.KeyBindings,
 		"defaults":   wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy},
-		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit})
+		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit,
+		"profiles": planner.Profiles(), "bindings": []string{planner.BindArena, planner.BindTensor}})
 	if err := ebiten.RunGame(a.game); err != nil {
 		a.postError(err)
 	}
@@ -175,6 +176,7 @@ type planResult struct {
 	err              error
 	defaultAlignment int64
 	millis           map[string]float64 // where the time went, for state()
+	fit              *planner.Fit       // the worker's WebGPU fit report, if any
 }
 
 // planFile hands a file to the planner worker and waits for its answer.
@@ -231,7 +233,14 @@ func resultOf(name string, ev js.Value) planResult {
 	if a := ev.Get("default_alignment"); a.Type() == js.TypeNumber {
 		align = int64(a.Int())
 	}
-	return planResult{plan: p, defaultAlignment: align, millis: millis}
+	var fit *planner.Fit
+	if f := ev.Get("fit"); f.Type() == js.TypeObject {
+		fit = &planner.Fit{}
+		if json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", f).String()), fit) != nil {
+			fit = nil // the viewer judges the plan itself below
+		}
+	}
+	return planResult{plan: p, defaultAlignment: align, millis: millis, fit: fit}
 }
 
 // workerError is an error the worker reported, already described.
@@ -289,6 +298,9 @@ func (a *app) planned(job *planJob, res planResult) {
 	// The verdict is the planner's: no budget sent (0) is FitOf's "none
 	// given", which holds f32-uniform plans to WebGPU's limit.
 	fit := plan.FitOf(-1)
+	if res.fit != nil { // the same verdict, with the symbols behind it
+		fit = res.fit
+	}
 	if job.opts.Budget > 0 {
 		fit = plan.FitOf(job.opts.Budget)
 	}
@@ -464,6 +476,7 @@ func (a *app) installJS() {
 				s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
 			}
 			s["reveal"] = a.view.Reveal
+			s["lines"] = a.view.LinesOnScreen()
 			v := a.view.Cam.Visible()
 			s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
 		}

@@ -81,6 +81,14 @@
     align.placeholder = "default: " + m.alignments.map((a) => a.alignment + " " + a.name).join(", ");
     align.title = align.placeholder;
     $("f32-budget").textContent = fmtBytes(m.f32_uniform_budget);
+    // WebGPU profiles and binding models are Go's table, with its words.
+    const gpu = form.elements.webgpu;
+    gpu.replaceChildren(option("", "none"), ...(m.profiles || []).map((p) => {
+      const o = option(p.profile, p.profile + " — " + p.doc);
+      o.title = "binding " + fmtBytes(p.maxStorageBufferBindingSize) + ", buffer " + fmtBytes(p.maxBufferSize);
+      return o;
+    }));
+    form.elements.binding.replaceChildren(...(m.bindings || []).map((b) => option(b, b)));
     const ex = $("examples");
     ex.replaceChildren(option("", "—"), ...m.examples.map((n) => option(n, n.replace(/\.json$/, ""))));
     for (const [msg, tr] of state.queue.splice(0)) send(msg, tr);
@@ -152,6 +160,8 @@
       skip_inputs: f.skip_inputs.checked,
       skip_constants: f.skip_constants.checked,
       guard: f.guard.value === "" ? -1 : Number(f.guard.value),
+      webgpu: f.webgpu.value || undefined,
+      binding: f.binding.value || undefined,
     };
     let problem = "";
     if (!Number.isInteger(opts.alignment)) problem = "alignment must be a whole number of bytes";
@@ -229,6 +239,8 @@
     fit.hidden = !s.fit;
     fit.textContent = s.fit ? s.fit.text : "";
     fit.className = s.fit && s.fit.fits ? "ok" : "bad";
+    // A WebGPU report's lines: violations, requiredLimits, where it runs.
+    $("fit-lines").replaceChildren(...((s.fit && s.fit.lines) || []).map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
     $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
   }
 

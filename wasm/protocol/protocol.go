@@ -31,10 +31,25 @@ type Options struct {
 	// SymbolsText is the page's symbols field as typed ("batch=8, seq=256"):
 	// Go reads it, with the command line's grammar, and exactly.
 	SymbolsText string `json:"symbols_text,omitempty"`
+	// WebGPU names the device profile to plan for (planner.Profiles; ""
+	// for none), Binding the binding model ("arena" or "tensor") and
+	// LimitsText custom limits as --limits writes them. Binding applies
+	// only with a profile or limits: the page's binding choice stays
+	// put while no device is chosen.
+	WebGPU     string `json:"webgpu,omitempty"`
+	Binding    string `json:"binding,omitempty"`
+	LimitsText string `json:"limits_text,omitempty"`
 }
 
-// Resolve reads SymbolsText into Symbols.
+// Resolve reads SymbolsText into Symbols and the WebGPU choices into GPU.
 func (o *Options) Resolve() error {
+	if o.WebGPU != "" || o.LimitsText != "" {
+		gpu, err := planner.ResolveGPU(o.WebGPU, o.LimitsText, o.Binding)
+		if err != nil {
+			return err
+		}
+		o.GPU = gpu
+	}
 	if o.SymbolsText == "" {
 		return nil
 	}
@@ -134,4 +149,8 @@ type WorkerEvent struct {
 	// Millis is where a planned request's time went, in the worker:
 	// "load", "plan" (placing and proving), "encode".
 	Millis map[string]float64 `json:"millis,omitempty"`
+	// Fit is the WebGPU fit report of a plan made for a device, with the
+	// symbols behind each violation (which takes the decoder, so it is
+	// judged here rather than in the viewer).
+	Fit *planner.Fit `json:"fit,omitempty"`
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -128,6 +129,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	}
 	lap("load")
 	p, member := in.Plan, -1
+	var fit *planner.Fit
 	if p == nil {
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
 		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards}
@@ -141,8 +143,20 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 		if ctx.Err() != nil {
 			return cancelled(), nil
 		}
+		var tooLarge *planner.LimitError
+		if errors.As(err, &tooLarge) {
+			// No plan binds these tensors: the error is the fit report.
+			fit = planner.FitOfLimits(tooLarge)
+			_ = fit.Drivers(prob.Symbols, relower(req, data)) // best effort: the verdict stands without
+			e := protocol.ErrorOf(err)
+			e.Message = strings.Join(append([]string{fit.Text}, fit.Lines...), "\n")
+			return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil
+		}
 		if err != nil {
 			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+		}
+		if fit = p.FitGPU(); fit != nil && !fit.Fits {
+			_ = fit.Drivers(prob.Symbols, relower(req, data)) // best effort, as above
 		}
 	}
 	lap("plan")
@@ -151,11 +165,25 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
 	}
 	lap("encode")
-	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member}
+	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member, Fit: fit}
 	if in.Source != nil {
 		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
 	}
 	return ev, bin
+}
+
+// relower reads the request's file again with other symbol values, for
+// the fit report's question of which symbols drive a size.
+func relower(req protocol.PlanRequest, data []byte) func(map[string]int64) (*planner.Problem, error) {
+	return func(syms map[string]int64) (*planner.Problem, error) {
+		in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: syms, MaxMemory: planner.BrowserMemoryLimit, IfBranch: req.Options.IfBranch})
+		if err != nil || in.Source == nil {
+			return nil, fmt.Errorf("%s: cannot read it again: %v", req.Name, err)
+		}
+		o := req.Options.Options
+		o.Symbols = syms
+		return planner.Lower(in.Source, o)
+	}
 }
 
 func cancelled() protocol.WorkerEvent {
