@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"memplan/ir"
@@ -157,6 +158,19 @@ func ResolveGPU(profile, limits, binding string) (*GPU, error) {
 	if profile == "" && limits == "" && binding == "" {
 		return nil, nil
 	}
+	g, err := NewGPU(profile, binding)
+	if err != nil || limits == "" {
+		return g, err
+	}
+	if g.Limits, err = ParseLimits(g.Limits, limits); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// NewGPU is a device of a named profile ("" for the default) under a
+// binding model ("" for arena).
+func NewGPU(profile, binding string) (*GPU, error) {
 	g := &GPU{Binding: BindArena}
 	switch binding {
 	case "", BindArena:
@@ -168,11 +182,6 @@ func ResolveGPU(profile, limits, binding string) (*GPU, error) {
 	var err error
 	if g.Limits, err = ProfileLimits(cmp.Or(profile, DefaultProfile)); err != nil {
 		return nil, err
-	}
-	if limits != "" {
-		if g.Limits, err = ParseLimits(g.Limits, limits); err != nil {
-			return nil, err
-		}
 	}
 	return g, nil
 }
@@ -277,13 +286,14 @@ func (p *Problem) checkGPU() error {
 	for i := range p.Buffers {
 		b := &p.Buffers[i]
 		name := p.Tensors[b.Tensor].Name
+		// Concatenation rather than fmt: this is in both wasm programs.
 		switch {
 		case b.Size > l.MaxStorageBufferBindingSize:
 			e.Violation = append(e.Violation, Violation{Tensor: name, Size: b.Size, Limit: "maxStorageBufferBindingSize", Max: l.MaxStorageBufferBindingSize,
-				Text: fmt.Sprintf("tensor %s is %s (%d bytes), over maxStorageBufferBindingSize %s", ir.Quote(name), FormatBytes(b.Size), b.Size, FormatBytes(l.MaxStorageBufferBindingSize))})
+				Text: "tensor " + ir.Quote(name) + " is " + FormatBytes(b.Size) + " (" + strconv.FormatInt(b.Size, 10) + " bytes), over maxStorageBufferBindingSize " + FormatBytes(l.MaxStorageBufferBindingSize)})
 		case b.Span() > p.Cut:
 			e.Violation = append(e.Violation, Violation{Tensor: name, Size: b.Span(), Limit: "maxBufferSize", Max: p.Cut,
-				Text: fmt.Sprintf("tensor %s with its %d-byte guard is %s, over the %s a buffer holds", ir.Quote(name), b.Guard, FormatBytes(b.Span()), FormatBytes(p.Cut))})
+				Text: "tensor " + ir.Quote(name) + " with its guard is " + FormatBytes(b.Span()) + ", over the " + FormatBytes(p.Cut) + " a GPU buffer holds"})
 		}
 	}
 	if len(e.Violation) > 0 {

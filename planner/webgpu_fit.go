@@ -1,10 +1,9 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"memplan/ir"
@@ -43,11 +42,12 @@ func gpuVerdict(binding string, l Limits, vs []Violation, need RequiredLimits, l
 			break
 		}
 	}
-	where := fmt.Sprintf("WebGPU profile %s (%s binding)", l.Profile, binding)
+	// Concatenation rather than fmt: this is in both wasm programs.
+	where := "WebGPU profile " + l.Profile + " (" + binding + " binding)"
 	if f.Fits {
 		f.Text = "fits " + where
 	} else {
-		f.Text = fmt.Sprintf("does not fit %s: %d violation", where, len(vs))
+		f.Text = "does not fit " + where + ": " + strconv.Itoa(len(vs)) + " violation"
 		if len(vs) != 1 {
 			f.Text += "s"
 		}
@@ -57,14 +57,17 @@ func gpuVerdict(binding string, l Limits, vs []Violation, need RequiredLimits, l
 	}
 	switch {
 	case binding == BindArena:
-		f.Lines = append(f.Lines, fmt.Sprintf("arena binding: the whole arena, %s, is one binding; the device allows %s",
-			FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize)))
+		f.Lines = append(f.Lines, "arena binding: the whole arena, "+FormatBytes(need.MaxStorageBufferBindingSize)+
+			", is one binding; the device allows "+FormatBytes(l.MaxStorageBufferBindingSize))
 	default:
-		f.Lines = append(f.Lines, fmt.Sprintf("tensor binding: the largest tensor is %s; the device allows %s a binding and %s a buffer",
-			FormatBytes(need.MaxStorageBufferBindingSize), FormatBytes(l.MaxStorageBufferBindingSize), FormatBytes(l.MaxBufferSize)))
+		f.Lines = append(f.Lines, "tensor binding: the largest tensor is "+FormatBytes(need.MaxStorageBufferBindingSize)+
+			"; the device allows "+FormatBytes(l.MaxStorageBufferBindingSize)+" a binding and "+FormatBytes(l.MaxBufferSize)+" a buffer")
 	}
-	req, _ := json.Marshal(need)
-	f.Lines = append(f.Lines, "requiredLimits: "+string(req))
+	req := `{"maxStorageBufferBindingSize":` + strconv.FormatInt(need.MaxStorageBufferBindingSize, 10) + `,"maxBufferSize":` + strconv.FormatInt(need.MaxBufferSize, 10)
+	if need.MinStorageBufferOffsetAlignment > 0 {
+		req += `,"minStorageBufferOffsetAlignment":` + strconv.FormatInt(need.MinStorageBufferOffsetAlignment, 10)
+	}
+	f.Lines = append(f.Lines, "requiredLimits: "+req+"}")
 	switch {
 	case f.RunsOn == "":
 		f.Lines = append(f.Lines, "runs on: no named profile ("+strings.Join(ProfileNames(), ", ")+")")
@@ -111,13 +114,14 @@ func (p *Plan) FitGPU() *Fit {
 	}
 	arena := alignUp(p.ArenaSize, 4)
 	need.MaxStorageBufferBindingSize, need.MaxBufferSize = arena, arena
-	if arena > l.MaxStorageBufferBindingSize {
-		vs = append(vs, Violation{Size: arena, Limit: "maxStorageBufferBindingSize", Max: l.MaxStorageBufferBindingSize,
-			Text: fmt.Sprintf("the arena is %s (%d bytes), over maxStorageBufferBindingSize %s by %s", FormatBytes(arena), arena, FormatBytes(l.MaxStorageBufferBindingSize), FormatBytes(arena-l.MaxStorageBufferBindingSize))})
-	}
-	if arena > l.MaxBufferSize {
-		vs = append(vs, Violation{Size: arena, Limit: "maxBufferSize", Max: l.MaxBufferSize,
-			Text: fmt.Sprintf("the arena is %s, over maxBufferSize %s", FormatBytes(arena), FormatBytes(l.MaxBufferSize))})
+	for _, lim := range [...]struct {
+		name string
+		max  int64
+	}{{"maxStorageBufferBindingSize", l.MaxStorageBufferBindingSize}, {"maxBufferSize", l.MaxBufferSize}} {
+		if arena > lim.max {
+			vs = append(vs, Violation{Size: arena, Limit: lim.name, Max: lim.max,
+				Text: "the arena is " + FormatBytes(arena) + " (" + strconv.FormatInt(arena, 10) + " bytes), over " + lim.name + " " + FormatBytes(lim.max) + " by " + FormatBytes(arena-lim.max)})
+		}
 	}
 	return gpuVerdict(p.Binding, l, vs, need, arena)
 }
@@ -136,13 +140,14 @@ func FitOfLimits(e *LimitError) *Fit {
 	return gpuVerdict(BindTensor, e.Limits, e.Violation, need, largest)
 }
 
-// Drivers names, for each violation of f, the symbols whose values drive
+// ExplainFit names, for each violation of f, the symbols whose values drive
 // its size: those that, doubled (or set to 1 from 0), change the
 // tensor's size, or under arena binding the peak of live bytes. relower
 // lowers the same source with other symbol values, as the caller read
 // it; symbols are the values this plan used. It costs one lowering per
 // symbol, no placement.
-func (f *Fit) Drivers(symbols map[string]int64, relower func(map[string]int64) (*Problem, error)) error {
+// (A function, not a method of Fit: the viewer links Fit, not this.)
+func ExplainFit(f *Fit, symbols map[string]int64, relower func(map[string]int64) (*Problem, error)) error {
 	if f == nil || len(f.Violations) == 0 || len(symbols) == 0 {
 		return nil
 	}
@@ -158,10 +163,17 @@ func (f *Fit) Drivers(symbols map[string]int64, relower func(map[string]int64) (
 		return m, LowerBound(p)
 	}
 	baseSizes, baseLB := sizes(base)
-	names := slices.Sorted(maps.Keys(symbols))
+	names := make([]string, 0, len(symbols))
+	for k := range symbols {
+		names = append(names, k)
+	}
+	slices.Sort(names)
 	for _, s := range names {
 		v := symbols[s]
-		bumped := maps.Clone(symbols)
+		bumped := make(map[string]int64, len(symbols))
+		for k, x := range symbols {
+			bumped[k] = x
+		}
 		bumped[s] = max(2*v, 1)
 		if v > ir.ByteLimit/2 {
 			continue

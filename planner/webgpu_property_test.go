@@ -165,16 +165,16 @@ func TestVerifyTensorBinding(t *testing.T) {
 		tamper func(p *Plan)
 		want   string
 	}{
-		{"buffer offset", func(p *Plan) { first(p).BufferOffset += 256 }, "buffer_offset"},
+		{"buffer offset", func(p *Plan) { first(p).BufferOffset += 256 }, "buffer_offset is not its offset"},
 		{"misaligned slot", func(p *Plan) { first(p).BufferOffset++; first(p).Offset++ }, "not a multiple"},
 		{"wrong buffer", func(p *Plan) { s := first(p); s.Buffer = (s.Buffer + 1) % len(p.Buffers) }, "straddle or leave"},
 		{"no slot", func(p *Plan) { first(p).BufferSlot = nil }, "names no GPU buffer"},
 		{"buffer too large", func(p *Plan) { p.Buffers[0].Size = p.Limits.MaxBufferSize + 4 }, "up to maxBufferSize"},
-		{"gap between buffers", func(p *Plan) { p.Buffers[1].Offset += 256 }, "not where the one before ends"},
+		{"gap between buffers", func(p *Plan) { p.Buffers[1].Offset += 256 }, "the end of the one before"},
 		{"buffers short", func(p *Plan) { p.Buffers = p.Buffers[:len(p.Buffers)-1] }, "short of the arena"},
 		{"no limits", func(p *Plan) { p.Limits = nil }, "without limits"},
 		{"unknown binding", func(p *Plan) { p.Binding = "texture" }, "want arena or tensor"},
-		{"slots under arena binding", func(p *Plan) { p.Binding, p.Buffers = BindArena, nil }, "arena binding, but tensor"},
+		{"slots under arena binding", func(p *Plan) { p.Binding, p.Buffers = BindArena, nil }, "names a GPU buffer it cannot have"},
 	}
 	for _, tt := range tests {
 		plan := tensorPlan(t)

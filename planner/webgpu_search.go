@@ -170,5 +170,5 @@ func (r *SymbolFit) Explain(s FitSearch) error {
 	if err != nil {
 		return err
 	}
-	return r.Next.Fit.Drivers(p.Symbols, s.Lower)
+	return ExplainFit(r.Next.Fit, p.Symbols, s.Lower)
 }

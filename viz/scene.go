@@ -486,23 +486,6 @@ func (v *View) Quads(dst []Quad) []Quad {
 	return dst
 }
 
-// LinesOnScreen lists the reference lines inside the plot: label, where
-// they are drawn (y, from x0 to x1, in CSS pixels like ScreenRect) and
-// their colour, for tests and hosts.
-func (v *View) LinesOnScreen() []any {
-	out := []any{}
-	if v.Layout == nil {
-		return out
-	}
-	plot, s := v.PlotRect(), v.Scale
-	for _, ln := range v.Layout.Lines {
-		if sy, ok := v.lineY(ln); ok {
-			out = append(out, map[string]any{"label": ln.Label, "y": sy / s, "x0": plot.X0 / s, "x1": plot.X1 / s, "color": v.lineColor(ln).Hex()})
-		}
-	}
-	return out
-}
-
 // lineY is where line ln is drawn, rounded to a pixel, and whether it is
 // inside the plot.
 func (v *View) lineY(ln Line) (float64, bool) {

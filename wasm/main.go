@@ -343,6 +343,9 @@ func summary(l *viz.Layout) map[string]any {
 	}
 	s["phases"] = phases
 	s["placement_order"] = p.PlacementOrder
+	// The WebGPU device planned for, and under tensor binding the GPU
+	// buffers the arena is cut into (each tensor names its own).
+	s["binding"], s["limits"], s["buffers"] = p.Binding, p.Limits, p.Buffers
 	return s
 }
 
@@ -476,7 +479,6 @@ func (a *app) installJS() {
 				s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
 			}
 			s["reveal"] = a.view.Reveal
-			s["lines"] = a.view.LinesOnScreen()
 			v := a.view.Cam.Visible()
 			s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
 		}

@@ -9,6 +9,7 @@ import (
 	"memplan/examples"
 	"memplan/ir"
 	"memplan/planner"
+	"memplan/viz"
 )
 
 // goFit is Go's WebGPU fit report for the transformer example at the
@@ -40,7 +41,7 @@ func goFit(t *testing.T, symbols map[string]int64, profile, binding string) []st
 		t.Fatal(err)
 	}
 	fit := plan.FitGPU()
-	if err := fit.Drivers(plan.Symbols, lower); err != nil {
+	if err := planner.ExplainFit(fit, plan.Symbols, lower); err != nil {
 		t.Fatal(err)
 	}
 	return append([]string{fit.Text}, fit.Lines...)
@@ -77,34 +78,42 @@ func TestBrowserWebGPU(t *testing.T) {
 				p.fail("the verdict is styled %q, want fits=%v", cls, c.fits)
 			}
 			p.wait("the plan drawn", viewerShows("transformer.json"))
-			type line struct {
-				Label     string
-				Y, X0, X1 float64
-				Color     string
+			// The cut is where GPU buffer 2 starts, so where the tensor
+			// placed at that offset has its lower edge.
+			type cutAt struct {
+				N      int
+				Tensor string
 			}
-			cuts := eval[[]line](p, frame+`.memplan.state().lines.filter((l) => l.label.startsWith("gpu buffer"))`)
+			cut := eval[cutAt](p, `(() => { const s = window.memplanApp.summary, ts = window.memplanApp.tensors || [];
+				const t = ts.find((t) => t.buffer === 1 && t.buffer_offset === 0 && !t.root);
+				return {N: (s.buffers || []).length, Tensor: t ? t.name : ""}; })()`)
 			if c.binding == "arena" {
-				if len(cuts) != 0 {
-					p.fail("arena binding draws cuts: %v", cuts)
+				if cut.N != 0 || cut.Tensor != "" {
+					p.fail("arena binding has GPU buffers: %+v", cut)
 				}
 				return
 			}
-			if len(cuts) != 1 || cuts[0].Label != "gpu buffer 2 of 2" {
-				p.fail("cut lines %v, want one at the start of GPU buffer 2 of 2", cuts)
+			if cut.N != 2 || cut.Tensor == "" {
+				p.fail("the summary lists %d GPU buffers and tensor %q at the start of the second; want 2 and one", cut.N, cut.Tensor)
 			}
-			cut := cuts[0]
-			top := eval[float64](p, `document.getElementById("viewer").getBoundingClientRect().top`)
-			left := eval[float64](p, `document.getElementById("viewer").getBoundingClientRect().left`)
+			type rect struct{ X, Y, W, H float64 }
+			r := eval[*rect](p, fmt.Sprintf(`(() => { const r = %s.memplan.rectOf(%q);
+				const f = document.getElementById("viewer").getBoundingClientRect();
+				return r && {X: f.left + r.x, Y: f.top + r.y + r.h, W: r.w, H: r.h}; })()`, frame, cut.Tensor))
+			if r == nil {
+				p.fail("%s is not drawn", cut.Tensor)
+			}
 			img := p.capture()
+			colours := map[string]bool{viz.Dark.Cut.Hex(): true, viz.Light.Cut.Hex(): true}
 			hits := 0
 			for k := 1; k < 10; k++ {
-				x := int(left + cut.X0 + (cut.X1-cut.X0)*float64(k)/10)
-				if hex(img, x, int(top+cut.Y)-1) == cut.Color || hex(img, x, int(top+cut.Y)) == cut.Color {
+				x := int(r.X + r.W*float64(k)/10)
+				if colours[hex(img, x, int(r.Y)-1)] || colours[hex(img, x, int(r.Y))] {
 					hits++
 				}
 			}
 			if hits < 7 { // a label may sit on the line here and there
-				p.fail("the cut at y=%.0f shows its colour %s at %d of 9 points", cut.Y, cut.Color, hits)
+				p.fail("the cut under %s at y=%.0f shows the cut colour at %d of 9 points", cut.Tensor, r.Y, hits)
 			}
 			p.screenshot("webgpu-tensor-binding")
 		})

@@ -414,7 +414,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if errors.As(err, &tooLarge) {
 		// No plan binds these tensors: the report says why and what would.
 		fit := planner.FitOfLimits(tooLarge)
-		if err := fit.Drivers(p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+		if err := planner.ExplainFit(fit, p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
 			return err
 		}
 		writeFit(stdout, fit)
@@ -434,7 +434,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fit := plan.FitOf(budget)
 	if fit != nil && fit.Binding != "" && !fit.Fits {
-		if err := fit.Drivers(p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+		if err := planner.ExplainFit(fit, p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
 			return err
 		}
 	}

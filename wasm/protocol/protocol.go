@@ -32,24 +32,26 @@ type Options struct {
 	// Go reads it, with the command line's grammar, and exactly.
 	SymbolsText string `json:"symbols_text,omitempty"`
 	// WebGPU names the device profile to plan for (planner.Profiles; ""
-	// for none), Binding the binding model ("arena" or "tensor") and
-	// LimitsText custom limits as --limits writes them. Binding applies
-	// only with a profile or limits: the page's binding choice stays
-	// put while no device is chosen.
-	WebGPU     string `json:"webgpu,omitempty"`
-	Binding    string `json:"binding,omitempty"`
-	LimitsText string `json:"limits_text,omitempty"`
+	// for none) and Binding the binding model ("arena" or "tensor").
+	// Binding applies only with a profile: the page's binding choice
+	// stays put while no device is chosen.
+	WebGPU  string `json:"webgpu,omitempty"`
+	Binding string `json:"binding,omitempty"`
 }
 
-// Resolve reads SymbolsText into Symbols and the WebGPU choices into GPU.
-func (o *Options) Resolve() error {
-	if o.WebGPU != "" || o.LimitsText != "" {
-		gpu, err := planner.ResolveGPU(o.WebGPU, o.LimitsText, o.Binding)
-		if err != nil {
-			return err
-		}
-		o.GPU = gpu
+// ResolveGPU reads the WebGPU choices into o.GPU. It is a function,
+// not a method, so that only the planner worker links it.
+func ResolveGPU(o *Options) error {
+	if o.WebGPU == "" {
+		return nil
 	}
+	gpu, err := planner.NewGPU(o.WebGPU, o.Binding)
+	o.GPU = gpu
+	return err
+}
+
+// Resolve reads SymbolsText into Symbols.
+func (o *Options) Resolve() error {
 	if o.SymbolsText == "" {
 		return nil
 	}

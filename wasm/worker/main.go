@@ -147,7 +147,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 		if errors.As(err, &tooLarge) {
 			// No plan binds these tensors: the error is the fit report.
 			fit = planner.FitOfLimits(tooLarge)
-			_ = fit.Drivers(prob.Symbols, relower(req, data)) // best effort: the verdict stands without
+			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort: the verdict stands without
 			e := protocol.ErrorOf(err)
 			e.Message = strings.Join(append([]string{fit.Text}, fit.Lines...), "\n")
 			return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil
@@ -156,7 +156,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
 		}
 		if fit = p.FitGPU(); fit != nil && !fit.Fits {
-			_ = fit.Drivers(prob.Symbols, relower(req, data)) // best effort, as above
+			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort, as above
 		}
 	}
 	lap("plan")
@@ -249,6 +249,9 @@ func optionsOf(v js.Value, o *protocol.Options) error {
 	text := js.Global().Get("JSON").Call("stringify", v).String()
 	if err := json.Unmarshal([]byte(text), o); err != nil {
 		return fmt.Errorf("options: %v", err)
+	}
+	if err := protocol.ResolveGPU(o); err != nil {
+		return err
 	}
 	return o.Resolve()
 }
