@@ -89,6 +89,7 @@
       return o;
     }));
     form.elements.binding.replaceChildren(...(m.bindings || []).map((b) => option(b, b)));
+    $("file").accept = (m.file_types || []).join(",");
     const ex = $("examples");
     ex.replaceChildren(option("", "—"), ...m.examples.map((n) => option(n, n.replace(/\.json$/, ""))));
     for (const [msg, tr] of state.queue.splice(0)) send(msg, tr);
