@@ -158,3 +158,30 @@ func TestForwardBackward(t *testing.T) {
 		t.Errorf("verify backward: exit %d: %s", code, errs)
 	}
 }
+
+// TestVerifyWebGPUPlan: a plan made for a device verifies against its
+// source with the device the record names, and not once its limits are
+// edited.
+func TestVerifyWebGPUPlan(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "plan.json")
+	if code, _, errs := runCLI(t, "plan", "--json", "-o", out, "--binding", "tensor", "--limits", "binding=8MiB,buffer=16MiB", "--f32-uniform", "../../examples/transformer.json"); code != exitOK {
+		t.Fatalf("plan: exit %d: %s", code, errs)
+	}
+	if code, stdout, errs := runCLI(t, "verify", "../../examples/transformer.json", out); code != exitOK || !strings.Contains(stdout, "ok:") {
+		t.Fatalf("verify: exit %d: %s %s", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["limits"].(map[string]any)["maxBufferSize"] = 32 << 20
+	data, _ = json.Marshal(rec)
+	os.WriteFile(out, data, 0o644)
+	if code, _, errs := runCLI(t, "verify", "../../examples/transformer.json", out); code != exitBadPlan {
+		t.Fatalf("verify of a record with other limits: exit %d, want %d: %s", code, exitBadPlan, errs)
+	}
+}
