@@ -73,6 +73,12 @@ export class PlanError extends Error {
   constructor(msg) { super(msg); this.name = "PlanError"; }
 }
 
+// LimitError is a plan that needs more than the device allows: a GPU
+// buffer over its maxBufferSize.
+export class LimitError extends Error {
+  constructor(msg) { super(msg); this.name = "LimitError"; }
+}
+
 const whole = (v) => Number.isSafeInteger(v) && v >= 0;
 
 // neededLimits is what a device must allow for runPlan to run the plan as
@@ -194,8 +200,8 @@ function layout(plan, limits) {
 // word counts the tensor's own f32 words from 0; offset is the byte in
 // GPU buffer `buffer` (the arena under arena binding); by names the tensor
 // whose word was found there, when one matches. A record it cannot run
-// (a field out of range, a buffer over the device's maxBufferSize)
-// rejects with a PlanError saying where. opts.onProgress({step, steps})
+// (a field out of range) rejects with a PlanError saying where; one over
+// the device's maxBufferSize with a LimitError. opts.onProgress({step, steps})
 // hears after each submission; opts.limits may lower the device's limits
 // (to test the binding in pieces).
 export async function runPlan(plan, device, opts = {}) {
@@ -213,7 +219,7 @@ export async function runPlan(plan, device, opts = {}) {
   const ts = plan.tensors, steps = plan.steps;
   L.bufferSizes.forEach((size, k) => {
     if (size > limits.maxBufferSize) {
-      throw new PlanError(`${L.binding === "arena" ? "the arena" : `buffers[${k}]`} needs a GPU buffer of ${size} bytes; this device allows at most maxBufferSize ${limits.maxBufferSize}`);
+      throw new LimitError(`${L.binding === "arena" ? "the arena" : `buffers[${k}]`} needs a GPU buffer of ${size} bytes; this device allows at most maxBufferSize ${limits.maxBufferSize}`);
     }
   });
 
