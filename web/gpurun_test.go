@@ -403,3 +403,23 @@ func TestBrowserGPURunCatchesClobbers(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserGPURunWithoutWebGPU: a browser without WebGPU, or one whose
+// WebGPU offers no adapter, is told so in words, and the page goes on.
+func TestBrowserGPURunWithoutWebGPU(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	for _, c := range []struct{ name, patch, want string }{
+		{"no adapter", `navigator.gpu.requestAdapter = async () => null`, "offers no adapter"},
+		{"no WebGPU", `Object.defineProperty(Navigator.prototype, "gpu", {get: () => undefined})`, "has no WebGPU"},
+	} {
+		eval[bool](p, "("+c.patch+", true)")
+		p.run("click Run on this GPU", chromedp.Click("#gpu-run"))
+		p.wait(c.name, fmt.Sprintf(`document.getElementById("gpu-status").textContent.includes(%q)`, c.want))
+		if eval[bool](p, `!document.getElementById("gpu-result").hidden`) {
+			p.fail("%s: a result is shown: %q", c.name, p.text("#gpu-result"))
+		}
+	}
+	p.stillWorks("l0.qkv")
+}
