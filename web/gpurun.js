@@ -185,6 +185,7 @@ function layout(plan, limits) {
   if (reads !== undefined && reads !== null) {
     if (!Array.isArray(reads) || reads.length !== plan.steps) throw new PlanError(`reads: want an array of ${plan.steps} steps`);
     reads.forEach((r, s) => {
+      if (r === null) { reads[s] = []; return; } // a step that reads nothing
       if (!Array.isArray(r)) throw new PlanError(`reads[${s}]: want an array of tensor indexes`);
       r.forEach((k, j) => { if (!Number.isInteger(k) || k < 0 || k >= n) throw new PlanError(`reads[${s}][${j}]: ${JSON.stringify(k)} is not a tensor index`); });
     });

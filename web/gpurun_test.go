@@ -378,6 +378,7 @@ func TestBrowserGPURunCatchesClobbers(t *testing.T) {
 		if r.OK || r.Clobbered == nil || r.Clobbered.Tensor != a || r.Clobbered.Step != step || r.Clobbered.Word != 0 || r.Clobbered.By != b {
 			t.Errorf("%s with %s moved onto %s: %+v %+v, want %s clobbered at step %d, word 0, by %s", c.name, b, a, r, r.Clobbered, a, step, b)
 		}
+		t.Logf("%s: %s moved onto %s is caught at step %d", c.name, b, a, step)
 	}
 
 	bad := []struct {
