@@ -125,7 +125,9 @@ function layout(plan, limits) {
   const buf = new Int32Array(n).fill(-1), at = new Float64Array(n), root = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     const t = ts[i];
-    if (t.skipped || t.root || t.offset < 0) continue;
+    // Skipped tensors are not in memory; empty ones have no words (and
+    // under tensor binding no buffer).
+    if (t.skipped || t.root || t.offset < 0 || t.size === 0) continue;
     if (binding === "arena") {
       if (!whole(t.offset) || t.offset + t.size > plan.arena_size) throw new PlanError(`${where(i, "offset")}: ${t.offset} + size ${t.size} is outside the arena of ${plan.arena_size} bytes`);
       buf[i] = 0; at[i] = t.offset;
