@@ -285,6 +285,7 @@
         return;
       }
       showAdapter(adapter);
+      if (state.stopped) { say("The viewer stopped, so there is no plan to run: reload the page."); return; }
       say("Getting the plan…");
       const { file, record } = await planRecord();
       if (!record) { say("There is no plan on screen to run."); return; }
