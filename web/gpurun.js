@@ -103,7 +103,7 @@ function layout(plan, limits) {
   ts.forEach((t, i) => {
     if (!t || typeof t.name !== "string") throw new PlanError(where(i) + ": no name");
     for (const f of ["size", "birth", "death"]) if (!whole(t[f])) throw new PlanError(`${where(i, f)}: want a whole number, got ${JSON.stringify(t[f])}`);
-    if (t.birth > t.death) throw new PlanError(`${where(i)}: born at step ${t.birth} after its death at ${t.death}`);
+    if (t.birth > t.death || t.death > plan.steps) throw new PlanError(`${where(i)}: lives over steps ${t.birth} to ${t.death}, not within 0 to ${plan.steps}`);
     index.set(t.name, i);
   });
   const align = limits.minStorageBufferOffsetAlignment;
@@ -183,16 +183,17 @@ function layout(plan, limits) {
   if (binding === "arena") widestBinding = bufferSizes[0];
   else for (let i = 0; i < n; i++) if (root[i] === i) widestBinding = Math.max(widestBinding, up4(ts[i].size));
 
-  const reads = plan.reads;
-  if (reads !== undefined && reads !== null) {
-    if (!Array.isArray(reads) || reads.length !== plan.steps) throw new PlanError(`reads: want an array of ${plan.steps} steps`);
-    reads.forEach((r, s) => {
-      if (r === null) { reads[s] = []; return; } // a step that reads nothing
+  let reads = null;
+  if (plan.reads !== undefined && plan.reads !== null) {
+    if (!Array.isArray(plan.reads) || plan.reads.length !== plan.steps) throw new PlanError(`reads: want an array of ${plan.steps} steps`);
+    reads = plan.reads.map((r, s) => {
+      if (r === null) return []; // a step that reads nothing
       if (!Array.isArray(r)) throw new PlanError(`reads[${s}]: want an array of tensor indexes`);
       r.forEach((k, j) => { if (!Number.isInteger(k) || k < 0 || k >= n) throw new PlanError(`reads[${s}][${j}]: ${JSON.stringify(k)} is not a tensor index`); });
+      return r;
     });
   }
-  return { binding, bufferSizes, buf, root, first, end, tile, region, widestBinding, reads: reads || null, n };
+  return { binding, bufferSizes, buf, root, first, end, tile, region, widestBinding, reads, n };
 }
 
 // runPlan runs the plan on device and resolves to the result:
@@ -226,25 +227,19 @@ export async function runPlan(plan, device, opts = {}) {
     }
   });
 
-  // Who is written and checked at each step.
-  let last = steps;
-  for (const t of ts) last = Math.max(last, t.death);
-  const births = Array.from({ length: last + 1 }, () => []);
-  const checks = Array.from({ length: last + 1 }, () => []);
+  // Who is written and checked at each step that has any: births and
+  // deaths come from the tensors and reads from the record, so the work
+  // follows the record's size, however many steps it claims.
   const words = (i) => L.end[i] - L.first[i];
-  for (let i = 0; i < L.n; i++) {
-    if (L.root[i] < 0 || !words(i)) continue;
-    if (L.root[i] === i) births[ts[i].birth].push(i);
-  }
-  const deaths = Array.from({ length: last + 1 }, () => []);
-  for (let i = 0; i < L.n; i++) deaths[ts[i].death].push(i);
-  const seen = new Int32Array(L.n).fill(-1);
+  const work = new Map(); // step → {births, checks}
+  const stepWork = (s) => { let w = work.get(s); if (!w) work.set(s, w = { births: [], checks: [] }); return w; };
+  for (let i = 0; i < L.n; i++) if (L.root[i] === i && words(i)) stepWork(ts[i].birth).births.push(i);
+  const seen = new Float64Array(L.n).fill(-1);
   let nChecks = 0;
-  for (let s = 0; s <= last; s++) {
-    const add = (i) => { if (L.root[i] >= 0 && words(i) && seen[i] !== s) { seen[i] = s; checks[s].push(i); nChecks++; } };
-    if (L.reads && s < steps) L.reads[s].forEach(add);
-    deaths[s].forEach(add);
-  }
+  const check = (s, i) => { if (L.root[i] >= 0 && words(i) && seen[i] !== s) { seen[i] = s; stepWork(s).checks.push(i); nChecks++; } };
+  if (L.reads) L.reads.forEach((r, s) => r.forEach((i) => check(s, i)));
+  for (let i = 0; i < L.n; i++) check(ts[i].death, i);
+  const order = [...work.keys()].sort((a, b) => a - b);
   if (4 * (nChecks + 1) > limits.maxStorageBufferBindingSize) throw new PlanError(`${nChecks} checks need more error slots than one binding holds`);
 
   device.pushErrorScope("out-of-memory");
@@ -374,14 +369,14 @@ export async function runPlan(plan, device, opts = {}) {
   };
 
   try {
-    for (let s = 0; s <= last; s++) {
+    for (const [k, s] of order.entries()) {
       const writes = new Map(), reads = new Map();
-      for (const i of births[s]) { plan1(i, NONE, writes); res.tensors_written++; res.words_written += words(i); }
-      for (const i of checks[s]) { checkedAt.push([s, i]); plan1(i, slot++, reads); res.checks++; res.words_checked += words(i); }
+      for (const i of work.get(s).births) { plan1(i, NONE, writes); res.tensors_written++; res.words_written += words(i); }
+      for (const i of work.get(s).checks) { checkedAt.push([s, i]); plan1(i, slot++, reads); res.checks++; res.words_checked += words(i); }
       batch.push(...writes.values(), ...reads.values());
-      if (batchWords >= BATCH_WORDS || batchPieces >= BATCH_PIECES || s === last) {
+      if (batchWords >= BATCH_WORDS || batchPieces >= BATCH_PIECES || k === order.length - 1) {
         const bad = await flush();
-        if (opts.onProgress) opts.onProgress({ step: Math.min(s, steps), steps });
+        if (opts.onProgress) opts.onProgress({ step: s, steps });
         if (bad !== NONE) { await report(bad); break; }
       }
     }

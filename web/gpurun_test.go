@@ -409,6 +409,7 @@ func TestBrowserGPURunCatchesClobbers(t *testing.T) {
 			t["buffer_offset"], t["size"] = num(t, "buffer_offset")+4, num(t, "size")-4
 		}},
 		{"reads of another length", `reads: want an array of`, func(r map[string]any) { r["reads"] = []any{} }},
+		{"a life past the last step", `not within 0 to 310`, func(r map[string]any) { firstOwner(r)["death"] = 311 }},
 		{"arena over the device", `LimitError: the arena needs a GPU buffer of 1099511627776 bytes; this device allows at most maxBufferSize`, func(r map[string]any) { r["arena_size"] = int64(1) << 40 }},
 	}
 	for _, c := range bad {
