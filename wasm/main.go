@@ -584,6 +584,16 @@ func (a *app) handle(m js.Value) {
 		// ignores names it does not know.
 		name := str("name")
 		a.queue(func() { a.view.SetTheme(name) })
+	case "record":
+		// The plan record on screen, whole, for a host that runs or keeps
+		// it (memplan's app runs it on the GPU: web/gpurun.js).
+		a.queue(func() {
+			ev := map[string]any{"type": "record", "file": nil, "record": nil}
+			if l := a.view.Layout; l != nil && a.cur != nil {
+				ev["file"], ev["record"] = a.cur.name, l.Plan
+			}
+			a.post(ev)
+		})
 	case "fit":
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
 	case "key":

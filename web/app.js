@@ -59,6 +59,7 @@
       case "select": onSelect(m); break;
       case "dragenter": showDrop(true); break;
       case "open": $("file").click(); break;
+      case "record": onRecord(m); break;
     }
   });
 
@@ -198,6 +199,7 @@
     if ($("examples").value !== m.file) $("examples").value = Array.from($("examples").options).some((o) => o.value === m.file) ? m.file : "";
     hideError();
     renderSummary(m.summary);
+    if (!gpuRunning) $("gpu-result").hidden = true; // it was about another plan
     resetReplay(m.summary.placement_order || []);
     state.query = null; // recompute matches on the next search
     $("matches").textContent = "";
@@ -244,6 +246,89 @@
     $("fit-lines").replaceChildren(...((s.fit && s.fit.lines) || []).map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
     $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
   }
+
+  // ---- the GPU check: gpurun.js runs the plan on screen in this GPU's
+  // memory (docs/gpurun.md) ----
+
+  let gpuRunning = false, recordWaiter = null;
+  function onRecord(m) { if (recordWaiter) { recordWaiter(m); recordWaiter = null; } }
+  const planRecord = () => new Promise((resolve) => { recordWaiter = resolve; send({ type: "record" }); });
+
+  function showAdapter(adapter) {
+    const info = adapter.info || {};
+    const name = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(" ") || "unnamed";
+    const l = adapter.limits;
+    fillDl($("gpu-adapter"), [
+      ["adapter", name + (info.isFallbackAdapter || adapter.isFallbackAdapter ? " (software fallback)" : "")],
+      ["binding limit", fmtExact(l.maxStorageBufferBindingSize)],
+      ["buffer limit", fmtExact(l.maxBufferSize)],
+      ["offset alignment", l.minStorageBufferOffsetAlignment + " B"],
+    ]);
+    $("gpu-adapter").hidden = false;
+  }
+
+  function showResult(file, r) {
+    const out = $("gpu-result");
+    const c = r.clobbered;
+    out.textContent = r.ok
+      ? "The plan of " + file + " ran clean on this GPU: " + r.steps + " steps, " + grouped.format(r.tensors_written) +
+        " tensors written, " + grouped.format(r.words_checked) + " words checked in " + (r.ms / 1000).toFixed(2) + " s."
+      : "Clobbered: at step " + c.step + ", " + c.tensor + " no longer holds its word " + grouped.format(c.word) +
+        (c.by ? " (" + c.by + " wrote over it)" : "") + ". The plan of " + file + " is not safe to run.";
+    out.className = r.ok ? "ok" : "bad";
+    out.hidden = false;
+  }
+
+  async function runOnGPU() {
+    if (gpuRunning) return;
+    gpuRunning = true;
+    const say = (text) => { $("gpu-status").textContent = text; };
+    const out = $("gpu-result");
+    out.hidden = true;
+    state.gpu = null;
+    try {
+      if (!navigator.gpu) {
+        say("This browser has no WebGPU (navigator.gpu is missing), so there is no GPU to run the plan on.");
+        return;
+      }
+      say("Asking for a GPU adapter…");
+      const adapter = await navigator.gpu.requestAdapter();
+      if (!adapter) {
+        say("This browser has WebGPU but offers no adapter: no GPU it may use (it may be blocked, or switched off).");
+        return;
+      }
+      showAdapter(adapter);
+      if (state.stopped) { say("The viewer stopped, so there is no plan to run: reload the page."); return; }
+      say("Getting the plan…");
+      const { file, record } = await planRecord();
+      if (!record) { say("There is no plan on screen to run."); return; }
+      const gpurun = await import("./gpurun.js");
+      // The limits the plan needs, as far as the adapter goes; the run
+      // binds in pieces when the device allows less.
+      const need = gpurun.neededLimits(record), requiredLimits = {};
+      for (const k in need) requiredLimits[k] = Math.min(need[k], adapter.limits[k]);
+      const device = await adapter.requestDevice({ requiredLimits });
+      try {
+        say("Running " + file + "…");
+        const r = await gpurun.runPlan(record, device, { onProgress: (p) => say("Running " + file + ": step " + p.step + " of " + p.steps + "…") });
+        state.gpu = Object.assign({ file }, r);
+        showResult(file, r);
+      } finally {
+        device.destroy();
+      }
+      say("");
+    } catch (err) {
+      const msg = String(err && err.message ? err.message : err);
+      state.gpu = { error: msg };
+      say("");
+      out.textContent = "The GPU check could not run: " + msg;
+      out.className = "bad";
+      out.hidden = false;
+    } finally {
+      gpuRunning = false;
+    }
+  }
+  $("gpu-run").addEventListener("click", runOnGPU);
 
   // ---- replay of the placement order ----
 

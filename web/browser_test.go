@@ -303,6 +303,10 @@ func open(t testing.TB, path string) *session {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(embedHost))
 	})
+	mux.HandleFunc("/gpu.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>gpurun</title>`)) // a page to import gpurun.js into
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	ctx, cancel := browser.New(context.Background(), t.TempDir())

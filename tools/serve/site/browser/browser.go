@@ -32,6 +32,9 @@ func New(parent context.Context, userDataDir string) (context.Context, context.C
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("use-angle", "swiftshader"),
 		chromedp.Flag("enable-unsafe-swiftshader", true),
+		// WebGPU (gpurun.js) on SwiftShader's Vulkan: without this flag
+		// Chromium on Linux offers no adapter.
+		chromedp.Flag("enable-unsafe-webgpu", true),
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.Flag("disable-background-networking", true),
