@@ -40,6 +40,10 @@ var autoMembers = []autoMember{
 	{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
 		return pr.fit(ctx, pr.order(orderSize), firstGap)
 	}},
+	// Breadth with other orders within a section: last, so that they
+	// change a plan only where they beat every member above.
+	bestFitMember(orderBreadthNewest),
+	bestFitMember(orderBreadthDying),
 }
 
 // autoLarge is the size above which auto leaves out best fit by area and
