@@ -61,7 +61,9 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + members[best].name, Order: a.order, Member: best}, nil
+	pl, err := pr.polish(ctx, a, "won by "+members[best].name, opts, false)
+	pl.Member = best
+	return pl, err
 }
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns

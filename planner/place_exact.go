@@ -69,10 +69,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	if err != nil {
 		return Placement{}, err
 	}
-	offsets := auto.offsets
+	polished, err := pr.polish(ctx, auto, "auto's answer ("+autoMembers[member].name+")", opts, true)
+	if err != nil {
+		return Placement{}, err
+	}
+	offsets := polished.Offsets
 	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + autoMembers[member].name + ")", Order: auto.order}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: polished.Detail, Order: auto.order}
 	if pl.Optimal {
 		return pl, nil
 	}
