@@ -349,7 +349,7 @@ func TestStrategiesAreDeterministic(t *testing.T) {
 	for range 20 {
 		problems = append(problems, randomProblem(rng, 30, 20))
 	}
-	for _, name := range append(slices.Clone(heuristics), "exact") {
+	for _, name := range append(slices.Clone(heuristics), "exact", "improve") {
 		for k, p := range problems {
 			// A node budget, not a time limit: a search stopped by the
 			// clock may stop at another node.
