@@ -63,8 +63,8 @@ func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts Pl
 
 // improveAnswer improves a portfolio answer within nodes (0: no limit,
 // negative: none at all) and limit (0: no limit) and returns it as a
-// Placement. Its Order stays the portfolio's: the order in which the
-// buffers were first placed, before some moved.
+// Placement. An answer the improver changed has no Order: its buffers
+// were not placed one at a time.
 func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
@@ -81,6 +81,7 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		return Placement{}, err
 	}
 	if pl.Arena = ArenaOf(p, a.offsets); pl.Arena < before {
+		pl.Order = nil
 		pl.Detail += fmt.Sprintf(", improved by %.2f%% in %d nodes", 100*float64(before-pl.Arena)/float64(before), spent)
 	}
 	return pl, nil

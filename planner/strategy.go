@@ -23,7 +23,7 @@ type Placement struct {
 	// Order lists the buffers (of span > 0) in the order the strategy
 	// placed them, fixed ones first: replaying it shows how the plan was
 	// built. Nil when the answer did not come one buffer at a time (an
-	// exact search that improved on its start).
+	// exact search or the improver that improved on its start).
 	Order []int
 	// Strategy is the name of the strategy that ran.
 	Strategy string
