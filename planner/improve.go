@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 )
@@ -55,7 +54,7 @@ type improver struct {
 	pr      *prepared
 	o       improveOptions
 	off     []int64
-	rng     *rand.Rand
+	rng     rng
 	bound   int64 // stop here: no arena is lower
 	nodes   int64
 	ex      *exact // the exact search's shared state, for rectangles
@@ -76,7 +75,7 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 	if len(pr.movable) == 0 {
 		return 0, nil
 	}
-	im := &improver{pr: pr, o: o, off: offsets, rng: rand.New(rand.NewPCG(o.seed, 0x1a7e57)), bound: bound,
+	im := &improver{pr: pr, o: o, off: offsets, rng: rng(o.seed), bound: bound,
 		free: make([]bool, len(pr.p.Buffers)), align: 1}
 	im.ex = &exact{ctx: ctx, opts: PlaceOptions{Yield: pr.yield}, lb: bound}
 	bs := pr.p.Buffers
@@ -243,7 +242,7 @@ func (im *improver) shuffled(spr *prepared, o fitOrder) []int {
 	im.keys = im.keys[:0]
 	sigma := float64(len(order)) * 0.05 * im.rng.Float64()
 	for k := range order {
-		im.keys = append(im.keys, float64(k)+sigma*im.rng.NormFloat64())
+		im.keys = append(im.keys, float64(k)+sigma*im.rng.noise())
 	}
 	idx := make([]int, len(order))
 	for k := range idx {
@@ -328,3 +327,19 @@ func (im *improver) rectangle(lo, hi int, floor, arena int64) (int, bool) {
 	}
 	return freed, true
 }
+
+// rng is the improver's random source: splitmix64, which the exact
+// search uses too, rather than math/rand, which would add to the wasm.
+type rng uint64
+
+func (r *rng) next() uint64 { return splitmix((*uint64)(r)) }
+
+// IntN returns a number in [0, n), n > 0.
+func (r *rng) IntN(n int) int { return int(r.next() % uint64(n)) }
+
+// Float64 returns a number in [0, 1).
+func (r *rng) Float64() float64 { return float64(r.next()>>11) / (1 << 53) }
+
+// noise returns a number of mean 0 and variance 1, roughly normal: the
+// sum of three uniforms, scaled.
+func (r *rng) noise() float64 { return (r.Float64() + r.Float64() + r.Float64() - 1.5) * 2 }
