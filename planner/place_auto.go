@@ -31,6 +31,10 @@ func bestFitMember(o fitOrder) autoMember {
 // workloads, goes first.
 var autoMembers = []autoMember{
 	bestFitMember(orderBreadth),
+	// Breadth with other orders within a section, which reach the bound
+	// on traces where breadth alone does not (PanGu-α, ResNet-50).
+	bestFitMember(orderBreadthNewest),
+	bestFitMember(orderBreadthDying),
 	bestFitMember(orderSpatial),
 	bestFitMember(orderTemporal),
 	bestFitMember(orderArea),
@@ -40,10 +44,6 @@ var autoMembers = []autoMember{
 	{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
 		return pr.fit(ctx, pr.order(orderSize), firstGap)
 	}},
-	// Breadth with other orders within a section: last, so that they
-	// change a plan only where they beat every member above.
-	bestFitMember(orderBreadthNewest),
-	bestFitMember(orderBreadthDying),
 }
 
 // autoLarge is the size above which auto leaves out best fit by area and

@@ -73,8 +73,8 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		return Placement{}, err
 	}
 	polished, err := pr.polish(ctx, auto, "auto's answer ("+autoMembers[member].name+")", opts, true)
-	if err != nil {
-		return Placement{}, err
+	if err != nil && (parent.Err() != nil || ctx.Err() == nil) {
+		return Placement{}, err // cancelled, or failed: not merely out of time
 	}
 	offsets := polished.Offsets
 	lb := pr.lowerBound()

@@ -77,12 +77,15 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		o.deadline = time.Now().Add(limit)
 	}
 	spent, err := pr.improve(ctx, a.offsets, AlignedLowerBound(p), o)
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return Placement{}, err
 	}
+	// Stopped by ctx, the offsets are still valid (rounds change them
+	// only once they are done): the caller decides whether that is an
+	// error, and gets the answer with it.
 	if pl.Arena = ArenaOf(p, a.offsets); pl.Arena < before {
 		pl.Order = nil
 		pl.Detail += fmt.Sprintf(", improved by %.2f%% in %d nodes", 100*float64(before-pl.Arena)/float64(before), spent)
 	}
-	return pl, nil
+	return pl, err
 }
