@@ -56,6 +56,30 @@ func BenchmarkAutoY1(b *testing.B) {
 	benchStrategy(b, loadShared(b, "idealloc/Y_1.csv"), "auto")
 }
 
+func BenchmarkAutoPangu(b *testing.B) {
+	benchStrategy(b, loadShared(b, "idealloc/pangu_2.6B.csv"), "auto")
+}
+
+// Auto with its slice, which takes DenseNet-121's activations from the
+// portfolio's 1.044 to the bound.
+func BenchmarkAutoDenseNet121(b *testing.B) {
+	benchStrategy(b, loadCSV(b, "testdata/densenet121_activations.csv"), "auto")
+}
+
+// Exact on D within 300,000 nodes: its descent reaches 2^20 by then.
+func BenchmarkExactD(b *testing.B) {
+	p := loadCSV(b, "testdata/D.1048576.csv")
+	var arena int64
+	for b.Loop() {
+		pl, err := Place(context.Background(), p, "exact", PlaceOptions{NodeLimit: 300_000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		arena = pl.Arena
+	}
+	b.ReportMetric(float64(arena), "arena")
+}
+
 func TestGenerateIsDeterministicAndValid(t *testing.T) {
 	for _, n := range []int{1, 100, 1000, 5000} {
 		a, b := Generate(n, 7), Generate(n, 7)

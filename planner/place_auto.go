@@ -31,6 +31,10 @@ func bestFitMember(o fitOrder) autoMember {
 // workloads, goes first.
 var autoMembers = []autoMember{
 	bestFitMember(orderBreadth),
+	// Breadth with other orders within a section, which reach the bound
+	// on traces where breadth alone does not (PanGu-α, ResNet-50).
+	bestFitMember(orderBreadthNewest),
+	bestFitMember(orderBreadthDying),
 	bestFitMember(orderSpatial),
 	bestFitMember(orderTemporal),
 	bestFitMember(orderArea),
@@ -57,7 +61,9 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + members[best].name, Order: a.order, Member: best}, nil
+	pl, err := pr.polish(ctx, a, "won by "+members[best].name, opts, false)
+	pl.Member = best
+	return pl, err
 }
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns

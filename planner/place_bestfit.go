@@ -20,9 +20,18 @@ const (
 	orderBreadth
 	// orderSize: by size alone, largest first, as the seed planner sorts.
 	orderSize
+	// orderBreadthNewest: breadth, and among buffers of one size the one
+	// born last first. On the idealloc traces the buffers born last at
+	// the peak are the first to die after it, so they end on top of the
+	// stack, where their bytes free up as one block (PanGu-α reaches its
+	// lower bound this way, breadth alone 0.76 % above it).
+	orderBreadthNewest
+	// orderBreadthDying: breadth, the buffers of one section by death,
+	// first to die first (ResNet-50's SOMAS trace reaches its bound).
+	orderBreadthDying
 )
 
-var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size"}
+var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying"}
 
 func (o fitOrder) String() string { return fitOrderNames[o] }
 
@@ -143,7 +152,16 @@ func (pr *prepared) order(o fitOrder) []int {
 			return cmpInt64(bs[b].Span(), bs[a].Span())
 		}
 	case orderBreadth:
-		return pr.breadthOrder()
+		return pr.breadthOrder(nil)
+	case orderBreadthNewest:
+		return pr.breadthOrder(func(a, b *Buffer) int {
+			if c := cmpInt64(b.Span(), a.Span()); c != 0 {
+				return c
+			}
+			return b.Birth - a.Birth
+		})
+	case orderBreadthDying:
+		return pr.breadthOrder(func(a, b *Buffer) int { return a.Death - b.Death })
 	case orderSize:
 		key = func(a, b int) int { return cmpInt64(bs[b].Size, bs[a].Size) }
 	}

@@ -12,8 +12,10 @@ import "slices"
 // placeBreadth is the breadth strategy.
 var placeBreadth = placeBestFitOrder(orderBreadth)
 
-// breadthOrder returns the movable buffers in greedy-by-breadth order.
-func (pr *prepared) breadthOrder() []int {
+// breadthOrder returns the movable buffers in greedy-by-breadth order;
+// within one section, buffers go in the order within gives, then largest
+// first, then by index.
+func (pr *prepared) breadthOrder(within func(a, b *Buffer) int) []int {
 	p := pr.p
 	n := pr.tl.len()
 	live := pr.live
@@ -67,6 +69,11 @@ func (pr *prepared) breadthOrder() []int {
 		}
 		if sa != sb {
 			return int(sa - sb)
+		}
+		if within != nil {
+			if c := within(&bs[a], &bs[b]); c != 0 {
+				return c
+			}
 		}
 		if c := cmpInt64(bs[b].Span(), bs[a].Span()); c != 0 {
 			return c

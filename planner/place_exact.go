@@ -26,8 +26,11 @@ import (
 //
 // It starts from auto's answer and first asks, group by group, for an
 // arena equal to the lower bound: a decision problem, where the bounds
-// prune hardest. With time left it asks for arenas halfway between the
-// best found and what is known to be impossible.
+// prune hardest. A group that does not pack there at once descends
+// first (descend: short searches halfway down, in MiniMalloc's
+// preorders), then goes back to the bound. With time left it asks for
+// arenas halfway between the best found and what is known to be
+// impossible.
 
 // exactDefaultLimit bounds exact when neither PlaceOptions.TimeLimit nor
 // NodeLimit is set. A variable so tests can lower it.
@@ -69,10 +72,14 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	if err != nil {
 		return Placement{}, err
 	}
-	offsets := auto.offsets
+	polished, err := pr.polish(ctx, auto, "auto's answer ("+autoMembers[member].name+")", opts, true)
+	if err != nil && (parent.Err() != nil || ctx.Err() == nil) {
+		return Placement{}, err // cancelled, or failed: not merely out of time
+	}
+	offsets := polished.Offsets
 	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + autoMembers[member].name + ")", Order: auto.order}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: polished.Detail, Order: polished.Order}
 	if pl.Optimal {
 		return pl, nil
 	}
@@ -122,7 +129,24 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 			continue
 		}
 		s := newSearch(pr, g, ex)
-		found, complete := s.run(lb, decisionEnd, decisionNodes)
+		// A short try at the bound first, which is where most groups
+		// that pack into it do; then the descent; then the rest of the
+		// decision's share.
+		quick := ex.nodes + exactQuickNodes
+		if decisionNodes > 0 {
+			quick = min(quick, decisionNodes)
+		}
+		found, complete := s.run(lb, decisionEnd, quick)
+		if !found && !complete && !ex.out() {
+			if floor, improved := ex.descend(s, p, g, offsets, decisionEnd, decisionNodes); improved || floor > lb {
+				pl.Order = nil
+				if floor > lb {
+					floors[k], proved = floor, false
+					continue // the bound is out of reach
+				}
+			}
+			found, complete = s.run(lb, decisionEnd, decisionNodes)
+		}
 		switch {
 		case found:
 			s.apply(offsets)
@@ -211,6 +235,48 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	pl.Detail = fmt.Sprintf("%s, %.1f%% above the lower bound, %d nodes", state, 100*float64(pl.Arena-lb)/float64(max(lb, 1)), ex.nodes)
 	return pl, nil
+}
+
+// exactDescentNodes is the node budget of each of descend's searches,
+// and exactQuickNodes that of the first try at the bound before it.
+const (
+	exactDescentNodes = 20_000
+	exactQuickNodes   = 50_000
+)
+
+// descend lowers group g's arena, before the decision at the bound, by
+// a few quick decision searches: each asks for half the way from the
+// arena down to what is still possible, and one that runs out of nodes
+// is followed by one halfway back up. An instance whose bound is out of
+// reach (MiniMalloc's D: 2^20 after 200,000 nodes, where the decision
+// at the bound alone spent its 2,000,000 first) so gets a good arena long
+// before the decision at the bound gives up. It returns the lowest arena still
+// possible, as far as it learned, and whether it improved the group.
+func (ex *exact) descend(s *search, p *Problem, g []int, offsets []int64, stopAt time.Time, stopNodes int64) (int64, bool) {
+	floor, arena := ex.lb, groupArena(p, g, offsets)
+	improved := false
+	s.descent = true
+	defer func() { s.descent = false }()
+	target := arena - (arena-floor+1)/2
+	for try := 0; try < 12 && floor < target && target < arena && !ex.out(); try++ {
+		nodes := ex.nodes + exactDescentNodes
+		if stopNodes > 0 {
+			nodes = min(nodes, stopNodes)
+		}
+		found, complete := s.run(target, stopAt, nodes)
+		switch {
+		case found:
+			s.apply(offsets)
+			improved, arena = true, groupArena(p, g, offsets)
+			target = arena - (arena-floor+1)/2
+		case complete:
+			floor = target + 1
+			target = arena - (arena-floor+1)/2
+		default:
+			target += (arena - target) / 2
+		}
+	}
+	return floor, improved
 }
 
 // exact is the state shared by the searches of one call.

@@ -134,7 +134,8 @@ func TestExactMatchesBruteForceWithFixed(t *testing.T) {
 		}
 		withFixed++
 		want := bruteForceFixed(p)
-		if auto, _ := Place(context.Background(), p, "auto", PlaceOptions{}); auto.Arena > want {
+		// The portfolio alone: with its slice auto finds most optima.
+		if auto, _ := Place(context.Background(), p, "auto", PlaceOptions{AutoSlice: -1}); auto.Arena > want {
 			searched++
 		}
 		checkExactFinds(t, k, p, want)
@@ -348,7 +349,7 @@ func TestStrategiesAreDeterministic(t *testing.T) {
 	for range 20 {
 		problems = append(problems, randomProblem(rng, 30, 20))
 	}
-	for _, name := range append(slices.Clone(heuristics), "exact") {
+	for _, name := range append(slices.Clone(heuristics), "exact", "improve") {
 		for k, p := range problems {
 			// A node budget, not a time limit: a search stopped by the
 			// clock may stop at another node.
@@ -391,11 +392,11 @@ func TestExactLeavesHugeGroupsToAuto(t *testing.T) {
 	defer func(n int) { exactGroupLimit = n }(exactGroupLimit)
 	exactGroupLimit = 100
 	p := loadCSV(t, "testdata/C.1048576.csv") // one group of 203 buffers
-	auto, err := Place(context.Background(), p, "auto", PlaceOptions{})
+	auto, err := Place(context.Background(), p, "auto", PlaceOptions{AutoSlice: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := Place(context.Background(), p, "exact", PlaceOptions{})
+	ex, err := Place(context.Background(), p, "exact", PlaceOptions{AutoSlice: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ type Placement struct {
 	// Order lists the buffers (of span > 0) in the order the strategy
 	// placed them, fixed ones first: replaying it shows how the plan was
 	// built. Nil when the answer did not come one buffer at a time (an
-	// exact search that improved on its start).
+	// exact search or the improver that improved on its start).
 	Order []int
 	// Strategy is the name of the strategy that ran.
 	Strategy string
@@ -37,14 +37,21 @@ type PlaceOptions struct {
 	// TimeLimit bounds searching strategies; zero means their default
 	// (for exact, 10 s unless NodeLimit is set).
 	TimeLimit time.Duration
-	// NodeLimit bounds the exact search by the search nodes it visits;
-	// zero or less means none. The same problem with the same NodeLimit
+	// NodeLimit bounds the exact search by the search nodes it visits,
+	// and improve and auto's slice by theirs (buffers re-placed and
+	// search nodes); zero or less means none. The same problem with the same NodeLimit
 	// gives the same plan on any machine, whatever its speed, load or
 	// GOMAXPROCS. Set alone, it replaces the default time limit, so that
 	// nothing but the node count (or the context) stops the search. Set
 	// with TimeLimit, whichever is reached first stops it, and the plan
 	// is reproducible only when the node limit is.
 	NodeLimit int64
+	// AutoSlice caps the time auto spends improving the portfolio's
+	// answer; zero means 1 s, negative none. The slice's work is a node
+	// budget in proportion to the buffers, so a machine that finishes
+	// it within the cap gives the same plan as any other; NodeLimit, if
+	// set, replaces that budget and the cap.
+	AutoSlice time.Duration
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)
 	// Shard and Shards split auto's portfolio across processes that
@@ -90,8 +97,9 @@ type placeFunc func(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 var strategies = []Strategy{
 	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison"},
 	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against"},
-	{Name: "auto", Doc: "the default: a portfolio of best fit in four orders, first use and the seed's first fit, keeping the smallest arena"},
+	{Name: "auto", Doc: "the default: a portfolio of best fit in six orders, first use and the seed's first fit, keeping the smallest arena, then a short slice of improve's work"},
 	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s) or node limit"},
+	{Name: "improve", Doc: "auto, then re-placing the buffers around those that set the arena (best fit in shuffled orders, exact search of small rectangles) within the time limit (default 10 s) or node limit"},
 	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time"},
 	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first"},
 	{Name: "first-use", Doc: "walks the schedule with a splitting, merging free list: best-fitting free block at each birth"},
@@ -103,6 +111,7 @@ var placers = map[string]placeFunc{
 	"no-reuse":          placeNoReuse,
 	"auto":              placeAuto,
 	"exact":             placeExact,
+	"improve":           placeImprove,
 	"best-fit":          placeBestFit,
 	"best-fit-temporal": placeBestFitOrder(orderTemporal),
 	"first-use":         placeFirstUse,

@@ -6,9 +6,11 @@
 // buffers is checked with planner.Verify; a plan that fails is reported,
 // not measured.
 //
-// With -score, it also reads an external solver's output CSV (the input
-// columns plus an offset per row, as MiniMalloc writes), verifies it and
-// prints its arena in the same table.
+// With -score, it also reads an external solver's output CSVs (the input
+// columns plus an offset per row, as MiniMalloc writes): one file, or
+// every CSV under a directory. Each is verified and its arena printed in
+// the row of the instance whose file name it starts with (D.1048576.csv
+// takes D.1048576.out.csv), or in a row of its own.
 //
 // Usage:
 //
@@ -74,7 +76,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	fl.StringVar(&cfg.data, "data", "../shared/data", "directory searched recursively for buffer CSVs (id,lower,upper,size); empty to skip")
 	fl.StringVar(&cfg.examples, "examples", "examples", "directory of graph JSON examples, lowered with the default options; empty to skip")
-	fl.StringVar(&cfg.score, "score", "", "an external solver's output CSV (with an offset column) to verify and score")
+	fl.StringVar(&cfg.score, "score", "", "an external solver's output CSV (with an offset column), or a directory of them, to verify and score")
 	strategies := fl.String("strategies", "auto,best-fit,best-fit-temporal,breadth,first-use,reference,exact", "comma-separated strategies to run")
 	sizes := fl.String("sizes", "1000,10000,100000,1000000", "comma-separated sizes of generated problems; empty for none")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated problems")
@@ -137,6 +139,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 		insts = append(insts, found...)
 	}
+	var scores []scored
+	if cfg.score != "" {
+		var err error
+		if scores, err = scoreAll(cfg.score); err != nil {
+			return err
+		}
+	}
 	header := []string{"instance", "buffers", "lower bound"}
 	for _, s := range cfg.strategies {
 		header = append(header, s+" arena/LB", s+" time")
@@ -153,23 +162,72 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			row = append(row, ratio, took)
 		}
 		if cfg.score != "" {
-			row = append(row, "")
+			cell := ""
+			for k, sc := range scores {
+				if sc.used || !scoreMatches(sc.name, in.name) {
+					continue
+				}
+				if sc.n != len(in.p.Buffers) || sc.lb != lb {
+					return fmt.Errorf("%s: %d buffers, lower bound %d; instance %s has %d and %d", sc.name, sc.n, sc.lb, in.name, len(in.p.Buffers), lb)
+				}
+				cell, scores[k].used = sc.ratio, true
+				break
+			}
+			row = append(row, cell)
 		}
 		fmt.Fprintf(stdout, "| %s |\n", strings.Join(row, " | "))
 	}
-	if cfg.score != "" {
-		name, n, lb, ratio, err := score(cfg.score)
-		if err != nil {
-			return err
+	for _, sc := range scores {
+		if sc.used {
+			continue
 		}
-		row := []string{"score: " + name, strconv.Itoa(n), strconv.FormatInt(lb, 10)}
+		row := []string{"score: " + sc.name, strconv.Itoa(sc.n), strconv.FormatInt(sc.lb, 10)}
 		for range cfg.strategies {
 			row = append(row, "", "")
 		}
-		row = append(row, ratio)
+		row = append(row, sc.ratio)
 		fmt.Fprintf(stdout, "| %s |\n", strings.Join(row, " | "))
 	}
 	return nil
+}
+
+// scored is one external solver's answer, verified.
+type scored struct {
+	name, ratio string
+	n           int
+	lb          int64
+	used        bool // printed in an instance's row
+}
+
+// scoreAll scores one output CSV, or every CSV under a directory.
+func scoreAll(path string) ([]scored, error) {
+	var paths []string
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (p == path || strings.EqualFold(filepath.Ext(p), ".csv")) {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []scored
+	for _, p := range paths {
+		name, n, lb, ratio, err := score(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, scored{name: name, ratio: ratio, n: n, lb: lb})
+	}
+	return out, nil
+}
+
+// scoreMatches reports whether a score file's name is that of the
+// instance (a path under -data), perhaps with more before ".csv".
+func scoreMatches(score, instance string) bool {
+	stem := strings.TrimSuffix(filepath.Base(instance), filepath.Ext(instance))
+	rest, ok := strings.CutPrefix(score, stem)
+	return ok && (rest == "" || rest[0] == '.')
 }
 
 // measure runs one strategy on one instance and returns the table cells.

@@ -71,6 +71,37 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// A directory of scores: a file named after an instance fills its row,
+// another gets a row of its own.
+func TestScoreDirectory(t *testing.T) {
+	data, scores := t.TempDir(), t.TempDir()
+	input := "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n"
+	answer := "id,lower,upper,size,offset\nb1,0,3,4,8\nb2,3,9,4,8\nb3,0,9,4,4\nb4,9,21,4,4\nb5,0,21,4,0\n"
+	for path, text := range map[string]string{
+		filepath.Join(data, "input.12.csv"):       input,
+		filepath.Join(scores, "input.12.out.csv"): answer,
+		filepath.Join(scores, "other.csv"):        answer,
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config{data: data, score: scores, strategies: []string{"auto"}, timeLimit: time.Second, verifyMax: 100}
+	var out bytes.Buffer
+	if err := run(context.Background(), cfg, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "| input.12.csv ") || strings.HasPrefix(line, "| score: ") {
+			rows = append(rows, line)
+		}
+	}
+	if len(rows) != 2 || !strings.HasSuffix(rows[0], "| 1.0000 |") || !strings.HasPrefix(rows[1], "| score: other.csv | 5 | 12 |") {
+		t.Errorf("rows:\n%s\nwant the instance's row scored and one row for other.csv\n%s", strings.Join(rows, "\n"), out.String())
+	}
+}
+
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{{"-strategies", "nope"}, {"-sizes", "x"}, {"extra"}} {
 		if _, err := parseFlags(args, &bytes.Buffer{}); err == nil {

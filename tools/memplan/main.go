@@ -162,6 +162,7 @@ type planFlags struct {
 	forward   string
 	timeLimit time.Duration
 	nodeLimit int64
+	autoSlice time.Duration
 	maxMemory string
 	ifBranch  string
 	webgpu    string
@@ -181,7 +182,8 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.symbols, "set", "bind symbolic dimensions, sym=value[,sym=value] (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
-	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact after this many search `nodes`: the same input and budget give the same plan on any machine")
+	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact, improve and auto's slice after this many search `nodes`: the same input and budget give the same plan on any machine")
+	fs.DurationVar(&f.autoSlice, "auto-slice", time.Second, "the most time auto spends improving its portfolio's answer (0 for none); its work is a node budget in proportion to the buffers")
 	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
 	fs.StringVar(&f.webgpu, "webgpu", "", "plan for a WebGPU device `profile` ("+strings.Join(planner.ProfileNames(), ", ")+"); exit status 3 when the plan does not fit it")
 	fs.StringVar(&f.binding, "binding", "", "how the runtime binds the arena: arena (one binding, the default) or tensor (each tensor bound at its own offset; implies --webgpu default)")
@@ -223,7 +225,11 @@ func (f *planFlags) options() (planner.Options, error) {
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
-	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+	slice := f.autoSlice
+	if slice <= 0 {
+		slice = -1 // PlaceOptions: negative is none, zero the default
+	}
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
 }
 
 // guardFlag is an int64 flag whose unset value (-1, "the default") the

@@ -1,0 +1,91 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Improve runs auto's portfolio, then the improver (improve.go) on its
+// answer until the time limit (default 10 s), the node limit or the
+// lower bound. Auto itself ends with a short slice of the same work.
+
+// improveDefaultLimit bounds improve when neither PlaceOptions.TimeLimit
+// nor NodeLimit is set.
+const improveDefaultLimit = 10 * time.Second
+
+// improveSeed seeds the improver: fixed, so that answers are repeatable.
+const improveSeed = 1
+
+// autoSliceDefault caps auto's improvement slice in time, and
+// autoSliceNodes(n) is its budget in nodes for n buffers: enough that
+// real models of a few hundred buffers reach their bound, and a cap that
+// a native run spends in well under a second.
+const autoSliceDefault = time.Second
+
+func autoSliceNodes(n int) int64 { return min(100*int64(n), 2_000_000) }
+
+func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	limit := opts.TimeLimit
+	if limit <= 0 && opts.NodeLimit <= 0 {
+		limit = improveDefaultLimit
+	}
+	pr := prepare(p, opts)
+	a, best, err := pr.portfolio(ctx, autoMembers, 0, 1)
+	if err != nil {
+		return Placement{}, err
+	}
+	return pr.improveAnswer(ctx, a, "won by "+autoMembers[best].name, max(opts.NodeLimit, 0), limit)
+}
+
+// polish is auto's last step: it improves a portfolio answer within the
+// slice opts allow (none for a shard, whose answer is compared with the
+// others' as its member found it) and returns it as a Placement. The
+// slice is a node budget in proportion to the problem, so that the
+// answer does not depend on the machine, capped in time for slow ones; a
+// NodeLimit replaces both, except for exact (forExact), whose NodeLimit
+// is its search's, and whose start keeps the budget but not the clock.
+func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
+	nodes, limit := autoSliceNodes(len(pr.movable)), opts.AutoSlice
+	if limit == 0 {
+		limit = autoSliceDefault
+	}
+	switch {
+	case opts.AutoSlice < 0 || opts.Shards > 1:
+		nodes = -1
+	case forExact && opts.NodeLimit > 0:
+		limit = 0
+	case opts.NodeLimit > 0:
+		nodes, limit = opts.NodeLimit, 0
+	}
+	return pr.improveAnswer(ctx, a, detail, nodes, limit)
+}
+
+// improveAnswer improves a portfolio answer within nodes (0: no limit,
+// negative: none at all) and limit (0: no limit) and returns it as a
+// Placement. An answer the improver changed has no Order: its buffers
+// were not placed one at a time.
+func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration) (Placement, error) {
+	p := pr.p
+	before := ArenaOf(p, a.offsets)
+	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order}
+	if nodes < 0 {
+		return pl, nil
+	}
+	o := improveOptions{seed: improveSeed, nodes: nodes}
+	if limit > 0 {
+		o.deadline = time.Now().Add(limit)
+	}
+	spent, err := pr.improve(ctx, a.offsets, AlignedLowerBound(p), o)
+	if err != nil && ctx.Err() == nil {
+		return Placement{}, err
+	}
+	// Stopped by ctx, the offsets are still valid (rounds change them
+	// only once they are done): the caller decides whether that is an
+	// error, and gets the answer with it.
+	if pl.Arena = ArenaOf(p, a.offsets); pl.Arena < before {
+		pl.Order = nil
+		pl.Detail += fmt.Sprintf(", improved by %.2f%% in %d nodes", 100*float64(before-pl.Arena)/float64(before), spent)
+	}
+	return pl, err
+}
