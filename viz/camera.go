@@ -59,6 +59,17 @@ func (c *Camera) Fit() {
 	c.OrgX, c.OrgY = c.World.X0, c.World.Y0
 }
 
+// Show shows the world rectangle r across the whole view, as a link
+// restores a camera: Visible then returns r, unless r lies beyond the zoom
+// and pan limits, which hold.
+func (c *Camera) Show(r Rect) {
+	w, h := c.viewSize()
+	c.KX, c.KY = w/max(r.X1-r.X0, minVisibleEps), h/max(r.Y1-r.Y0, minVisibleEps)
+	c.OrgX, c.OrgY = r.X0, r.Y0
+	c.clampScale()
+	c.clampPan()
+}
+
 // FitRect shows r in the view with a margin of a fraction of its size on
 // every side, within the zoom limits.
 func (c *Camera) FitRect(r Rect, margin float64) {

@@ -100,3 +100,22 @@ func TestResizeKeepsWhatIsVisible(t *testing.T) {
 		t.Errorf("visible %+v after resize, want %+v", after, before)
 	}
 }
+
+// Show restores what a camera showed; a rectangle past the limits is
+// held to them, as a zoom or a drag would be.
+func TestCameraShow(t *testing.T) {
+	c := newCam()
+	c.ZoomAt(300, 200, 3, 7)
+	c.Pan(-40, 25)
+	want := c.Visible()
+	d := newCam()
+	d.Show(want)
+	if got := d.Visible(); !close(got.X0, want.X0) || !close(got.Y0, want.Y0) || !close(got.X1, want.X1) || !close(got.Y1, want.Y1) {
+		t.Errorf("Show(%v) shows %v", want, got)
+	}
+	d.Show(Rect{1e6, 1e12, 1e6 + 1e-12, 1e12 + 1e-12}) // far off and far too deep
+	got := d.Visible()
+	if cx := (got.X0 + got.X1) / 2; cx < 0 || cx > 100 || got.X1-got.X0 < 100/maxPxPerStep {
+		t.Errorf("an impossible view gave %v", got)
+	}
+}

@@ -37,6 +37,18 @@ type Game struct {
 	tick           int
 	lastCursorX    float64
 	lastCursorY    float64
+	// left is set when the pointer left the canvas (PointerLeft): ebiten
+	// keeps its last position, which must not hover again on a redraw.
+	left bool
+}
+
+// PointerLeft clears the hover and keeps it clear until the pointer moves
+// over the canvas again.
+func (g *Game) PointerLeft() {
+	g.left = true
+	if g.V.SetHover(None) && g.OnHover != nil {
+		g.OnHover(None, -1, -1)
+	}
 }
 
 // NewGame is a game showing v.
@@ -82,7 +94,10 @@ func (g *Game) Update() error {
 		g.dragging = false
 	}
 
-	if sx != g.lastCursorX || sy != g.lastCursorY || v.Dirty {
+	if moved := sx != g.lastCursorX || sy != g.lastCursorY; moved {
+		g.left = false
+	}
+	if !g.left && (sx != g.lastCursorX || sy != g.lastCursorY || v.Dirty) {
 		g.lastCursorX, g.lastCursorY = sx, sy
 		h := v.HitAt(sx, sy)
 		changed, liveChanged := v.SetPointer(h, v.LiveAt(sx, sy))

@@ -563,7 +563,7 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 				c = base[it.Tensor]
 			}
 			if dim {
-				c = th.dim(c)
+				c = th.Dim(c)
 			}
 			// A one-pixel gap on the left and top keeps touching
 			// neighbours apart once they are big enough to spare it.
@@ -580,16 +580,16 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 			// band.
 			c, hatch := th.Guard, y1-y0 >= 3 && x1-x0 >= 3
 			if !hatch {
-				c = th.Guard.mix(th.Background, 0.5)
+				c = th.Guard.Mix(th.Background, 0.5)
 			}
 			if dim {
-				c = th.dim(c)
+				c = th.Dim(c)
 			}
 			dst = v.appendRect(dst, reach, x0, y0, x1, y1, c, hatch)
 		case ItemView:
 			c := th.View
 			if dim {
-				c = th.dim(c)
+				c = th.Dim(c)
 			}
 			dst = v.appendOutline(dst, reach, x0, y0, x1, y1, c)
 		}

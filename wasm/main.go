@@ -28,6 +28,7 @@ import (
 	"memplan/planner"
 	"memplan/viz"
 	"memplan/wasm/protocol"
+	"memplan/wasm/protocol/link"
 )
 
 // wireOptions are the planning options a page sends.
@@ -39,6 +40,13 @@ type wireOptions = protocol.Options
 type file struct {
 	name string
 	data js.Value
+	// Where it came from, for links: the address it was fetched from, or
+	// the built-in example it is; neither, and a link carries the file
+	// itself when it is small enough (packed, made on first need).
+	url, example      string
+	packed            []byte
+	packErr           error
+	packing, packDone bool
 }
 
 // app is the viewer's state. JavaScript callbacks only queue commands;
@@ -64,6 +72,28 @@ type app struct {
 	seq     int                // bumps per request; stale results are dropped
 	millis  map[string]float64 // where the last plan's time went
 	updates int                // frames run, so tests can wait for a frame, not a time
+
+	// The plan on screen as the worker sent it (planner's binary form)
+	// or, for the built-in example's record, as JSON: exports hand it
+	// back to a worker, which has the encoders the viewer does not link.
+	planBytes js.Value
+	planJSON  bool
+
+	share linkState
+}
+
+// linkState is what the viewer last told the page about its state (the
+// link), and what it is watching settle before it tells again.
+type linkState struct {
+	seenKey, postedKey   string // EncodeHash of the state without the carried file
+	seenFile, postedFile *file
+	postedOpts           string
+	postedHash           string
+	stable               int // frames the seen state has held
+	// opening holds the page's state events back until its address has
+	// been read (the "location" message) and the link in it opened: an
+	// event before would overwrite the address not yet read.
+	opening bool
 }
 
 type planJob struct {
@@ -71,14 +101,18 @@ type planJob struct {
 	opts wireOptions
 	seq  int
 	keep bool // keep the camera (a re-plan of the same file)
+	// restore is the link being opened: its camera, selection and
+	// replay step apply once the plan is drawn.
+	restore *link.State
 }
 
 func main() {
 	a := &app{planReq: make(chan struct{}, 1)}
+	a.share.opening = true
 	a.opts = wireOptions{Options: planner.DefaultOptions()}
 	a.view = viz.NewView(800, 600)
 	a.game = viz.NewGame(a.view)
-	a.game.BeforeUpdate = func() { a.updates++; a.drain() }
+	a.game.BeforeUpdate = func() { a.updates++; a.drain(); a.watchState() }
 	a.game.OnHover = a.hovered
 	a.game.OnSelect = func(i int) { a.postSelect(i) }
 
@@ -138,13 +172,17 @@ func (a *app) drain() {
 	}
 }
 
-// request asks the planner goroutine to plan f with opts.
-func (a *app) request(f *file, opts wireOptions, keep bool) {
+// request asks the planner goroutine to plan f with opts, and then to
+// restore a link's view when restore is not nil.
+func (a *app) request(f *file, opts wireOptions, keep bool, restore *link.State) {
 	a.mu.Lock()
 	a.seq++
-	a.pending = &planJob{f, opts, a.seq, keep}
+	a.pending = &planJob{f, opts, a.seq, keep, restore}
 	a.target = f
 	a.mu.Unlock()
+	if restore == nil {
+		a.share.opening = false // the user moved on from a link still opening
+	}
 	// The job in flight, if any, is stale now: the worker drops it at
 	// once and the planner goroutine moves on to this one.
 	js.Global().Get("memplanPlanner").Call("cancel")
@@ -173,6 +211,7 @@ func (a *app) planner() {
 // file's format gets when the page chooses none (0 for plan records).
 type planResult struct {
 	plan             *planner.Plan
+	bytes            js.Value // the plan as the worker sent it
 	err              error
 	defaultAlignment int64
 	millis           map[string]float64 // where the time went, for state()
@@ -240,7 +279,7 @@ func resultOf(name string, ev js.Value) planResult {
 			fit = nil // the viewer judges the plan itself below
 		}
 	}
-	return planResult{plan: p, defaultAlignment: align, millis: millis, fit: fit}
+	return planResult{plan: p, bytes: u, defaultAlignment: align, millis: millis, fit: fit}
 }
 
 // workerError is an error the worker reported, already described.
@@ -261,7 +300,8 @@ func (a *app) openDefault() {
 				if err = planner.Verify(p); err == nil {
 					a.mu.Lock()
 					a.seq++
-					job := &planJob{f: &file{examples.Default, uint8Array(graph)}, opts: a.opts, seq: a.seq}
+					job := &planJob{f: &file{name: examples.Default, data: uint8Array(graph), example: examples.Default}, opts: a.opts, seq: a.seq}
+					a.planBytes, a.planJSON = uint8Array(rec), true
 					a.target = job.f
 					a.mu.Unlock()
 					a.queue(func() { a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json")}) })
@@ -288,10 +328,16 @@ func (a *app) planned(job *planJob, res planResult) {
 	}
 	if res.err != nil {
 		a.postError(res.err)
+		if job.restore != nil {
+			a.share.opening = false // the link failed; the view on screen is the state
+		}
 		return
 	}
 	plan := res.plan
 	a.cur = job.f
+	if res.bytes.Truthy() {
+		a.planBytes, a.planJSON = res.bytes, false
+	}
 	a.mu.Lock()
 	a.opts, a.target = job.opts, a.cur
 	a.mu.Unlock()
@@ -326,6 +372,9 @@ func (a *app) planned(job *planJob, res planResult) {
 	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, plan.Tensors)
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
 	a.postSelect(a.view.Selected)
+	if job.restore != nil {
+		a.restoreView(job.restore)
+	}
 }
 
 func summary(l *viz.Layout) map[string]any {
@@ -396,7 +445,7 @@ func (a *app) postError(err error) {
 		return // superseded by a newer request, which answers instead
 	}
 	ev := map[string]any{"type": "error", "message": e.Message, "kind": e.Kind, "showing": nil,
-		"file": e.File, "line": e.Line, "column": e.Column, "path": e.Path, "node": e.Node, "need": e.Need}
+		"file": e.File, "line": e.Line, "column": e.Column, "path": e.Path, "node": e.Node, "need": e.Need, "param": e.Param}
 	if a.cur != nil {
 		ev["showing"] = a.cur.name
 	}
@@ -526,6 +575,10 @@ func (a *app) handle(m js.Value) {
 		} else {
 			data = uint8Array(b)
 		}
+		f := &file{name: name, data: data}
+		if typ.String() == "example" {
+			f.example = name
+		}
 		if err != nil {
 			a.postError(err)
 			return
@@ -535,7 +588,7 @@ func (a *app) handle(m js.Value) {
 			a.postError(err)
 			return
 		}
-		a.request(&file{name, data}, opts, false)
+		a.request(f, opts, false, nil)
 	case "options":
 		opts, err := a.optionsOf(m.Get("options"))
 		if err != nil {
@@ -547,7 +600,7 @@ func (a *app) handle(m js.Value) {
 			f := a.target
 			a.mu.Unlock()
 			if f != nil {
-				a.request(f, opts, f == a.cur)
+				a.request(f, opts, f == a.cur, nil)
 			}
 		})
 	case "dismiss":
@@ -607,11 +660,15 @@ func (a *app) handle(m js.Value) {
 		})
 	case "leave":
 		// The pointer left the viewer: nothing is hovered any more.
-		a.queue(func() {
-			if a.view.SetHover(viz.None) {
-				a.hovered(viz.None, -1, -1)
-			}
-		})
+		a.queue(a.game.PointerLeft)
+	case "location":
+		// The page's address, on load and on back/forward: the link's
+		// state, for Go to read.
+		search, hash := str("search"), str("hash")
+		a.queue(func() { a.openLocation(search, hash) })
+	case "export":
+		what := str("what")
+		a.queue(func() { a.export(what) })
 	case "wheel":
 		// A host forwarding wheel events it caught over the viewer.
 		x, y, d := m.Get("x").Float(), m.Get("y").Float(), m.Get("delta").Float()

@@ -50,13 +50,15 @@
     if (!m || m.source !== "memplan") return;
     switch (m.type) {
       case "ready": onReady(m); break;
-      case "busy": setStatus("planning " + m.file + "…"); break;
+      case "busy": setStatus((m.message || "planning " + m.file) + "…"); break;
       case "progress": setStatus("planning " + m.file + ": " + m.message); break;
       case "summary": onPlan(m); break;
       case "error": onError(m); break;
       case "stopped": onStopped(m); break;
       case "hover": onHover(m); break;
       case "select": onSelect(m); break;
+      case "state": onState(m); break;
+      case "export": onExport(m); break;
       case "dragenter": showDrop(true); break;
       case "open": $("file").click(); break;
       case "record": onRecord(m); break;
@@ -93,7 +95,10 @@
     $("file").accept = (m.file_types || []).join(",");
     const ex = $("examples");
     ex.replaceChildren(option("", "—"), ...m.examples.map((n) => option(n, n.replace(/\.json$/, ""))));
+    defaultStrategy = m.defaults.strategy;
     for (const [msg, tr] of state.queue.splice(0)) send(msg, tr);
+    // The address's state (?url=, #…) is Go's to read.
+    sendLocation();
   }
 
   function option(value, text) {
@@ -627,13 +632,130 @@
     }
   });
 
+  // ---- the link: state in the address, Share, Export ----
+
+  // Go encodes what is on screen (file, options, camera, selection,
+  // replay) as the address's fragment and posts it as a "state" event;
+  // this page only writes it into the address, and hands the address back
+  // on load and on back/forward. A new file or new options make a history
+  // entry (push, Go's call); the view's changes replace the current one.
+  let defaultStrategy = "";
+  state.hash = "";
+  function sendLocation() {
+    send({ type: "location", search: location.search, hash: location.hash });
+  }
+  window.addEventListener("popstate", sendLocation);
+  window.addEventListener("hashchange", sendLocation); // an address edited by hand
+
+  function onState(m) {
+    state.hash = m.hash;
+    // Once Go has read it, ?url= is in the fragment too: drop the query so
+    // the address names the file once.
+    const url = location.pathname + "#" + m.hash;
+    if (m.push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
+    $("share-note").textContent = m.note || "";
+    if (!$("share-panel").hidden) showShareLink();
+    if (m.restored) restoreForm(m.restored);
+  }
+
+  // restoreForm shows a link's options in the form and its replay step on
+  // the slider, without re-planning: the viewer already planned with them.
+  function restoreForm(r) {
+    const f = form.elements, o = r.options || {};
+    f.strategy.value = o.strategy || defaultStrategy;
+    f.alignment.value = o.alignment > 0 ? String(o.alignment) : "";
+    f.guard.value = o.guard >= 0 ? String(o.guard) : "";
+    f.symbols.value = o.symbols_text || "";
+    f.f32_uniform.checked = !!o.f32_uniform;
+    f.no_reuse.checked = !!o.no_reuse;
+    f.skip_params.checked = !!o.skip_params;
+    f.skip_inputs.checked = !!o.skip_inputs;
+    f.skip_constants.checked = !!o.skip_constants;
+    const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;
+    replayStep.value = String(k);
+    noteReplay(k);
+  }
+
+  function shareLink() {
+    return location.origin + location.pathname + "#" + state.hash;
+  }
+  function showShareLink() {
+    $("share-link").value = shareLink();
+  }
+  function openPopup(id, button, on) {
+    $(id).hidden = !on;
+    $(button).setAttribute("aria-expanded", String(on));
+  }
+  $("share").addEventListener("click", async () => {
+    const on = $("share-panel").hidden;
+    openPopup("export-menu", "export", false);
+    openPopup("share-panel", "share", on);
+    if (!on) return;
+    showShareLink();
+    const input = $("share-link");
+    input.focus();
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      $("share-status").textContent = "Copied to the clipboard.";
+    } catch (err) {
+      $("share-status").textContent = "Press Ctrl/⌘+C to copy it.";
+    }
+  });
+  $("export").addEventListener("click", () => {
+    const on = $("export-menu").hidden;
+    openPopup("share-panel", "share", false);
+    openPopup("export-menu", "export", on);
+    if (on) $("export-menu").querySelector("button").focus();
+  });
+  $("export-menu").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-what]");
+    if (!b) return;
+    openPopup("export-menu", "export", false);
+    $("export").focus();
+    setStatus("exporting…");
+    send({ type: "export", what: b.dataset.what });
+  });
+  // Arrows move in the menu; Escape closes a popup and goes back to its button.
+  $("export-menu").addEventListener("keydown", (e) => {
+    const items = Array.from($("export-menu").querySelectorAll("button"));
+    const i = items.indexOf(document.activeElement);
+    const to = { ArrowDown: items[(i + 1) % items.length], ArrowUp: items[(i + items.length - 1) % items.length],
+      Home: items[0], End: items[items.length - 1] }[e.key];
+    if (to) { e.preventDefault(); to.focus(); }
+  });
+  for (const [panel, button] of [["share-panel", "share"], ["export-menu", "export"]]) {
+    $(panel).addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      e.stopPropagation();
+      openPopup(panel, button, false);
+      $(button).focus();
+    });
+  }
+
+  // An export arrives as a Blob; the page saves it as a download.
+  state.exports = []; // for tests: {what, name, mime, size, blob}
+  function onExport(m) {
+    setStatus("");
+    state.exports.push({ what: m.what, name: m.name, mime: m.mime, size: m.blob.size, width: m.width, height: m.height, blob: m.blob });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(m.blob);
+    a.download = m.name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 0);
+  }
+
   // ---- errors and status ----
 
   // The message is Go's, whole: it names the file, the place and what is
   // wrong.
   function onError(m) {
     setStatus("");
-    showError(m.file ? "Could not plan " + m.file : "Error", m.message,
+    const title = m.kind === "link" ? "Could not open the link" : m.file ? "Could not plan " + m.file : "Error";
+    showError(title, m.message,
       m.showing ? "The plan of " + m.showing + " stays on screen." : "");
   }
 
@@ -680,7 +802,7 @@
       return;
     }
     const t = e.target;
-    if (t.closest && t.closest("input, select, textarea")) return;
+    if (t.closest && t.closest("input, select, textarea, .popup")) return; // keys of their own
     if (e.ctrlKey || e.metaKey) return;
     if (e.key === "?") { toggleKeys(); return; }
     if (e.key === "/") { e.preventDefault(); search.focus(); search.select(); return; }

@@ -299,6 +299,9 @@ func open(t testing.TB, path string) *session {
 	mux := http.NewServeMux()
 	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
 	mux.Handle("/", served)
+	// The examples as files on the server, for links that fetch them
+	// (index.html?url=models/mlp.json).
+	mux.Handle("/models/", http.StripPrefix("/models/", http.FileServer(http.Dir(filepath.Join(root, "examples")))))
 	mux.HandleFunc("/host.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(embedHost))

@@ -44,8 +44,9 @@
       }));
     }
     if (m.type === "ready" || m.type === "summary") status.textContent = "";
-    if (m.type === "busy") status.textContent = "planning " + m.file + "…";
-    if (m.type === "error") status.textContent = "";
+    if (m.type === "busy") status.textContent = (m.message || "planning " + m.file) + "…";
+    // In the app the page shows errors; alone, the status line says them.
+    if (m.type === "error") status.textContent = new URLSearchParams(location.search).has("app") ? "" : m.message;
   });
   // Tab moves the focus on, out of the canvas too. Ebiten cancels every
   // keydown on its canvas, Tab's included, which traps the keyboard there:
@@ -169,6 +170,12 @@
     return pool;
   }
   function answer(m) {
+    const ex = exports.get(m.id);
+    if (ex && (m.type === "exported" || m.type === "error")) {
+      exports.delete(m.id);
+      ex(m);
+      return;
+    }
     if (m.type === "progress") {
       const r = pending.get(m.id);
       if (r && r.progress) r.progress(m.message);
@@ -209,7 +216,111 @@
       });
     },
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
+    // export({what, name, plan, json, theme, budget}) asks the first
+    // worker for a file of the plan (protocol.ExportRequest); the promise
+    // gives {type: "exported", name, mime, data} or {type: "error", error}.
+    export(req) {
+      const workers = startPool();
+      const id = --exportID; // negative: never a plan request's id
+      return new Promise((resolve) => {
+        exports.set(id, resolve);
+        workers[0].postMessage(Object.assign({ type: "export", id }, req));
+      });
+    },
   };
+  const exports = new Map();
+  let exportID = 0;
+
+  // Files the viewer made (Go's memplanExported: pixels to encode as PNG,
+  // or a worker's bytes) go out as an "export" event with a Blob, to the
+  // host and to listeners here.
+  window.memplanExported = async (m) => {
+    let blob;
+    if (m.rgba) {
+      const canvas = document.createElement("canvas");
+      canvas.width = m.width;
+      canvas.height = m.height;
+      canvas.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(m.rgba.buffer), m.width, m.height), 0, 0);
+      blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+    } else {
+      blob = new Blob([m.data], { type: m.mime });
+    }
+    const ev = { source: "memplan", type: "export", what: m.what, name: m.name, mime: m.mime, blob };
+    if (m.width) Object.assign(ev, { width: m.width, height: m.height });
+    if (embedded) window.parent.postMessage(ev, "*");
+    window.dispatchEvent(new CustomEvent("memplan", { detail: ev }));
+  };
+
+  // memplanFetch(url) is how Go fetches a link's file: a promise of
+  // {data: Uint8Array} or {error: what went wrong}, the HTTP status or
+  // the network's failure (which is also what a server without CORS
+  // headers looks like from here).
+  window.memplanFetch = async (url) => {
+    let resp;
+    try {
+      resp = await fetch(url);
+    } catch (err) {
+      return { error: "network failure (" + (err && err.message ? err.message : err) + "); a file on another site must allow CORS" };
+    }
+    if (!resp.ok) return { error: "HTTP " + resp.status + (resp.statusText ? " " + resp.statusText : "") };
+    try {
+      return { data: new Uint8Array(await resp.arrayBuffer()) };
+    } catch (err) {
+      return { error: "reading it failed (" + (err && err.message ? err.message : err) + ")" };
+    }
+  };
+
+  // memplanPack(bytes, limit) compresses a file for a link with the
+  // browser's own deflate (raw, as Go's link package inflates it): a
+  // promise of {packed: Uint8Array}, or {error} once the output passes
+  // limit (Go's), without compressing the rest.
+  window.memplanPack = async (data, limit) => {
+    try {
+      const reader = new Blob([data]).stream().pipeThrough(new CompressionStream("deflate-raw")).getReader();
+      const chunks = [];
+      let n = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        n += value.length;
+        if (n > limit) {
+          reader.cancel();
+          return { error: "over the limit" };
+        }
+        chunks.push(value);
+      }
+      const out = new Uint8Array(n);
+      let at = 0;
+      for (const c of chunks) { out.set(c, at); at += c.length; }
+      return { packed: out };
+    } catch (err) {
+      return { error: String(err && err.message ? err.message : err) };
+    }
+  };
+
+  // The link: Go encodes the state in the fragment and posts it as a
+  // "state" event. Standalone, this page's own address follows it (a new
+  // file or new options make a history entry); embedded in another page,
+  // "open in memplan" carries it to the full app. On load and on
+  // back/forward the address goes back to Go, which reads it.
+  const inApp = new URLSearchParams(location.search).has("app");
+  const openApp = document.getElementById("open-app");
+  window.addEventListener("memplan", (e) => {
+    const m = e.detail;
+    if (m.type === "ready" && !inApp) window.memplan.send({ type: "location", search: location.search, hash: location.hash });
+    if (m.type !== "state") return;
+    if (!embedded) {
+      const url = location.pathname + location.search + "#" + m.hash;
+      if (m.push) history.pushState(null, "", url);
+      else history.replaceState(null, "", url);
+    } else if (!inApp) {
+      openApp.href = new URL("index.html#" + m.hash, location.href).href;
+      openApp.hidden = false;
+    }
+  });
+  window.addEventListener("popstate", () => {
+    if (!embedded && window.memplan) window.memplan.send({ type: "location", search: location.search, hash: location.hash });
+  });
   // Start the workers once the first picture is up, so the first file
   // dropped plans at once without delaying that picture.
   window.addEventListener("memplan", (e) => {

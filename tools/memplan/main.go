@@ -17,6 +17,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,6 +35,7 @@ import (
 	"memplan/ir"
 	_ "memplan/ir/onnx" // ONNX models wherever graphs are accepted
 	"memplan/planner"
+	"memplan/viz/svgplot"
 )
 
 const (
@@ -401,6 +403,8 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print the plan record (memplan.plan/v1) instead of the report")
 	budgetFlag := fs.String("budget", "", "fail with exit status 3 if the arena exceeds this size (bytes, 128MiB, 1GiB)")
 	out := fs.String("o", "", "write to this file instead of standard output")
+	svgOut := fs.String("svg", "", "also write the plan's picture to this `file`, as SVG")
+	csvOut := fs.String("csv", "", "also write the placed buffers with their offsets to this `file`, as a buffer CSV (id,lower,upper,size,offset)")
 	pos, err := parse(fs, args, stderr, 1)
 	if err != nil {
 		return err
@@ -427,6 +431,9 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return notFitError{fit}
 	}
 	if err != nil {
+		return err
+	}
+	if err := writeExports(plan, budget, *svgOut, *csvOut); err != nil {
 		return err
 	}
 	w := stdout
@@ -488,6 +495,37 @@ func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) f
 		g.symbols = syms
 		return lower(ctx, &g, file, stderr)
 	}
+}
+
+// writeExports writes the plan's picture and its buffer CSV to the files
+// named, if any.
+func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) error {
+	if svgFile != "" {
+		// The budget line is the verdict's: the one given, else f32-uniform's
+		// WebGPU limit, else none.
+		fit := plan.FitOf(budget)
+		var line int64
+		if fit != nil {
+			line = fit.Budget
+		}
+		var b bytes.Buffer
+		if err := svgplot.Write(&b, plan, svgplot.Options{Budget: line}); err != nil {
+			return err
+		}
+		if err := os.WriteFile(svgFile, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if csvFile != "" {
+		b, err := plan.AppendBufferCSV(nil)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(csvFile, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeSummary writes the report with a few human lines before it.

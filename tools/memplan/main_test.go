@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,5 +184,41 @@ func TestVerifyWebGPUPlan(t *testing.T) {
 	os.WriteFile(out, data, 0o644)
 	if code, _, errs := runCLI(t, "verify", "../../examples/transformer.json", out); code != exitBadPlan {
 		t.Fatalf("verify of a record with other limits: exit %d, want %d: %s", code, exitBadPlan, errs)
+	}
+}
+
+// plan --svg and --csv write the picture and the buffer CSV beside the
+// report; the CSV plans again (as a buffer list) to the same arena, and
+// the picture has a rectangle per buffer.
+func TestPlanExports(t *testing.T) {
+	dir := t.TempDir()
+	svg, csv := filepath.Join(dir, "p.svg"), filepath.Join(dir, "p.csv")
+	code, out, errs := runCLI(t, "plan", "--svg", svg, "--csv", csv, "--json", "../../examples/transformer.json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rec planner.Plan
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatal(err)
+	}
+	placed := 0
+	for _, tn := range rec.Tensors {
+		if tn.Placed() {
+			placed++
+		}
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `class="buffer"`); n != placed || !strings.HasPrefix(string(b), "<svg") {
+		t.Errorf("the SVG has %d buffer rectangles for %d placed tensors", n, placed)
+	}
+	if code, out, errs = runCLI(t, "plan", csv); code != exitOK || !strings.Contains(out, "arena_size="+strconv.FormatInt(rec.ArenaSize, 10)+" ") {
+		t.Errorf("planning the CSV again: exit %d, %s%s", code, out, errs)
+	}
+	// A file that cannot be written is an error, not a silent loss.
+	if code, _, errs = runCLI(t, "plan", "--svg", filepath.Join(dir, "missing", "p.svg"), "../../examples/mlp.json"); code == exitOK || !strings.Contains(errs, "p.svg") {
+		t.Errorf("unwritable --svg: exit %d, %q", code, errs)
 	}
 }

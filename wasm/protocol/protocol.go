@@ -82,8 +82,11 @@ type Error struct {
 	// Need names what the user can supply to get past the error
 	// (ir.Error.Need: "symbols", "if-branch"), so a host can point at it.
 	Need string `json:"need,omitempty"`
+	// Param is the link parameter that could not be read (link.Error).
+	Param string `json:"param,omitempty"`
 	// Kind says what the page can do about it: "input" (fix the file or
-	// the options), "memory" (the input is over the page's memory limit),
+	// the options), "link" (the address's state does not read: fix the
+	// link or drop its fragment), "memory" (the input is over the page's memory limit),
 	// "bug" (a plan failed its proof: report it), "stopped" (the planner
 	// is gone: reload).
 	Kind string `json:"kind"`
@@ -108,7 +111,10 @@ func ErrorOf(err error) *Error {
 	}
 	var mem *ir.MemoryError
 	var bug *planner.UnverifiedPlanError
+	var link interface{ LinkParam() string } // link.Error
 	switch {
+	case errors.As(err, &link):
+		e.Kind, e.Param = "link", link.LinkParam()
 	case errors.As(err, &mem):
 		e.Kind, e.File = "memory", mem.File
 	case errors.As(err, &bug):
@@ -161,4 +167,24 @@ type WorkerEvent struct {
 	// symbols behind each violation (which takes the decoder, so it is
 	// judged here rather than in the viewer).
 	Fit *planner.Fit `json:"fit,omitempty"`
+	// Exported (the answer to an ExportRequest): the file's name and
+	// media type; its bytes travel beside the event as "data".
+	Name string `json:"name,omitempty"`
+	Mime string `json:"mime,omitempty"`
+}
+
+// ExportRequest asks a worker to write the plan on screen as a file: What
+// is "svg" (the picture, viz/svgplot), "plan" (the memplan.plan/v1 record)
+// or "csv" (the placed buffers, planner.AppendBufferCSV). The plan travels
+// beside it as "plan": planner's binary form, or the record's JSON when
+// JSON is set. Name is the file name without its extension; Theme and
+// Budget are the picture's colours and budget line, as the viewer shows
+// them. The worker answers with an "exported" WorkerEvent or an "error".
+type ExportRequest struct {
+	ID     int    `json:"id"`
+	What   string `json:"what"`
+	Name   string `json:"name"`
+	JSON   bool   `json:"json"`
+	Theme  string `json:"theme"`
+	Budget int64  `json:"budget"`
 }

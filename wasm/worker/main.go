@@ -8,6 +8,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"memplan/ir"
 	_ "memplan/ir/onnx"
 	"memplan/planner"
+	"memplan/viz/svgplot"
 	"memplan/wasm/protocol"
 )
 
@@ -63,6 +65,28 @@ func (w *worker) handle(m js.Value) {
 			w.cancel()
 		}
 		w.mu.Unlock()
+	case "export":
+		var req protocol.ExportRequest
+		err := fieldsOf(m, &req)
+		var data []byte
+		if err == nil {
+			data, err = bytesOf(m.Get("plan"))
+		}
+		if err != nil {
+			post(protocol.WorkerEvent{Type: "error", ID: req.ID, Error: protocol.ErrorOf(err)})
+			return
+		}
+		go func() {
+			ev, out := export(req, data)
+			ev.ID = req.ID
+			if out == nil {
+				post(ev)
+				return
+			}
+			u := js.Global().Get("Uint8Array").New(len(out))
+			js.CopyBytesToJS(u, out)
+			postWith(ev, "data", u)
+		}()
 	case "plan":
 		var req protocol.PlanRequest
 		req.ID = m.Get("id").Int()
@@ -185,6 +209,54 @@ func relower(req protocol.PlanRequest, data []byte) func(map[string]int64) (*pla
 		o.Symbols = syms
 		return planner.Lower(in.Source, o)
 	}
+}
+
+// export writes the plan as the file the request names. The plan is
+// proven again first: only a verified plan leaves as a file.
+func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []byte) {
+	fail := func(err error) (protocol.WorkerEvent, []byte) {
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+	}
+	var p *planner.Plan
+	var err error
+	if req.JSON {
+		p, err = planner.DecodePlan(req.Name, data)
+	} else {
+		p, err = planner.DecodeBinary(data)
+	}
+	if err == nil {
+		err = planner.Verify(p)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	ev := protocol.WorkerEvent{Type: "exported"}
+	var out []byte
+	switch req.What {
+	case "svg":
+		var b bytes.Buffer
+		err = svgplot.Write(&b, p, svgplot.Options{Theme: req.Theme, Budget: req.Budget})
+		out, ev.Name, ev.Mime = b.Bytes(), req.Name+".svg", "image/svg+xml"
+	case "plan":
+		out, err = json.MarshalIndent(p, "", "  ")
+		out = append(out, '\n')
+		ev.Name, ev.Mime = req.Name+".plan.json", "application/json"
+	case "csv":
+		out, err = p.AppendBufferCSV(nil)
+		ev.Name, ev.Mime = req.Name+".csv", "text/csv"
+	default:
+		err = fmt.Errorf("export: unknown kind %q (want svg, plan or csv)", req.What)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return ev, out
+}
+
+// fieldsOf reads a request's fields (all but its bytes) through JSON.
+func fieldsOf(m js.Value, v any) error {
+	text := js.Global().Get("JSON").Call("stringify", m, js.Global().Get("Array").New("id", "what", "name", "json", "theme", "budget")).String()
+	return json.Unmarshal([]byte(text), v)
 }
 
 func cancelled() protocol.WorkerEvent {

@@ -1,4 +1,9 @@
-package viz
+// Package palette is every colour memplan's pictures use, in a dark and a
+// light theme: the canvas (viz), the SVG export (viz/svgplot) and the
+// page's swatches read them from here, so there is one source. It has no
+// drawing code and no ebiten, so the planner worker and the command line
+// can use it.
+package palette
 
 import (
 	"fmt"
@@ -13,14 +18,14 @@ type RGB struct{ R, G, B uint8 }
 // Hex is the colour as #rrggbb, as CSS and tests spell it.
 func (c RGB) Hex() string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
-// scale multiplies every channel by f.
-func (c RGB) scale(f float64) RGB {
+// Scale multiplies every channel by f.
+func (c RGB) Scale(f float64) RGB {
 	m := func(v uint8) uint8 { return uint8(min(255, float64(v)*f+0.5)) }
 	return RGB{m(c.R), m(c.G), m(c.B)}
 }
 
-// mix blends c toward o by t in [0, 1].
-func (c RGB) mix(o RGB, t float64) RGB {
+// Mix blends c toward o by t in [0, 1].
+func (c RGB) Mix(o RGB, t float64) RGB {
 	m := func(a, b uint8) uint8 { return uint8(float64(a)*(1-t) + float64(b)*t + 0.5) }
 	return RGB{m(c.R, o.R), m(c.G, o.G), m(c.B, o.B)}
 }
@@ -126,8 +131,8 @@ var (
 	}
 )
 
-// ThemeNamed returns the theme called name ("dark" or "light"), or nil.
-func ThemeNamed(name string) *Theme {
+// Named returns the theme called name ("dark" or "light"), or nil.
+func Named(name string) *Theme {
 	switch name {
 	case "dark":
 		return Dark
@@ -148,15 +153,15 @@ func (th *Theme) KindColor(k planner.Kind) RGB {
 // TensorColor is the fill of tensor i of the plan; dimmed when another
 // selection is active and i is not part of it.
 func (th *Theme) TensorColor(p *planner.Plan, i int, dimmed bool) RGB {
-	c := th.KindColor(p.Tensors[i].Kind).scale(th.Shades[i%len(th.Shades)])
+	c := th.KindColor(p.Tensors[i].Kind).Scale(th.Shades[i%len(th.Shades)])
 	if dimmed {
-		c = th.dim(c)
+		c = th.Dim(c)
 	}
 	return c
 }
 
-// dim fades c most of the way into the background.
-func (th *Theme) dim(c RGB) RGB { return c.mix(th.Background, 0.75) }
+// Dim fades c most of the way into the background.
+func (th *Theme) Dim(c RGB) RGB { return c.Mix(th.Background, 0.75) }
 
 // KindColor is a kind's base colour in the dark theme.
 func KindColor(k planner.Kind) RGB { return Dark.KindColor(k) }

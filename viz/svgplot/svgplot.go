@@ -1,0 +1,225 @@
+// Package svgplot draws a memory plan as an SVG picture: the canvas's
+// picture (x = schedule step, y = arena offset, a rectangle per buffer,
+// the arena, lower-bound and budget lines, axes and labels) as vector
+// shapes that stay crisp in documents and papers and open in any browser.
+// It paints with viz/palette's themes and viz/axis's ticks, the canvas's
+// own, and has no ebiten: the command line (memplan plan --svg) and the
+// browser's planner worker both use it.
+package svgplot
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"memplan/planner"
+	"memplan/viz/axis"
+	"memplan/viz/palette"
+)
+
+// Options choose the picture's size, theme and budget line.
+type Options struct {
+	// Width and Height of the whole picture in CSS pixels; 0 means 960
+	// by 540.
+	Width, Height int
+	// Theme names the colours, "dark" or "light"; "" means light, which
+	// prints well.
+	Theme string
+	// Budget draws a budget line at this many bytes, red when the arena
+	// crosses it; 0 draws none.
+	Budget int64
+}
+
+// The margins round the plot, in pixels: room for the y axis's labels on
+// the left, the title on top and the x axis's labels below.
+const (
+	marginLeft   = 84
+	marginRight  = 16
+	marginTop    = 40
+	marginBottom = 44
+	fontSize     = 12
+)
+
+// Write writes the plan's picture to w. Every buffer that owns arena bytes
+// is one <rect class="buffer"> whose data-name, data-offset, data-size,
+// data-birth and data-death attributes name what it shows, so scripts and
+// tests can find it; each has a <title>, which browsers show as a tooltip.
+func Write(w io.Writer, p *planner.Plan, o Options) error {
+	th := palette.Named(o.Theme)
+	if o.Theme == "" {
+		th = palette.Light
+	}
+	if th == nil {
+		return fmt.Errorf("svg: unknown theme %q (want dark or light)", o.Theme)
+	}
+	width, height := o.Width, o.Height
+	if width == 0 && height == 0 {
+		width, height = 960, 540
+	}
+	if width < marginLeft+marginRight+16 || height < marginTop+marginBottom+16 || width > 1<<15 || height > 1<<15 {
+		return fmt.Errorf("svg: a picture of %d×%d pixels cannot hold the plot", width, height)
+	}
+	steps := float64(max(p.Steps, 1))
+	for _, t := range p.Tensors {
+		steps = max(steps, float64(t.Death+1))
+	}
+	top := max(p.ArenaSize, p.LowerBound, o.Budget, 1)
+	plot := rect{marginLeft, marginTop, float64(width - marginRight), float64(height - marginBottom)}
+	kx, ky := (plot.x1-plot.x0)/steps, (plot.y1-plot.y0)/float64(top)
+	x := func(step float64) float64 { return plot.x0 + step*kx }
+	y := func(offset float64) float64 { return plot.y1 - offset*ky }
+
+	b := bufio.NewWriter(w)
+	f := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, sans-serif" font-size="%d">`+"\n",
+		width, height, width, height, fontSize)
+	f("<title>%s</title>\n", esc(title(p)))
+	f(`<rect class="background" width="%d" height="%d" fill="%s"/>`+"\n", width, height, th.Background.Hex())
+	f(`<rect class="plot" x="%s" y="%s" width="%s" height="%s" fill="none" data-steps="%s" data-top="%d"/>`+"\n",
+		num(plot.x0), num(plot.y0), num(plot.x1-plot.x0), num(plot.y1-plot.y0), num(steps), top)
+
+	// Grid and ticks, as the canvas chooses them.
+	byteTicks, unit := axis.ByteTicks(0, float64(top), ky, 48)
+	stepTicks := axis.StepTicks(0, steps, kx, 64)
+	f(`<g class="grid" stroke="%s" stroke-width="1" shape-rendering="crispEdges">`+"\n", th.Grid.Hex())
+	for _, t := range byteTicks {
+		f(`<line x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(plot.x0), num(y(t.V)), num(plot.x1), num(y(t.V)))
+	}
+	f("</g>\n")
+
+	// Buffers, their guard bands, then views outlined on top.
+	f(`<g class="buffers" shape-rendering="crispEdges">` + "\n")
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		if !t.Placed() || t.Offset < 0 {
+			continue
+		}
+		x0, x1 := x(float64(t.Birth)), x(float64(t.Death+1))
+		y0, y1 := y(float64(t.Offset)+float64(t.Size)), y(float64(t.Offset))
+		f(`<rect class="buffer" x="%s" y="%s" width="%s" height="%s" fill="%s" data-name="%s" data-kind="%s" data-offset="%d" data-size="%d" data-birth="%d" data-death="%d"><title>%s</title></rect>`+"\n",
+			num(x0), num(y0), num(x1-x0), num(y1-y0), th.TensorColor(p, i, false).Hex(), esc(t.Name), esc(string(t.Kind)),
+			t.Offset, t.Size, t.Birth, t.Death, esc(describe(t)))
+		if t.Guard > 0 {
+			g0 := y(float64(t.Offset) + float64(t.Size) + float64(t.Guard))
+			f(`<rect class="guard" x="%s" y="%s" width="%s" height="%s" fill="%s" fill-opacity="0.5"/>`+"\n",
+				num(x0), num(g0), num(x1-x0), num(y0-g0), th.Guard.Hex())
+		}
+	}
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		if !t.IsView() || t.Offset < 0 {
+			continue
+		}
+		x0, x1 := x(float64(t.Birth)), x(float64(t.Death+1))
+		y0, y1 := y(float64(t.Offset)+float64(t.Size)), y(float64(t.Offset))
+		f(`<rect class="view" x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s" stroke-width="1.5" data-name="%s"><title>%s</title></rect>`+"\n",
+			num(x0), num(y0), num(x1-x0), num(y1-y0), th.View.Hex(), esc(t.Name), esc(describe(t)))
+	}
+	f("</g>\n")
+
+	// The arena, the lower bound and the budget, labelled at the right.
+	line := func(class string, at int64, c palette.RGB, dash, label string) {
+		yy := num(y(float64(at)))
+		f(`<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"%s/>`+"\n",
+			class, num(plot.x0), yy, num(plot.x1), yy, c.Hex(), dash)
+		f(`<text x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`+"\n", num(plot.x1-4), num(y(float64(at))-4), c.Hex(), esc(label))
+	}
+	line("arena", p.ArenaSize, th.Arena, "", "arena "+axis.FormatBytes(p.ArenaSize))
+	if p.LowerBound != p.ArenaSize {
+		line("lower-bound", p.LowerBound, th.Lower, ` stroke-dasharray="6 4"`, "lower bound "+axis.FormatBytes(p.LowerBound))
+	}
+	if o.Budget > 0 {
+		c, label := th.BudgetOK, "budget "+axis.FormatBytes(o.Budget)
+		if p.ArenaSize > o.Budget {
+			c, label = th.BudgetOver, label+" exceeded by "+axis.FormatBytes(p.ArenaSize-o.Budget)
+		}
+		line("budget", o.Budget, c, ` stroke-dasharray="2 3"`, label)
+	}
+
+	// Axes, ticks and their labels.
+	f(`<g class="axes" stroke="%s" stroke-width="1" shape-rendering="crispEdges">`+"\n", th.Axis.Hex())
+	f(`<line x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(plot.x0), num(plot.y0), num(plot.x0), num(plot.y1))
+	f(`<line x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(plot.x0), num(plot.y1), num(plot.x1), num(plot.y1))
+	for _, t := range stepTicks {
+		f(`<line x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x(t.V)), num(plot.y1), num(x(t.V)), num(plot.y1+4))
+	}
+	for _, t := range byteTicks {
+		f(`<line x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(plot.x0-4), num(y(t.V)), num(plot.x0), num(y(t.V)))
+	}
+	f("</g>\n")
+	f(`<g class="labels" fill="%s">`+"\n", th.Text.Hex())
+	for _, t := range stepTicks {
+		f(`<text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", num(x(t.V)), num(plot.y1+17), esc(t.Label))
+	}
+	for _, t := range byteTicks {
+		f(`<text x="%s" y="%s" text-anchor="end" dominant-baseline="middle">%s</text>`+"\n", num(plot.x0-7), num(y(t.V)), esc(t.Label))
+	}
+	f(`<text x="%s" y="%d" text-anchor="middle">step</text>`+"\n", num((plot.x0+plot.x1)/2), height-8)
+	f(`<text x="8" y="%s">offset (%s)</text>`+"\n", num(plot.y0-8), unit)
+	f(`<text x="%s" y="18" font-weight="600">%s</text>`+"\n", num(plot.x0), esc(title(p)))
+	f("</g>\n</svg>\n")
+	return b.Flush()
+}
+
+type rect struct{ x0, y0, x1, y1 float64 }
+
+// title is the picture's heading: the graph, its strategy and its arena.
+func title(p *planner.Plan) string {
+	name := p.Name
+	if name == "" {
+		name = "plan"
+	}
+	s := fmt.Sprintf("%s — %s, arena %s", name, p.Strategy, axis.FormatBytes(p.ArenaSize))
+	if p.Optimal {
+		s += " (optimal)"
+	}
+	return s
+}
+
+// describe is a buffer's tooltip.
+func describe(t *planner.PlanTensor) string {
+	s := fmt.Sprintf("%s (%s, %s): %s at offset %d, steps %d–%d", t.Name, t.Kind, t.Op, axis.FormatBytes(t.Size), t.Offset, t.Birth, t.Death)
+	if t.Root != "" {
+		s += ", view of " + t.Root
+	}
+	return s
+}
+
+// num writes a coordinate with two decimals at most: crisp enough, and
+// short.
+func num(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// esc escapes text for an element's content or a quoted attribute.
+func esc(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#39;")
+		default:
+			// XML 1.0 has no way to write most control characters.
+			if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+				b.WriteRune('\uFFFD')
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
