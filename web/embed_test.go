@@ -24,7 +24,7 @@ import (
 // load embed.js (and the viewer) from another. Every event an element
 // fires is recorded in window.events[id], with the time it came.
 const embedPage = `<!doctype html><html><head><meta charset="utf-8">
-<script type="module" src="%s/embed.js"></script></head>
+<script type="module" src="%[1]s/embed.js"></script></head>
 <body style="margin:0; font: 14px sans-serif">
 <memplan-plan id="a" src="files/mlp.json" strategy="auto" height="260"></memplan-plan>
 <memplan-plan id="b" src="files/buffers.csv" height="260"></memplan-plan>
@@ -40,6 +40,17 @@ const embedPage = `<!doctype html><html><head><meta charset="utf-8">
   }
   // The last event of a type an element fired, or null.
   window.last = (id, type) => window.events[id].filter((e) => e.type === type).pop() || null;
+</script>
+<!-- The handshake by hand: a viewer told nothing of this origin, pinged once loaded. -->
+<iframe id="raw" src="%[1]s/viewer.html?blank" style="position: fixed; right: 0; bottom: 0; width: 2px; height: 2px; border: 0"></iframe>
+<script>
+  window.raw = []; window.pings = 0;
+  const rawFrame = document.getElementById("raw");
+  window.addEventListener("message", (e) => {
+    if (e.source === rawFrame.contentWindow) raw.push({type: e.data.type, version: e.data.version, pings, origin: e.origin});
+  });
+  window.ping = () => { pings++; rawFrame.contentWindow.postMessage({type: "ping"}, "%[1]s"); };
+  rawFrame.addEventListener("load", ping);
 </script>
 </body></html>`
 
@@ -146,6 +157,15 @@ func TestBrowserEmbedCrossOrigin(t *testing.T) {
 	// Four viewers start at once: on a loaded machine that takes a while.
 	s.waitLong("mlp.json planned in a", `last("a", "summary")?.file === "mlp.json"`)
 	s.waitLong("buffers.csv planned in b", `last("b", "summary")?.file === "buffers.csv"`)
+	// The hand-made embed: nothing came before its ping (the viewer held
+	// its events until the ping told it this origin), then ready; a
+	// second ping gets a pong with the protocol's version.
+	s.waitLong("the raw viewer's ready", `raw.some((m) => m.type === "ready")`)
+	if first := eval[int](s.page, `raw[0].pings`); first < 1 {
+		t.Errorf("the raw viewer posted %s before it was pinged", eval[string](s.page, `raw[0].type`))
+	}
+	eval[bool](s.page, `(ping(), true)`)
+	s.wait("the pong", `raw.some((m) => m.type === "pong" && m.pings === 2 && m.version >= 2)`)
 	firstPicture := eval[float64](s.page, `events.a.find((e) => e.type === "summary").at`)
 	t.Logf("load to first picture (a's first summary): %.0f ms", firstPicture)
 	if r := eval[int](s.page, `events.a.filter((e) => e.type === "ready").length`); r != 1 {
@@ -270,6 +290,9 @@ func TestBrowserStaticSite(t *testing.T) {
 	p.run("open the app", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/index.html"))
 	p.wait("the app's first plan", viewerShows("transformer.json"))
 	p.shows("transformer.json", "l0.up")
+	if eval[bool](p, `document.getElementById("embed").disabled`) {
+		t.Error("Copy embed code is disabled with a plan on screen")
+	}
 	if snippet := eval[string](p, `window.memplanApp.embed || ""`); !strings.Contains(snippet, `<memplan-plan src="transformer.json"`) ||
 		!strings.Contains(snippet, srv.URL+"/embed.js") {
 		t.Errorf("the app's embed code is %q", snippet)
@@ -278,7 +301,7 @@ func TestBrowserStaticSite(t *testing.T) {
 	// The docs page's widgets, loaded from the same static files.
 	p.run("open the docs page", chromedp.Navigate(srv.URL+"/docs/index.html"))
 	eval[bool](p, `(document.getElementById("mlp").scrollIntoView(), true)`)
-	p.wait("the docs page's first widget", `document.getElementById("mlp-out").textContent.startsWith("mlp: arena")`)
+	p.waitLong("the docs page's first widget", `document.getElementById("mlp-out").textContent.startsWith("mlp: arena")`)
 	p.screenshot("docs-site")
 
 	// The single file, from file://: its built-in example planned in a
@@ -286,6 +309,6 @@ func TestBrowserStaticSite(t *testing.T) {
 	p.run("open memplan.html", chromedp.Navigate("file://"+filepath.Join(dist, "memplan.html")))
 	p.wait("the single page's first picture", `window.memplan && window.memplan.state().file === "transformer.json"`)
 	eval[bool](p, `(window.memplan.send({type: "example", name: "mlp.json"}), true)`)
-	p.wait("mlp.json planned from file://", `window.memplan.state().file === "mlp.json" && !window.memplan.state().dirty`)
+	p.waitLong("mlp.json planned from file://", `window.memplan.state().file === "mlp.json" && !window.memplan.state().dirty`)
 	p.screenshot("single-file")
 }

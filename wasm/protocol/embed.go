@@ -2,9 +2,8 @@ package protocol
 
 import (
 	"fmt"
-	"html"
-	"maps"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -68,51 +67,56 @@ func size(name string, field func(*Options) *int64, deflt int64) attribute {
 	}
 }
 
-var attributes = []attribute{
-	{
-		name: "strategy",
-		set: func(o *Options, v string) error {
-			if !slices.Contains(planner.StrategyNames(), v) {
-				return fmt.Errorf("unknown strategy %s (one of %s)", ir.Quote(v), strings.Join(planner.StrategyNames(), ", "))
-			}
-			o.Strategy = v
-			return nil
+// attributes is the table. A function, not a variable, so a program that
+// never reads attributes (the planner worker) links none of it.
+func attributes() []attribute {
+	return []attribute{
+		{
+			name: "strategy",
+			set: func(o *Options, v string) error {
+				if !slices.Contains(planner.StrategyNames(), v) {
+					return fmt.Errorf("unknown strategy %s (one of %s)", ir.Quote(v), strings.Join(planner.StrategyNames(), ", "))
+				}
+				o.Strategy = v
+				return nil
+			},
+			get: func(o *Options) (string, bool) { return o.Strategy, o.Strategy != "" },
 		},
-		get: func(o *Options) (string, bool) { return o.Strategy, o.Strategy != "" },
-	},
-	size("alignment", func(o *Options) *int64 { return &o.Alignment }, 0),
-	size("guard", func(o *Options) *int64 { return &o.Guard }, -1),
-	size("budget", func(o *Options) *int64 { return &o.Budget }, 0),
-	flag("f32-uniform", func(o *Options) *bool { return &o.F32Uniform }),
-	flag("no-reuse", func(o *Options) *bool { return &o.NoReuse }),
-	flag("skip-params", func(o *Options) *bool { return &o.SkipParams }),
-	flag("skip-inputs", func(o *Options) *bool { return &o.SkipInputs }),
-	flag("skip-constants", func(o *Options) *bool { return &o.SkipConstants }),
-	{
-		name: "symbols",
-		set: func(o *Options, v string) error {
-			o.SymbolsText = v
-			return o.Resolve()
+		size("alignment", func(o *Options) *int64 { return &o.Alignment }, 0),
+		size("guard", func(o *Options) *int64 { return &o.Guard }, -1),
+		size("budget", func(o *Options) *int64 { return &o.Budget }, 0),
+		flag("f32-uniform", func(o *Options) *bool { return &o.F32Uniform }),
+		flag("no-reuse", func(o *Options) *bool { return &o.NoReuse }),
+		flag("skip-params", func(o *Options) *bool { return &o.SkipParams }),
+		flag("skip-inputs", func(o *Options) *bool { return &o.SkipInputs }),
+		flag("skip-constants", func(o *Options) *bool { return &o.SkipConstants }),
+		{
+			name: "symbols",
+			set: func(o *Options, v string) error {
+				o.SymbolsText = v
+				return o.Resolve()
+			},
+			get: func(o *Options) (string, bool) {
+				if o.SymbolsText != "" {
+					return o.SymbolsText, true
+				}
+				var parts []string
+				for k, v := range o.Symbols {
+					parts = append(parts, k+"="+strconv.FormatInt(v, 10))
+				}
+				sort.Strings(parts) // a fixed order; any is right
+				return strings.Join(parts, ", "), len(parts) > 0
+			},
 		},
-		get: func(o *Options) (string, bool) {
-			if o.SymbolsText != "" {
-				return o.SymbolsText, true
-			}
-			var parts []string
-			for _, k := range slices.Sorted(maps.Keys(o.Symbols)) {
-				parts = append(parts, k+"="+strconv.FormatInt(o.Symbols[k], 10))
-			}
-			return strings.Join(parts, ", "), len(parts) > 0
+		{
+			name: "if-branch",
+			set: func(o *Options, v string) error {
+				o.IfBranch = v
+				return nil
+			},
+			get: func(o *Options) (string, bool) { return o.IfBranch, o.IfBranch != "" },
 		},
-	},
-	{
-		name: "if-branch",
-		set: func(o *Options, v string) error {
-			o.IfBranch = v
-			return nil
-		},
-		get: func(o *Options) (string, bool) { return o.IfBranch, o.IfBranch != "" },
-	},
+	}
 }
 
 // AttributeError is an attribute of <memplan-plan> whose value the
@@ -134,7 +138,7 @@ func (e *AttributeError) Unwrap() error { return e.Err }
 // their defaults.
 func OptionsFromAttributes(attrs map[string]string) (Options, error) {
 	o := Options{Options: planner.DefaultOptions()}
-	for _, a := range attributes {
+	for _, a := range attributes() {
 		v, ok := attrs[a.name]
 		if !ok {
 			continue
@@ -151,18 +155,41 @@ func OptionsFromAttributes(attrs map[string]string) (Options, error) {
 // attributes name the options that differ from their defaults.
 func EmbedSnippet(script, file string, o Options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<script type=\"module\" src=\"%s\"></script>\n", html.EscapeString(script))
-	fmt.Fprintf(&b, "<memplan-plan src=\"%s\"", html.EscapeString(file))
-	for _, a := range attributes {
+	fmt.Fprintf(&b, "<script type=\"module\" src=\"%s\"></script>\n", escapeHTML(script))
+	fmt.Fprintf(&b, "<memplan-plan src=\"%s\"", escapeHTML(file))
+	for _, a := range attributes() {
 		v, ok := a.get(&o)
 		if !ok {
 			continue
 		}
 		b.WriteString(" " + a.name)
 		if v != "" {
-			fmt.Fprintf(&b, "=\"%s\"", html.EscapeString(v))
+			fmt.Fprintf(&b, "=\"%s\"", escapeHTML(v))
 		}
 	}
 	b.WriteString("></memplan-plan>")
+	return b.String()
+}
+
+// escapeHTML makes text safe inside a double-quoted attribute (the html
+// package would do, but brings its entity table into the viewer's wasm).
+func escapeHTML(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&#34;")
+		case '\'':
+			b.WriteString("&#39;")
+		default:
+			b.WriteRune(r)
+		}
+	}
 	return b.String()
 }
