@@ -26,6 +26,7 @@ import (
 type worker struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc // the request in flight, if any
+	id      int                // and its id
 	running sync.Mutex         // one plan at a time: a cancelled one ends first
 }
 
@@ -52,12 +53,12 @@ func main() {
 }
 
 // handle takes a request: {type: "plan", id, name, data, options} or
-// {type: "cancel"}.
+// {type: "cancel", id} (no id: whatever is in flight).
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
 	case "cancel":
 		w.mu.Lock()
-		if w.cancel != nil {
+		if id := m.Get("id"); w.cancel != nil && (id.Type() != js.TypeNumber || id.Int() == w.id) {
 			w.cancel()
 		}
 		w.mu.Unlock()
@@ -81,7 +82,7 @@ func (w *worker) handle(m js.Value) {
 		if w.cancel != nil {
 			w.cancel() // a newer request supersedes the one in flight
 		}
-		w.cancel = cancel
+		w.cancel, w.id = cancel, req.ID
 		w.mu.Unlock()
 		go w.run(ctx, req, data)
 	}
