@@ -321,7 +321,10 @@
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
   };
   // Start the workers once the first picture is up, so the first file
-  // dropped plans at once without delaying that picture.
+  // dropped plans at once without delaying that picture. A blank viewer's
+  // first picture is the host's file, which the workers plan: start them
+  // (and the planner's download) beside the viewer's own.
+  if (window.memplanBlank) startPool();
   window.addEventListener("memplan", (e) => {
     if (e.detail.type === "summary") setTimeout(startPool, 0);
   });
