@@ -9,7 +9,9 @@ WASM_TEST_PKGS ?= ./ir/... ./planner/...
 # Benchmark instances: the full set beside the repo if present, else the copies in testdata.
 BENCH_DATA ?= $(if $(wildcard ../shared/data),../shared/data,planner/testdata)
 
-.PHONY: all build wasm serve framebench test test-host test-wasm bench fmt vet clean
+DIST    ?= dist
+
+.PHONY: all build wasm serve site single framebench test test-host test-wasm bench fmt vet clean
 
 all: build
 
@@ -24,6 +26,14 @@ wasm:
 
 serve: wasm
 	$(GO) run ./tools/serve -addr $(ADDR) -wasm $(BUILD)/memplan.wasm
+
+# The static site: app, viewer, embed.js, wasm (+ .gz), examples, docs page.
+site:
+	$(GO) run ./tools/serve -site $(DIST)
+
+# The site and one self-contained page that opens from file://.
+single:
+	$(GO) run ./tools/serve -single $(DIST)/memplan.html
 
 # Frames per second while panning 100k buffers in headless Chromium, and page size.
 framebench:
@@ -51,4 +61,4 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(DIST)

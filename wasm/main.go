@@ -119,7 +119,11 @@ func main() {
 	a.installJS()
 	go a.planner()
 
-	a.openDefault()
+	// A host that brings its own file (embed.js) asks for a blank start,
+	// so the built-in example never flashes before its plan.
+	if !js.Global().Get("memplanBlank").Truthy() {
+		a.openDefault()
+	}
 
 	ebiten.SetWindowTitle("memplan")
 	ebiten.SetScreenClearedEveryFrame(false)
@@ -369,6 +373,10 @@ func (a *app) planned(job *planJob, res planResult) {
 	// by asking none, so it can say which applied.
 	s["alignment_chosen"], s["default_alignment"] = job.opts.Alignment, res.defaultAlignment
 	s["fit"] = fit
+	// The snippet that embeds this file as planned here; embed.js lies
+	// beside the viewer.
+	script := js.Global().Get("URL").New("embed.js", js.Global().Get("location").Get("href")).Get("href").String()
+	s["embed"] = protocol.EmbedSnippet(script, job.f.name, job.opts)
 	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, plan.Tensors)
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
 	a.postSelect(a.view.Selected)
@@ -424,7 +432,8 @@ func (a *app) postSelect(i int) {
 // screen rectangle in the viewer.
 func (a *app) tensorInfo(i int) map[string]any {
 	t := &a.view.Layout.Plan.Tensors[i]
-	info := map[string]any{"index": i, "tensor": t}
+	// color: its fill in the current theme, for a host's swatch.
+	info := map[string]any{"index": i, "tensor": t, "color": a.view.TensorColor(i).Hex()}
 	if r, ok := a.view.ScreenRect(i); ok {
 		info["rect"] = map[string]float64{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0}
 	}
@@ -476,9 +485,10 @@ func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	if ts != nil {
 		obj.Set("tensors_json", string(planner.AppendTensorsJSON(nil, ts)))
 	}
-	if p := w.Get("parent"); !p.Equal(w) {
-		// The viewer is an embeddable widget: any page may host it.
-		p.Call("postMessage", obj, "*")
+	// viewer.js posts to the host, to its origin once known
+	// (docs/embedding.md).
+	if toHost := w.Get("memplanToHost"); toHost.Type() == js.TypeFunction {
+		toHost.Invoke(obj)
 	}
 	ce := w.Get("CustomEvent").New("memplan", map[string]any{"detail": obj})
 	w.Call("dispatchEvent", ce)
@@ -562,6 +572,10 @@ func (a *app) handle(m js.Value) {
 		return ""
 	}
 	switch typ.String() {
+	case "ping":
+		// A host checking that the viewer listens (it may send before
+		// ready); viewer.js has learnt its origin from this message.
+		a.post(map[string]any{"type": "pong", "version": protocol.Version})
 	case "load", "example":
 		name := path.Base(str("name"))
 		var data js.Value
@@ -583,14 +597,14 @@ func (a *app) handle(m js.Value) {
 			a.postError(err)
 			return
 		}
-		opts, err := a.optionsOf(m.Get("options"))
+		opts, err := a.messageOptions(m)
 		if err != nil {
 			a.postError(err)
 			return
 		}
 		a.request(f, opts, false, nil)
 	case "options":
-		opts, err := a.optionsOf(m.Get("options"))
+		opts, err := a.messageOptions(m)
 		if err != nil {
 			a.postError(err)
 			return
@@ -674,6 +688,22 @@ func (a *app) handle(m js.Value) {
 		x, y, d := m.Get("x").Float(), m.Get("y").Float(), m.Get("delta").Float()
 		a.queue(func() { a.view.Wheel(x, y, d, false, false) })
 	}
+}
+
+// messageOptions reads a message's options: "attributes", a
+// <memplan-plan> element's attributes as written (web/embed.js), which
+// protocol.OptionsFromAttributes reads; else "options".
+func (a *app) messageOptions(m js.Value) (wireOptions, error) {
+	attrs := m.Get("attributes")
+	if attrs.Type() != js.TypeObject {
+		return a.optionsOf(m.Get("options"))
+	}
+	var kv map[string]string
+	s := js.Global().Get("JSON").Call("stringify", attrs).String()
+	if err := json.Unmarshal([]byte(s), &kv); err != nil {
+		return wireOptions{}, fmt.Errorf("attributes: %v", err)
+	}
+	return protocol.OptionsFromAttributes(kv)
 }
 
 // optionsOf reads options sent by the page over the current ones; a

@@ -200,6 +200,8 @@
     state.tensors = m.tensors_json ? JSON.parse(m.tensors_json) : (m.tensors || []);
     state.summary = m.summary;
     state.file = m.file;
+    state.embed = m.summary.embed; // Go's snippet for this file and these options
+    $("embed").disabled = !state.embed;
     $("filename").textContent = m.file;
     if ($("examples").value !== m.file) $("examples").value = Array.from($("examples").options).some((o) => o.value === m.file) ? m.file : "";
     hideError();
@@ -794,6 +796,17 @@
     k.hidden = on === undefined ? !k.hidden : !on;
   }
   $("help").addEventListener("click", () => toggleKeys());
+  $("embed").addEventListener("click", async () => {
+    const b = $("embed");
+    try {
+      await navigator.clipboard.writeText(state.embed);
+      b.textContent = "Copied";
+    } catch (err) {
+      b.textContent = "Copy failed";
+      setStatus("copy: " + err.message);
+    }
+    setTimeout(() => { b.textContent = "Copy embed code"; }, 1500);
+  });
 
   window.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") {

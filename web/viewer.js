@@ -15,19 +15,57 @@
     return getContext.call(this, type, attrs);
   };
   const embedded = window.parent !== window;
+  const params = new URLSearchParams(location.search);
   const status = document.getElementById("status");
   const keys = document.getElementById("keys");
+
+  // ---- talking to the host (docs/embedding.md, "Origins") ----
+  // Events go to the parent window at its origin, never "*" unless asked:
+  // the origin is ?origin= when the host names it, the viewer's own when
+  // the parent is same-origin, else learnt from the first message the
+  // parent sends (a ping). Until then events wait here (hovers are
+  // dropped: they are stale by then). An opaque origin ("null": a file://
+  // page, a sandbox without allow-same-origin) can only be reached by "*".
+  let hostOrigin = embedded ? params.get("origin") : null;
+  if (embedded && !hostOrigin) {
+    try { if (window.parent.location.origin === location.origin) hostOrigin = location.origin; } catch (_) { /* cross-origin */ }
+  }
+  const held = [];
+  const target = (o) => o === "null" ? "*" : o;
+  window.memplanToHost = (ev) => {
+    if (!embedded) return;
+    if (hostOrigin) { window.parent.postMessage(ev, target(hostOrigin)); return; }
+    if (ev.type !== "hover" && held.length < 256) held.push(ev);
+  };
+  // Registered before Go's own listener: a message from anywhere but the
+  // parent, or from a parent now at another origin, stops here.
+  window.addEventListener("message", (e) => {
+    if (e.source !== window.parent || e.source === window) return;
+    if (!hostOrigin) {
+      hostOrigin = e.origin;
+      for (const ev of held.splice(0)) window.parent.postMessage(ev, target(hostOrigin));
+    } else if (hostOrigin !== "*" && e.origin !== hostOrigin) {
+      e.stopImmediatePropagation();
+    }
+  }, { capture: true });
+  // ?blank: the host brings its own file (embed.js), so the built-in
+  // example is not shown first.
+  window.memplanBlank = params.has("blank");
+  // ?panels=host: the host shows hovers and errors itself (memplan's app).
+  const ownPanels = params.get("panels") !== "host";
   // Colours: the canvas's are Go's, in the theme named here. The system's
   // scheme until the host sends a "theme" message (memplan's app does);
   // after that, the host's. <html data-theme> paints the page to match.
   const light = matchMedia("(prefers-color-scheme: light)");
-  let hostTheme = false;
+  // ?theme=light|dark: the host's theme from the start, so nothing
+  // flashes in the system's.
+  let hostTheme = ["light", "dark"].includes(params.get("theme"));
   function theme(name) {
     document.documentElement.dataset.theme = name;
     if (window.memplan) window.memplan.send({ type: "theme", name });
   }
   const systemTheme = () => light.matches ? "light" : "dark";
-  document.documentElement.dataset.theme = systemTheme();
+  document.documentElement.dataset.theme = hostTheme ? params.get("theme") : systemTheme();
   light.addEventListener("change", () => { if (!hostTheme) theme(systemTheme()); });
   window.addEventListener("memplan", (e) => {
     if (e.detail.type === "ready" && !hostTheme) theme(document.documentElement.dataset.theme);
@@ -43,10 +81,61 @@
         return line;
       }));
     }
-    if (m.type === "ready" || m.type === "summary") status.textContent = "";
+    if (m.type === "ready") status.textContent = "";
+    if (m.type === "summary") status.textContent = "";
     if (m.type === "busy") status.textContent = (m.message || "planning " + m.file) + "…";
-    // In the app the page shows errors; alone, the status line says them.
-    if (m.type === "error") status.textContent = new URLSearchParams(location.search).has("app") ? "" : m.message;
+    if (m.type === "error") status.textContent = "";
+    if (!ownPanels) return;
+    if (m.type === "hover") showTip(m);
+    if (m.type === "error") showError(m);
+    if (m.type === "summary") errorBox.classList.remove("open");
+  });
+
+  // ---- the widget's own tooltip and error box ----
+  const tip = document.getElementById("tip");
+  const bytes = (n) => n.toLocaleString("en-US") + " B";
+  function showTip(m) {
+    if (!m.tensor) { tip.classList.remove("open"); return; }
+    const t = m.tensor.tensor;
+    const rows = [["op", t.op], ["kind", t.kind], ["shape", "[" + (t.shape || []).join(", ") + "]"], ["dtype", t.dtype],
+      ["size", bytes(t.size)], ["offset", t.offset < 0 ? "not in the arena" : bytes(t.offset)], ["live", "steps " + t.birth + " – " + t.death]];
+    if (t.guard) rows.push(["guard", bytes(t.guard)]);
+    if (t.reuses) rows.push(["reuses", t.reuses]);
+    if (t.root) rows.push(["view of", t.root + " at +" + bytes(t.view_offset)]);
+    const name = document.createElement("b");
+    name.textContent = t.name + (m.part === "guard" ? " (guard band)" : "");
+    const dl = document.createElement("dl");
+    for (const [k, v] of rows) {
+      const dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = k; dd.textContent = v;
+      dl.append(dt, dd);
+    }
+    tip.replaceChildren(name, dl);
+    tip.classList.add("open");
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let x = m.x + 14, y = m.y + 14;
+    if (x + w > innerWidth) x = Math.max(0, m.x - w - 10);
+    if (y + h > innerHeight) y = Math.max(0, m.y - h - 10);
+    tip.style.left = x + "px";
+    tip.style.top = y + "px";
+  }
+  document.documentElement.addEventListener("mouseleave", () => tip.classList.remove("open"));
+  // Errors in place, with where: file, line:col, JSON path, node.
+  const errorBox = document.getElementById("error");
+  function showError(m) {
+    if (m.kind === "cancelled") return;
+    let where = m.file || "";
+    if (m.line) where += ":" + m.line + (m.column ? ":" + m.column : "");
+    if (m.path) where += (where ? " · " : "") + m.path;
+    if (m.node) where += (where ? " · node " : "node ") + m.node;
+    document.getElementById("error-where").textContent = where;
+    document.getElementById("error-msg").textContent = m.message +
+      (m.showing ? "\n(still showing " + m.showing + ")" : "");
+    errorBox.classList.add("open");
+  }
+  document.getElementById("error-close").addEventListener("click", () => {
+    errorBox.classList.remove("open");
+    if (window.memplan) window.memplan.send({ type: "dismiss" });
   });
   // Tab moves the focus on, out of the canvas too. Ebiten cancels every
   // keydown on its canvas, Tab's included, which traps the keyboard there:
@@ -74,7 +163,7 @@
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o" && window.parent !== window) {
       // The host's file picker, even when the canvas has the focus.
       e.preventDefault();
-      window.parent.postMessage({ source: "memplan", type: "open" }, "*");
+      window.memplanToHost({ source: "memplan", type: "open" });
       return;
     }
     if (e.ctrlKey || e.metaKey) return;
@@ -95,7 +184,7 @@
   // dropped file here.
   window.addEventListener("dragenter", (e) => {
     e.preventDefault();
-    if (embedded) window.parent.postMessage({ source: "memplan", type: "dragenter" }, "*");
+    window.memplanToHost({ source: "memplan", type: "dragenter" });
   });
   window.addEventListener("dragover", (e) => e.preventDefault());
   window.addEventListener("drop", async (e) => {
@@ -108,7 +197,7 @@
   // held; otherwise the event never reaches ebiten, which would cancel
   // it, and the host page scrolls. viewer.html?wheel=always (memplan's own
   // app, where nothing scrolls) zooms at once.
-  const wheelAlways = !embedded || new URLSearchParams(location.search).get("wheel") === "always";
+  const wheelAlways = !embedded || params.get("wheel") === "always";
   const hint = document.getElementById("hint");
   let hintTimer = 0;
   window.addEventListener("wheel", (e) => {
@@ -133,19 +222,39 @@
   // {type: "planned", plan, ...} or {type: "error", error}. A worker
   // that dies answers with a "stopped" error; the next request starts a
   // fresh pool.
+  // The wasm programs and the worker's script: files beside this page, or,
+  // in the single-file build (memplan.html, which opens from file://),
+  // inlined in it as memplanInline: each wasm's gzip in base64, and the
+  // worker's script (wasm_exec.js and worker.js) as text.
+  const inline = window.memplanInline;
+  async function compileWasm(url) {
+    if (inline && inline[url]) {
+      const gz = Uint8Array.from(atob(inline[url]), (c) => c.charCodeAt(0));
+      const raw = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")));
+      return WebAssembly.compile(await raw.arrayBuffer());
+    }
+    try {
+      return await WebAssembly.compileStreaming(fetch(url));
+    } catch (_) {
+      // A host that serves .wasm without Content-Type application/wasm
+      // breaks streaming compilation; compiling the bytes still works.
+      const resp = await fetch(url);
+      if (!resp.ok) throw new Error("fetching " + url + ": HTTP " + resp.status);
+      return WebAssembly.compile(await resp.arrayBuffer());
+    }
+  }
+  let blobWorker = null;
+  function workerURL() {
+    if (!inline || !inline["worker.js"]) return "worker.js";
+    if (!blobWorker) blobWorker = URL.createObjectURL(new Blob([inline["worker.js"]], { type: "text/javascript" }));
+    return blobWorker;
+  }
   const poolSize = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
   let pool = null, module = null;
   const pending = new Map(); // id -> request state
   function compile() {
     if (!module) {
-      const url = "planner.wasm";
-      module = WebAssembly.compileStreaming(fetch(url)).catch(async () => {
-        // A host that serves .wasm without Content-Type application/wasm
-        // breaks streaming compilation; compiling the bytes still works.
-        const resp = await fetch(url);
-        if (!resp.ok) throw new Error("fetching " + url + ": HTTP " + resp.status);
-        return WebAssembly.compile(await resp.arrayBuffer());
-      });
+      module = compileWasm("planner.wasm");
       module.catch(() => { module = null; });
     }
     return module;
@@ -160,7 +269,7 @@
     if (pool) return pool;
     pool = [];
     for (let k = 0; k < poolSize; k++) {
-      const w = new Worker("worker.js");
+      const w = new Worker(workerURL());
       w.onmessage = (e) => answer(e.data);
       w.onerror = (e) => { e.preventDefault(); failAll("the planner stopped: " + (e.message || "a worker failed to load")); };
       pool.push(w);
@@ -247,7 +356,7 @@
     }
     const ev = { source: "memplan", type: "export", what: m.what, name: m.name, mime: m.mime, blob };
     if (m.width) Object.assign(ev, { width: m.width, height: m.height });
-    if (embedded) window.parent.postMessage(ev, "*");
+    window.memplanToHost(ev);
     window.dispatchEvent(new CustomEvent("memplan", { detail: ev }));
   };
 
@@ -322,7 +431,10 @@
     if (!embedded && window.memplan) window.memplan.send({ type: "location", search: location.search, hash: location.hash });
   });
   // Start the workers once the first picture is up, so the first file
-  // dropped plans at once without delaying that picture.
+  // dropped plans at once without delaying that picture. A blank viewer's
+  // first picture is the host's file, which the workers plan: start them
+  // (and the planner's download) beside the viewer's own.
+  if (window.memplanBlank) startPool();
   window.addEventListener("memplan", (e) => {
     if (e.detail.type === "summary") setTimeout(startPool, 0);
   });
@@ -348,7 +460,7 @@
     const message = reason ? reason + " (" + why + ")" : why;
     status.textContent = "the planner stopped: " + message + " — reload the page";
     const ev = { source: "memplan", type: "stopped", message };
-    if (embedded) window.parent.postMessage(ev, "*");
+    window.memplanToHost(ev);
     window.dispatchEvent(new CustomEvent("memplan", { detail: ev }));
   }
   const go = new Go();
@@ -359,7 +471,8 @@
   window.addEventListener("error", (e) => {
     if (e.error instanceof WebAssembly.RuntimeError || go.exited) stop(String(e.error || e.message));
   });
-  WebAssembly.instantiateStreaming(fetch("memplan.wasm"), go.importObject)
-    .then((r) => go.run(r.instance))
+  compileWasm("memplan.wasm")
+    .then((mod) => WebAssembly.instantiate(mod, go.importObject))
+    .then((instance) => go.run(instance))
     .then(() => stop("it returned"), (err) => stop(go._inst || go.exited ? String(err) : "could not start: " + err));
 })();

@@ -5,7 +5,9 @@
 // wasm/protocol (ready, progress, planned, error). Requests that arrive
 // while the module starts wait in a queue.
 "use strict";
-importScripts("wasm_exec.js");
+// The single-file build runs this script from a blob with wasm_exec.js
+// already in front of it.
+if (typeof Go === "undefined") importScripts("wasm_exec.js");
 
 const waiting = [];
 self.onmessage = (e) => {

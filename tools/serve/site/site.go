@@ -79,7 +79,7 @@ func ModuleRoot(dir string) (string, error) {
 	}
 }
 
-// Handler serves webDir at /, with /memplan.wasm from wasmPath, the
+// Handler serves webDir at / (a folder by its index.html), with /memplan.wasm from wasmPath, the
 // worker's /planner.wasm from beside it and /wasm_exec.js from the Go
 // toolchain. Files are read on each request so
 // edits to the pages show on reload; the wasm's gzip is cached by
@@ -122,6 +122,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		file = filepath.Join(h.web, filepath.FromSlash(p[1:]))
 	}
 	st, err := os.Stat(file)
+	if err == nil && st.IsDir() { // a folder's page: the site's docs/
+		file = filepath.Join(file, "index.html")
+		st, err = os.Stat(file)
+	}
 	if err != nil || st.IsDir() || strings.HasSuffix(file, "_test.go") || strings.HasSuffix(file, ".go") {
 		http.NotFound(w, r)
 		return
@@ -145,6 +149,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// Public files: a docs page on another origin loads embed.js, a
+	// module script, with CORS (and may fetch the examples).
+	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Add("Vary", "Accept-Encoding")
 	data, err := h.gzipped(file, st.ModTime().UnixNano())
 	if err != nil {

@@ -3,11 +3,15 @@ package site
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/base64"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,6 +64,9 @@ func TestHandler(t *testing.T) {
 			resp, body := get(c.path, gz)
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.ctype || body != c.body {
 				t.Errorf("%s (gzip %v): %d %q %q", c.path, gz, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+			if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
+				t.Errorf("%s: Access-Control-Allow-Origin %q; other origins' pages cannot load it", c.path, got)
 			}
 			if got := resp.Header.Get("Content-Encoding") == "gzip"; got != gz {
 				t.Errorf("%s: gzip %v, asked %v", c.path, got, gz)
@@ -124,5 +131,99 @@ func TestCounterCountsBodyBytesByPath(t *testing.T) {
 	sent, total := c.Sent()
 	if sent["/a"] != 6 || sent["/bb"] != 4 || len(sent) != 2 || total != 10 {
 		t.Fatalf("sent %v, total %d; want /a 6, /bb 4, total 10", sent, total)
+	}
+}
+
+// fakeRoot is a module tree with the files the site is made of, and
+// some it must leave out.
+func fakeRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"web/index.html": "app", "web/viewer.html": "viewer", "web/embed.js": "embed", "web/app.css": "css",
+		"web/browser_test.go": "package web", "web/testdata/big.onnx": "model",
+		"examples/mlp.json": "{}", "examples/examples.go": "package examples", "examples/plans/transformer.json": "{}",
+		"docs/site/index.html": "docs", "docs/site/buffers.csv": "id,lower,upper,size", "docs/embedding.md": "md",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestCopySite(t *testing.T) {
+	root, out := fakeRoot(t), t.TempDir()
+	if err := CopySite(root, out); err == nil || !strings.Contains(err.Error(), "memplan.wasm") {
+		t.Fatalf("without the wasm built: %v, want an error naming it", err)
+	}
+	for _, name := range []string{"memplan.wasm", WorkerFile} {
+		os.WriteFile(filepath.Join(out, name), []byte("\x00asm "+name), 0o644)
+	}
+	if err := CopySite(root, out); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(out, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(got)
+	want := []string{"app.css", "docs/buffers.csv", "docs/index.html", "embed.js", "examples/mlp.json",
+		"examples/plans/transformer.json", "index.html", "memplan.wasm", "memplan.wasm.gz",
+		WorkerFile, WorkerFile + ".gz", "viewer.html", "wasm_exec.js"}
+	if !slices.Equal(got, want) {
+		t.Errorf("site files\n%v\nwant\n%v", got, want)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(must(os.ReadFile(filepath.Join(out, "memplan.wasm.gz")))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(zr); string(b) != "\x00asm memplan.wasm" {
+		t.Errorf("memplan.wasm.gz holds %q", b)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func TestSingle(t *testing.T) {
+	in := SingleInputs{
+		ViewerHTML: []byte("<body>\n<script src=\"wasm_exec.js\"></script>\n<script src=\"viewer.js\"></script>\n</body>"),
+		ViewerJS:   []byte(`const s = "</script>"; start();`),
+		WorkerJS:   []byte(`importScripts("wasm_exec.js"); // </script>`),
+		WasmExec:   []byte("class Go {}"),
+		ViewerGz:   gzipBytes([]byte("viewer wasm")),
+		PlannerGz:  gzipBytes([]byte("planner wasm")),
+	}
+	page, err := Single(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	if strings.Count(s, "</script>") != 2 || strings.Contains(s, `src="`) {
+		t.Fatalf("the page still loads files, or a script ends early:\n%s", s)
+	}
+	for _, want := range []string{
+		`"memplan.wasm": "` + base64.StdEncoding.EncodeToString(in.ViewerGz) + `"`,
+		`"planner.wasm": "` + base64.StdEncoding.EncodeToString(in.PlannerGz) + `"`,
+		`"worker.js": "class Go {}\nimportScripts(\"wasm_exec.js\"); // \u003c/script\u003e"`,
+		`const s = "<\/script>"; start();`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page lacks %s:\n%s", want, s)
+		}
+	}
+	if _, err := Single(SingleInputs{ViewerHTML: []byte("<body></body>")}); err == nil {
+		t.Error("a viewer.html without its scripts made a page")
 	}
 }

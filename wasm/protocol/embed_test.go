@@ -1,0 +1,119 @@
+package protocol
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"memplan/planner"
+)
+
+func TestOptionsFromAttributes(t *testing.T) {
+	def := Options{Options: planner.DefaultOptions()}
+	with := func(f func(*Options)) Options { o := def; f(&o); return o }
+	tests := []struct {
+		name  string
+		attrs map[string]string
+		want  Options
+		err   string // part of the error, "" for none
+	}{
+		{"none: every default", map[string]string{"src": "m.json", "height": "420", "class": "x"}, def, ""},
+		{"strategy", map[string]string{"strategy": "auto"}, with(func(o *Options) { o.Strategy = "auto" }), ""},
+		{"flags bare", map[string]string{"f32-uniform": "", "no-reuse": "", "skip-params": "", "skip-inputs": "true", "skip-constants": "skip-constants"},
+			with(func(o *Options) {
+				o.F32Uniform, o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true, true
+			}), ""},
+		{"flag false", map[string]string{"f32-uniform": "false"}, def, ""},
+		{"sizes", map[string]string{"alignment": "256", "guard": "0", "budget": "128MiB"},
+			with(func(o *Options) { o.Alignment, o.Guard, o.Budget = 256, 0, 128<<20 }), ""},
+		{"symbols", map[string]string{"symbols": "batch=8, seq=16"},
+			with(func(o *Options) {
+				o.SymbolsText, o.Symbols = "batch=8, seq=16", map[string]int64{"batch": 8, "seq": 16}
+			}), ""},
+		{"if-branch", map[string]string{"if-branch": "then"}, with(func(o *Options) { o.IfBranch = "then" }), ""},
+		{"unknown strategy", map[string]string{"strategy": "fastest"}, def, `<memplan-plan strategy="fastest">: unknown strategy`},
+		{"bad flag", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: is a flag`},
+		{"bad size", map[string]string{"guard": "-5"}, def, `<memplan-plan guard="-5">`},
+		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: symbols:`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := OptionsFromAttributes(tc.attrs)
+			if tc.err != "" {
+				var ae *AttributeError
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.As(err, &ae) {
+					t.Fatalf("error %v, want an AttributeError containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The snippet names only what differs from the defaults, and reading its
+// attributes back gives the options it was made from.
+func TestEmbedSnippetRoundTrip(t *testing.T) {
+	def := Options{Options: planner.DefaultOptions()}
+	with := func(f func(*Options)) Options { o := def; f(&o); return o }
+	tests := []struct {
+		name string
+		o    Options
+		want string // the element's line
+	}{
+		{"defaults", def, `<memplan-plan src="m.json"></memplan-plan>`},
+		{"issue's example", with(func(o *Options) { o.Strategy, o.F32Uniform = "auto", true }),
+			`<memplan-plan src="m.json" strategy="auto" f32-uniform></memplan-plan>`},
+		{"everything", with(func(o *Options) {
+			o.Strategy, o.Alignment, o.Guard, o.Budget = "best-fit", 128, 0, 1<<20
+			o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true
+			o.Symbols, o.IfBranch = map[string]int64{"seq": 4, "batch": 2}, "else"
+		}), `<memplan-plan src="m.json" strategy="best-fit" alignment="128" guard="0" budget="1048576" no-reuse skip-params skip-inputs skip-constants symbols="batch=2, seq=4" if-branch="else"></memplan-plan>`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := EmbedSnippet("https://docs.example/memplan/embed.js", "m.json", tc.o)
+			script, elem, _ := strings.Cut(s, "\n")
+			if script != `<script type="module" src="https://docs.example/memplan/embed.js"></script>` || elem != tc.want {
+				t.Fatalf("snippet\n%s\nwant the element\n%s", s, tc.want)
+			}
+			back, err := OptionsFromAttributes(parseAttributes(t, elem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			back.SymbolsText = "" // the snippet writes symbols as text; the map is what counts
+			if !reflect.DeepEqual(back, tc.o) {
+				t.Errorf("read back %+v, want %+v", back, tc.o)
+			}
+		})
+	}
+	if s := EmbedSnippet("e.js", `a"<b>.json`, def); !strings.Contains(s, `src="a&#34;&lt;b&gt;.json"`) {
+		t.Errorf("file name not escaped: %s", s)
+	}
+}
+
+// parseAttributes reads the attributes of the one tag in s, as simply as
+// the snippets need (values never hold a quote: they are escaped).
+func parseAttributes(t *testing.T, s string) map[string]string {
+	t.Helper()
+	s = strings.TrimPrefix(strings.TrimSuffix(s, "></memplan-plan>"), "<memplan-plan ")
+	out := map[string]string{}
+	for s != "" {
+		name, rest, _ := strings.Cut(s, " ")
+		if k, v, ok := strings.Cut(s, `="`); ok && !strings.Contains(k, " ") {
+			val, after, _ := strings.Cut(v, `"`)
+			out[k] = val
+			s = strings.TrimPrefix(after, " ")
+			continue
+		}
+		out[name] = ""
+		s = rest
+	}
+	return out
+}
