@@ -68,6 +68,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	}
 	w.strs(p.Notes)
 	w.strs(p.PlacementOrder)
+	w.str(p.PlacementRule)
 	w.str(p.Fingerprint)
 	return w.b, nil
 }
@@ -124,6 +125,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	}
 	p.Notes = r.strs()
 	p.PlacementOrder = r.strs()
+	p.PlacementRule = r.str()
 	p.Fingerprint = r.str()
 	if r.err == nil && len(r.b) > 0 {
 		r.err = errors.New("data after the record")

@@ -38,7 +38,9 @@ var autoMembers = []autoMember{
 	// The seed planner's rule (lowest offset that fits, by size), in
 	// O(n log n): auto is then never worse than reference.
 	{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
-		return pr.fit(ctx, pr.order(orderSize), firstGap)
+		a, err := pr.fit(ctx, pr.order(orderSize), firstGap)
+		a.rule = RuleFirstFit
+		return a, err
 	}},
 }
 
@@ -57,7 +59,7 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + members[best].name, Order: a.order, Member: best}, nil
+	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "won by " + members[best].name, Order: a.order, Member: best, Rule: a.rule}, nil
 }
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns

@@ -72,7 +72,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	offsets := auto.offsets
 	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + autoMembers[member].name + ")", Order: auto.order}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: "auto's answer (" + autoMembers[member].name + ")", Order: auto.order, Rule: auto.rule}
 	if pl.Optimal {
 		return pl, nil
 	}

@@ -46,7 +46,11 @@ type Plan struct {
 	// strategy placed them (Placement.Order); absent when it did not
 	// place them one at a time.
 	PlacementOrder []string `json:"placement_order,omitempty"`
-	Fingerprint    string   `json:"fingerprint"`
+	// PlacementRule is how the strategy chose each offset (Placement.Rule):
+	// with the order, what Explain needs to say why a tensor sits where it
+	// does. Not hashed: it describes how the plan was made, not the plan.
+	PlacementRule string `json:"placement_rule,omitempty"`
+	Fingerprint   string `json:"fingerprint"`
 }
 
 // PlanTensor is one tensor of the plan record.
@@ -144,6 +148,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			plan.PlacementOrder[k] = p.Tensors[p.Buffers[i].Tensor].Name
 		}
 	}
+	plan.PlacementRule = pl.Rule
 	plan.Fingerprint = plan.ComputeFingerprint()
 	return plan
 }
