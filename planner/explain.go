@@ -109,7 +109,7 @@ func Explain(plan *Plan, name string) (*Explanation, error) {
 	}
 	t := &plan.Tensors[ti]
 	e := &Explanation{Tensor: t.Name, Kind: t.Kind, Birth: t.Birth, Death: t.Death, Root: t.Root, ViewOffset: t.ViewOffset, Skipped: t.Skipped}
-	e.lifetime(plan, t)
+	e.lifetime(plan, ti)
 	if !t.Skipped {
 		owner := t
 		if t.IsView() {
@@ -130,20 +130,39 @@ func Explain(plan *Plan, name string) (*Explanation, error) {
 // loaded reports whether a kind is loaded before the run.
 func loaded(k Kind) bool { return k == KindInput || k == KindParam || k == KindConstant }
 
-// lifetime fills in why the tensor is born and dies when it does.
-func (e *Explanation) lifetime(plan *Plan, t *PlanTensor) {
+// lifetime fills in why the tensor (index ti) is born and dies when it
+// does. The record's reads (each step's inputs, views as themselves) say
+// who reads it last; a record without them (a buffer list) takes the op
+// at its death step.
+func (e *Explanation) lifetime(plan *Plan, ti int) {
+	t := &plan.Tensors[ti]
 	if !loaded(t.Kind) && t.Birth < len(plan.Schedule) {
 		e.Producer, e.ProducerOp = plan.Schedule[t.Birth], t.Op
 	}
 	isOutput := func(n string) bool { return slices.Contains(plan.IO.Outputs, n) }
-	// A view that dies when it does and reads through it: a view of it,
-	// or for a view, a later view of the same root (the record names
-	// roots, not parents). An output among them is preferred.
+	// through reports whether v reads through t: a view of it or, for a
+	// view, a later view of the same root (the record names roots, not
+	// parents).
+	through := func(v *PlanTensor) bool {
+		return v != t && (v.Root == t.Name || t.Root != "" && v.Root == t.Root && v.Birth > t.Birth)
+	}
+	d := t.Death
+	readAt := func(k int) bool { // read at its death step, if the record says
+		return plan.Reads == nil || d < len(plan.Reads) && slices.Contains(plan.Reads[d], k)
+	}
+	// The view that keeps it alive: read through it at its death step,
+	// or for one that lives to the end, an output.
 	var keeper *PlanTensor
 	for i := range plan.Tensors {
 		v := &plan.Tensors[i]
-		through := v.Root == t.Name || t.Root != "" && v.Root == t.Root && v.Birth > t.Birth
-		if through && v != t && v.Death == t.Death && (keeper == nil || isOutput(v.Name)) {
+		if !through(v) || v.Death != d {
+			continue
+		}
+		if d >= plan.Steps && isOutput(v.Name) || d < plan.Steps && readAt(i) && plan.Reads != nil {
+			keeper = v
+			break
+		}
+		if keeper == nil && plan.Reads == nil {
 			keeper = v
 		}
 	}
@@ -152,17 +171,21 @@ func (e *Explanation) lifetime(plan *Plan, t *PlanTensor) {
 		e.DeathReason = "loaded"
 	case isOutput(t.Name):
 		e.DeathReason = "output"
-	case keeper != nil && t.Death >= plan.Steps && isOutput(keeper.Name):
+	case d >= plan.Steps && keeper != nil && isOutput(keeper.Name):
 		e.DeathReason, e.KeptBy = "output", keeper.Name
-	case t.Death >= plan.Steps || t.Death >= len(plan.Schedule):
+	case d >= plan.Steps || d >= len(plan.Schedule):
 		e.DeathReason = "pinned"
+	case plan.Reads != nil && readAt(ti):
+		e.DeathReason, e.LastReader = "last-read", plan.Schedule[d]
 	case keeper != nil:
-		e.DeathReason, e.KeptBy, e.LastReader = "view", keeper.Name, plan.Schedule[t.Death]
-	case t.Death == t.Birth:
+		e.DeathReason, e.KeptBy, e.LastReader = "view", keeper.Name, plan.Schedule[d]
+	case d == t.Birth:
 		// Written and never read again: it lives only at its own step.
 		e.DeathReason = "unread"
+	case plan.Reads != nil:
+		e.DeathReason = "pinned"
 	default:
-		e.DeathReason, e.LastReader = "last-read", plan.Schedule[t.Death]
+		e.DeathReason, e.LastReader = "last-read", plan.Schedule[d]
 	}
 }
 
