@@ -152,6 +152,8 @@
   function failAll(message) {
     for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
     pending.clear();
+    for (const r of explains.values()) r({ type: "error", error: { kind: "stopped", message } });
+    explains.clear();
     if (pool) for (const w of pool) w.terminate();
     pool = null;
   }
@@ -168,7 +170,14 @@
       (err) => failAll("the planner stopped: " + err));
     return pool;
   }
+  const explains = new Map(); // id -> resolve, for explain requests
+  let explainID = 1 << 30; // apart from the viewer's plan ids
   function answer(m) {
+    if (explains.has(m.id)) {
+      explains.get(m.id)(m);
+      explains.delete(m.id);
+      return;
+    }
     if (m.type === "progress") {
       const r = pending.get(m.id);
       if (r && r.progress) r.progress(m.message);
@@ -207,6 +216,17 @@
       });
     },
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
+    // explain(key, name, record, tensor): why the tensor lives when and
+    // sits where it does in the plan record (its bytes, keyed by key);
+    // a promise of {type: "explained", explanation} or {type: "error"}.
+    explain(key, name, record, tensor) {
+      const workers = startPool();
+      const id = explainID++;
+      return new Promise((resolve) => {
+        explains.set(id, resolve);
+        workers[0].postMessage({ type: "explain", id, key, name, plan: record, tensor });
+      });
+    },
   };
   // Start the workers once the first picture is up, so the first file
   // dropped plans at once without delaying that picture.

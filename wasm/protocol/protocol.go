@@ -110,7 +110,8 @@ type PlanRequest struct {
 
 // WorkerEvent is what the planner worker posts back: "ready" once it can
 // plan, "progress" while a long search runs, then "planned" or "error"
-// for each request (a superseded request ends with an error of kind
+// for each plan request and "explained" or "error" for each explain
+// request (a superseded request ends with an error of kind
 // "cancelled" that the viewer ignores).
 type WorkerEvent struct {
 	Type    string `json:"type"`
@@ -134,4 +135,6 @@ type WorkerEvent struct {
 	// Millis is where a planned request's time went, in the worker:
 	// "load", "plan" (placing and proving), "encode".
 	Millis map[string]float64 `json:"millis,omitempty"`
+	// Explained: why the tensor asked lives when and sits where it does.
+	Explanation *planner.Explanation `json:"explanation,omitempty"`
 }

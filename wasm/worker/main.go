@@ -27,6 +27,10 @@ type worker struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc // the request in flight, if any
 	running sync.Mutex         // one plan at a time: a cancelled one ends first
+	// The plan record last explained, by the viewer's key for it: a
+	// record is decoded and proven once, however many tensors are asked.
+	explainKey  int
+	explainPlan *planner.Plan
 }
 
 func main() {
@@ -51,10 +55,18 @@ func main() {
 	select {} // serve requests until the worker is terminated
 }
 
-// handle takes a request: {type: "plan", id, name, data, options} or
-// {type: "cancel"}.
+// handle takes a request: {type: "plan", id, name, data, options},
+// {type: "explain", id, key, name, plan, tensor} or {type: "cancel"}.
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
+	case "explain":
+		id := m.Get("id").Int()
+		e, err := w.explain(m)
+		if err != nil {
+			post(protocol.WorkerEvent{Type: "error", ID: id, Error: protocol.ErrorOf(err)})
+			return
+		}
+		post(protocol.WorkerEvent{Type: "explained", ID: id, Explanation: e})
 	case "cancel":
 		w.mu.Lock()
 		if w.cancel != nil {
@@ -85,6 +97,31 @@ func (w *worker) handle(m js.Value) {
 		w.mu.Unlock()
 		go w.run(ctx, req, data)
 	}
+}
+
+// explain answers why a tensor of the viewer's plan record (binary, as
+// this worker sent it, or JSON) lives when and sits where it does. It
+// plans nothing: the record's placement order and rule say it.
+func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
+	key, name := m.Get("key").Int(), m.Get("name").String()
+	if w.explainPlan == nil || key != w.explainKey {
+		data, err := bytesOf(m.Get("plan"))
+		if err != nil {
+			return nil, err
+		}
+		var p *planner.Plan
+		if p, err = planner.DecodeBinary(data); err != nil {
+			p, err = planner.DecodePlan(name, data)
+		}
+		if err == nil {
+			err = planner.Verify(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		w.explainKey, w.explainPlan = key, p
+	}
+	return planner.Explain(w.explainPlan, m.Get("tensor").String())
 }
 
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
