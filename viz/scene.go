@@ -935,19 +935,29 @@ func (v *View) Labels(dst []Label) []Label {
 	// The readout of the step under the pointer, beside its column; else
 	// the cursor's, with the bound and the arena to compare.
 	lh := v.LiveHover
-	t := ""
+	var ts []string // the readout, then shorter ones for when it does not fit
 	if lh.Step >= 0 {
-		t = fmt.Sprintf("step %d: %s", lh.Step, FormatBytes(lh.Bytes))
+		ts = []string{fmt.Sprintf("step %d: %s", lh.Step, FormatBytes(lh.Bytes))}
 	} else if v.Cursor >= 0 {
 		lh = LiveHit{Step: v.Cursor, Bytes: l.LiveAt(v.Cursor)}
-		t = fmt.Sprintf("step %d: live %s, bound %s, arena %s", lh.Step, FormatBytes(lh.Bytes),
-			FormatBytes(l.Plan.LowerBound), FormatBytes(l.Plan.ArenaSize))
+		b := FormatBytes(lh.Bytes)
+		ts = []string{
+			fmt.Sprintf("step %d: live %s, bound %s, arena %s", lh.Step, b, FormatBytes(l.Plan.LowerBound), FormatBytes(l.Plan.ArenaSize)),
+			fmt.Sprintf("step %d: live %s of %s", lh.Step, b, FormatBytes(l.Plan.LowerBound)),
+			fmt.Sprintf("step %d: %s", lh.Step, b),
+		}
 	}
-	if t != "" {
+	if len(ts) > 0 {
 		x0, x1 := v.stepColumn(lh.Step)
-		x := x1 + 6*u
-		if x+textWidth(t, gs)+4*u > float64(v.W) {
-			x = x0 - 6*u - textWidth(t, gs)
+		var t string
+		var x float64
+		for _, t = range ts { // beside the column, right or left, if it fits
+			if x = x1 + 6*u; x+textWidth(t, gs)+4*u <= float64(v.W) {
+				break
+			}
+			if x = x0 - 6*u - textWidth(t, gs); x >= s.X0 {
+				break
+			}
 		}
 		x = max(x, 4*u) // a narrow screen: over the column rather than off it
 		lb := text(x, math.Round((s.Y0+s.Y1-ch)/2), t)

@@ -281,3 +281,32 @@ func TestBrowserWhyHere(t *testing.T) {
 		p.shot("why-" + strings.TrimSuffix(tc.file, ".json"))
 	}
 }
+
+// TestTeachScreenshots saves the time cursor at the peak with a tensor
+// explained, at each size, to the directory MEMPLAN_SHOTS names (skipped
+// without it): pictures for people to look at.
+func TestTeachScreenshots(t *testing.T) {
+	if os.Getenv("MEMPLAN_SHOTS") == "" {
+		t.Skip("set MEMPLAN_SHOTS to a directory to save the screenshots")
+	}
+	for _, c := range []struct{ w, h int64 }{{1280, 800}, {800, 600}, {390, 844}} {
+		t.Run(fmt.Sprintf("%dx%d", c.w, c.h), func(t *testing.T) {
+			s := openAt(t, c.w, c.h)
+			p := s.page
+			p.wait("the default example", viewerShows("transformer.json"))
+			p.settle()
+			p.press(`#table tbody tr[data-name="l0.gelu"]`)
+			p.wait("the why-here", `document.getElementById("why").textContent.includes("reads it last")`)
+			p.key("f")
+			p.press("#time-peak")
+			p.wait("the peak", frame+`.memplan.state().cursor >= 0`)
+			p.settle()
+			eval[bool](p, `(window.scrollTo(0, 0), true)`)
+			p.shot(fmt.Sprintf("teach-%dx%d", c.w, c.h))
+			eval[bool](p, `(document.getElementById("time").scrollIntoView(), true)`)
+			p.shot(fmt.Sprintf("teach-%dx%d-time", c.w, c.h))
+			eval[bool](p, `(document.getElementById("why").scrollIntoView(), true)`)
+			p.shot(fmt.Sprintf("teach-%dx%d-why", c.w, c.h))
+		})
+	}
+}
