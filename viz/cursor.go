@@ -72,21 +72,30 @@ func (l *Layout) CursorAt(step int) CursorInfo {
 			}
 		}
 	}
+	var live []int
 	for i := range p.Tensors {
 		t := &p.Tensors[i]
 		if t.Birth == step && c.Op != "" && !loadedKind(t.Kind) {
 			c.Writes = append(c.Writes, t.Name)
 		}
 		if t.Offset >= 0 && t.Birth <= step && step <= t.Death {
-			c.Live = append(c.Live, CursorTensor{t.Name, t.Offset, t.Size, t.Kind})
+			live = append(live, i)
 		}
 	}
-	slices.SortStableFunc(c.Live, func(a, b CursorTensor) int {
-		if a.Offset != b.Offset {
-			return cmp.Compare(a.Offset, b.Offset)
+	slices.SortFunc(live, func(a, b int) int { // by offset, larger first, then schedule order
+		ta, tb := &p.Tensors[a], &p.Tensors[b]
+		if c := cmp.Compare(ta.Offset, tb.Offset); c != 0 {
+			return c
 		}
-		return cmp.Compare(b.Size, a.Size)
+		if c := cmp.Compare(tb.Size, ta.Size); c != 0 {
+			return c
+		}
+		return a - b
 	})
+	for _, i := range live {
+		t := &p.Tensors[i]
+		c.Live = append(c.Live, CursorTensor{t.Name, t.Offset, t.Size, t.Kind})
+	}
 	return c
 }
 

@@ -64,12 +64,12 @@ type app struct {
 	seq     int                // bumps per request; stale results are dropped
 	millis  map[string]float64 // where the last plan's time went
 	updates int                // frames run, so tests can wait for a frame, not a time
-	// record is the plan on screen as the worker sent it (binary) or as
-	// it was embedded (JSON): what an explain request hands the worker,
-	// which explains it without planning again.
-	record   js.Value
-	recordID int // bumps with record: the worker's cache key for it
-	explain  int // bumps per explain request; stale answers are dropped
+	// planID is the request that made the plan on screen: the worker
+	// that won it keeps the plan and explains it by this id. record is
+	// the embedded plan's JSON, which no worker made, to hand one.
+	planID  int
+	record  js.Value
+	explain int // bumps per explain request; stale answers are dropped
 }
 
 type planJob struct {
@@ -182,7 +182,7 @@ type planResult struct {
 	err              error
 	defaultAlignment int64
 	millis           map[string]float64 // where the time went, for state()
-	record           js.Value           // the record's bytes (see app.record)
+	record           js.Value           // the embedded record's bytes (see app.record)
 }
 
 // planFile hands a file to the planner worker and waits for its answer.
@@ -239,7 +239,7 @@ func resultOf(name string, ev js.Value) planResult {
 	if a := ev.Get("default_alignment"); a.Type() == js.TypeNumber {
 		align = int64(a.Int())
 	}
-	return planResult{plan: p, defaultAlignment: align, millis: millis, record: u}
+	return planResult{plan: p, defaultAlignment: align, millis: millis}
 }
 
 // workerError is an error the worker reported, already described.
@@ -309,8 +309,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	start := time.Now()
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
-	a.record = res.record
-	a.recordID++
+	a.planID, a.record = job.seq, res.record
 	a.millis = res.millis
 	if a.millis == nil {
 		a.millis = map[string]float64{}
@@ -355,7 +354,7 @@ func (a *app) postCursor() {
 // explain event and drawn (its conflicts outlined, its gaps shaded).
 func (a *app) requestExplain(name string) {
 	l := a.view.Layout
-	if l == nil || a.record.IsUndefined() || a.record.IsNull() {
+	if l == nil {
 		return
 	}
 	if l.Index(name) < 0 {
@@ -371,7 +370,7 @@ func (a *app) requestExplain(name string) {
 		a.queue(func() { a.explained(seq, plan, name, text) })
 		return nil
 	})
-	js.Global().Get("memplanPlanner").Call("explain", a.recordID, plan.Name, a.record, name).Call("then", then)
+	js.Global().Get("memplanPlanner").Call("explain", a.planID, plan.Name, a.record, name).Call("then", then)
 }
 
 // explained takes the worker's answer to requestExplain.

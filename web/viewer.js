@@ -162,7 +162,7 @@
     pool = [];
     for (let k = 0; k < poolSize; k++) {
       const w = new Worker("worker.js");
-      w.onmessage = (e) => answer(e.data);
+      w.onmessage = (e) => answer(e.data, k);
       w.onerror = (e) => { e.preventDefault(); failAll("the planner stopped: " + (e.message || "a worker failed to load")); };
       pool.push(w);
     }
@@ -172,7 +172,10 @@
   }
   const explains = new Map(); // id -> resolve, for explain requests
   let explainID = 1 << 30; // apart from the viewer's plan ids
-  function answer(m) {
+  // winner[id]: the worker whose plan won request id; it keeps that plan
+  // and explains it. Only the newest request's is kept.
+  let winner = { id: 0, worker: 0 };
+  function answer(m, from) {
     if (explains.has(m.id)) {
       explains.get(m.id)(m);
       explains.delete(m.id);
@@ -195,11 +198,15 @@
       r.resolve(m);
       return;
     }
-    if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) r.best = m;
+    if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) {
+      r.best = m;
+      r.from = from;
+    }
     r.left--;
     // Member 0 at the bound wins whatever the other shards find.
     if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
       pending.delete(m.id);
+      winner = { id: m.id, worker: r.from };
       r.resolve(r.best);
     }
   }
@@ -217,14 +224,17 @@
     },
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
     // explain(key, name, record, tensor): why the tensor lives when and
-    // sits where it does in the plan record (its bytes, keyed by key);
-    // a promise of {type: "explained", explanation} or {type: "error"}.
+    // sits where it does in the plan of request key, which the worker that
+    // won it keeps; record is a plan record (JSON) to hand over when no
+    // worker made the plan (the viewer's embedded one). A promise of
+    // {type: "explained", explanation} or {type: "error", error}.
     explain(key, name, record, tensor) {
       const workers = startPool();
       const id = explainID++;
+      const w = workers[winner.id === key ? winner.worker : 0];
       return new Promise((resolve) => {
         explains.set(id, resolve);
-        workers[0].postMessage({ type: "explain", id, key, name, plan: record, tensor });
+        w.postMessage({ type: "explain", id, key, name, plan: record, tensor });
       });
     },
   };

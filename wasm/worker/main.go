@@ -27,8 +27,9 @@ type worker struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc // the request in flight, if any
 	running sync.Mutex         // one plan at a time: a cancelled one ends first
-	// The plan record last explained, by the viewer's key for it: a
-	// record is decoded and proven once, however many tensors are asked.
+	// The last plan this worker made (or was handed to explain) and the
+	// request id it answered: the viewer asks the worker whose plan it
+	// shows why a tensor sits where it does.
 	explainKey  int
 	explainPlan *planner.Plan
 }
@@ -56,7 +57,7 @@ func main() {
 }
 
 // handle takes a request: {type: "plan", id, name, data, options},
-// {type: "explain", id, key, name, plan, tensor} or {type: "cancel"}.
+// {type: "explain", id, key, name, tensor[, plan]} or {type: "cancel"}.
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
 	case "explain":
@@ -99,18 +100,24 @@ func (w *worker) handle(m js.Value) {
 	}
 }
 
-// explain answers why a tensor of the viewer's plan record (binary, as
-// this worker sent it, or JSON) lives when and sits where it does. It
-// plans nothing: the record's placement order and rule say it.
+// explain answers why a tensor of plan key (the id of the request this
+// worker planned, or a plan record in JSON handed along: the viewer's
+// embedded one) lives when and sits where it does. It plans nothing: the
+// record's placement order and rule say it.
 func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
 	key, name := m.Get("key").Int(), m.Get("name").String()
-	if w.explainPlan == nil || key != w.explainKey {
-		data, err := bytesOf(m.Get("plan"))
-		if err != nil {
-			return nil, err
+	w.mu.Lock()
+	p := w.explainPlan
+	if key != w.explainKey {
+		p = nil
+	}
+	w.mu.Unlock()
+	if p == nil {
+		if v := m.Get("plan"); v.IsUndefined() || v.IsNull() {
+			return nil, fmt.Errorf("%s: the planner no longer holds this plan; plan it again to explain it", name)
 		}
-		var p *planner.Plan
-		if p, err = planner.DecodeBinary(data); err != nil {
+		data, err := bytesOf(m.Get("plan"))
+		if err == nil {
 			p, err = planner.DecodePlan(name, data)
 		}
 		if err == nil {
@@ -119,16 +126,26 @@ func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.explainKey, w.explainPlan = key, p
+		w.keep(key, p)
 	}
-	return planner.Explain(w.explainPlan, m.Get("tensor").String())
+	return planner.Explain(p, m.Get("tensor").String())
+}
+
+// keep holds plan p, made for request id, for explain.
+func (w *worker) keep(id int, p *planner.Plan) {
+	w.mu.Lock()
+	w.explainKey, w.explainPlan = id, p
+	w.mu.Unlock()
 }
 
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev, bin := plan(ctx, req, data)
+	ev, bin, p := plan(ctx, req, data)
 	ev.ID = req.ID
+	if p != nil {
+		w.keep(req.ID, p)
+	}
 	if bin == nil {
 		post(ev)
 		return
@@ -138,19 +155,20 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte)
 	postWith(ev, "plan", u)
 }
 
-// plan loads and plans one file. A panic is reported as a bug in memplan
+// plan loads and plans one file, and returns the plan too, which the
+// worker keeps to explain. A panic is reported as a bug in memplan
 // with the file's name: the worker survives to plan the next file.
 // A plan comes back in planner's binary form; it has passed Verify here
 // (PlanSource proves every plan it makes, Load every record it reads).
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte) {
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
-			ev, bin = protocol.WorkerEvent{Type: "error", Error: e}, nil
+			ev, bin, kept = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil
 		}
 	}()
 	if ctx.Err() != nil {
-		return cancelled(), nil
+		return cancelled(), nil, nil
 	}
 	o := req.Options
 	start := time.Now()
@@ -161,7 +179,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	}
 	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
 	}
 	lap("load")
 	p, member := in.Plan, -1
@@ -176,23 +194,23 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 			member = pl.Member
 		}
 		if ctx.Err() != nil {
-			return cancelled(), nil
+			return cancelled(), nil, nil
 		}
 		if err != nil {
-			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
 		}
 	}
 	lap("plan")
 	bin, err = p.AppendBinary(nil)
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
 	}
 	lap("encode")
 	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member}
 	if in.Source != nil {
 		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
 	}
-	return ev, bin
+	return ev, bin, p
 }
 
 func cancelled() protocol.WorkerEvent {
