@@ -216,13 +216,15 @@ func (v *View) appendGaps(dst []Quad) []Quad {
 		return dst
 	}
 	plot, th := v.PlotRect(), v.Theme
-	c := th.Lower.mix(th.Background, 0.8)
+	// Hatched in the bound's colour: free bytes, not a tensor (solid) nor
+	// a guard (grey hatching).
+	c := th.Lower.mix(th.Background, 0.55)
 	for _, g := range v.Explained.Gaps {
 		x0, y1 := v.Cam.ToScreen(g.X0, g.Y0)
 		x1, y0 := v.Cam.ToScreen(g.X1, g.Y1)
 		x0, y0, x1, y1 = max(x0, plot.X0), max(y0, plot.Y0), min(x1, plot.X1), min(y1, plot.Y1)
 		if x1 > x0 && y1 > y0 {
-			dst = append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, false})
+			dst = append(dst, Quad{float32(x0), float32(y0), float32(x1), float32(y1), c, true})
 		}
 	}
 	return dst

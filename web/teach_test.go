@@ -295,8 +295,8 @@ func TestTeachScreenshots(t *testing.T) {
 			p := s.page
 			p.wait("the default example", viewerShows("transformer.json"))
 			p.settle()
-			p.press(`#table tbody tr[data-name="l0.gelu"]`)
-			p.wait("the why-here", `document.getElementById("why").textContent.includes("reads it last")`)
+			p.press(`#table tbody tr[data-name="l0.attn"]`)
+			p.wait("the why-here", `document.getElementById("why").textContent.includes("Gaps they leave")`)
 			p.key("f")
 			p.press("#time-peak")
 			p.wait("the peak", frame+`.memplan.state().cursor >= 0`)
