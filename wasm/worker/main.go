@@ -26,6 +26,7 @@ import (
 type worker struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc // the request in flight, if any
+	id      int                // and its id
 	running sync.Mutex         // one plan at a time: a cancelled one ends first
 	// The last plan this worker made (or was handed to explain) and the
 	// request id it answered: the viewer asks the worker whose plan it
@@ -57,7 +58,8 @@ func main() {
 }
 
 // handle takes a request: {type: "plan", id, name, data, options},
-// {type: "explain", id, key, name, tensor[, plan]} or {type: "cancel"}.
+// {type: "explain", id, key, name, tensor[, plan]} or {type: "cancel",
+// id} (no id: whatever is in flight).
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
 	case "explain":
@@ -70,7 +72,7 @@ func (w *worker) handle(m js.Value) {
 		post(protocol.WorkerEvent{Type: "explained", ID: id, Explanation: e})
 	case "cancel":
 		w.mu.Lock()
-		if w.cancel != nil {
+		if id := m.Get("id"); w.cancel != nil && (id.Type() != js.TypeNumber || id.Int() == w.id) {
 			w.cancel()
 		}
 		w.mu.Unlock()
@@ -94,7 +96,7 @@ func (w *worker) handle(m js.Value) {
 		if w.cancel != nil {
 			w.cancel() // a newer request supersedes the one in flight
 		}
-		w.cancel = cancel
+		w.cancel, w.id = cancel, req.ID
 		w.mu.Unlock()
 		go w.run(ctx, req, data)
 	}
