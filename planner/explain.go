@@ -95,7 +95,8 @@ func (g Gap) blockSize(span, align int64) int64 {
 	return -1
 }
 
-// Explain explains the plan's tensor named name.
+// Explain explains the plan's tensor named name. The plan must be one
+// Verify accepts: its offsets and sums stay below ir.ByteLimit.
 func Explain(plan *Plan, name string) (*Explanation, error) {
 	ti := -1
 	for i := range plan.Tensors {
@@ -371,6 +372,9 @@ func (e *Explanation) text(plan *Plan) string {
 	f(".\n")
 	if words, ok := ruleWords[r.Rule]; ok {
 		f("Rule: %s.\n", words)
+	}
+	if r.Rule == RuleSearch && plan.Optimal {
+		f("The search proved that no smaller arena exists.\n")
 	}
 	if r.Turn > 0 {
 		f("It was placed %d of %d.\n", r.Turn, r.Of)

@@ -91,15 +91,23 @@ func (p *page) stripX(s int) (float64, float64) {
 	return r.X, r.Y
 }
 
-// The time cursor, dragged on the live strip, stepped with keys and sent
-// to the peak by the page's button: at each step the readout is the
-// plan's live bytes there, the live tensors keep their colour and the
-// dead ones are dimmed, and the page's table lists exactly the live ones.
-func TestBrowserTimeCursor(t *testing.T) {
+// TestBrowserTeach drives the time cursor and then the why-here through
+// the app, in one browser (each costs a start and a first screen).
+func TestBrowserTeach(t *testing.T) {
 	s := open(t, "/")
+	s.page.wait("the default example", viewerShows("transformer.json"))
+	s.page.settle()
+	timeCursor(t, s)
+	whyHere(t, s)
+}
+
+// timeCursor: the time cursor, dragged on the live strip, stepped with
+// keys and sent to the peak by the page's button: at each step the
+// readout is the plan's live bytes there, the live tensors keep their
+// colour and the dead ones are dimmed, and the page's table lists exactly
+// the live ones.
+func timeCursor(t *testing.T, s *session) {
 	p := s.page
-	p.wait("the default example", viewerShows("transformer.json"))
-	p.settle()
 	plan := planOf(t, s.root, "examples/transformer.json")
 
 	// Drag along the strip from step 3 to step 14.
@@ -224,14 +232,11 @@ func (p *page) checkStep(plan *planner.Plan, st int) {
 	}
 }
 
-// The why-here text for a selected tensor is Go's explanation of it:
-// it names the op that writes it, the op that reads it last and the
-// buffers placed before it that it had to avoid.
-func TestBrowserWhyHere(t *testing.T) {
-	s := open(t, "/")
+// whyHere: the why-here text for a selected tensor is Go's explanation
+// of it: it names the op that writes it, the op that reads it last and
+// the buffers placed before it that it had to avoid.
+func whyHere(t *testing.T, s *session) {
 	p := s.page
-	p.wait("the default example", viewerShows("transformer.json"))
-	p.settle()
 	tests := []struct {
 		file, tensor string
 		want         []string
