@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -203,5 +204,44 @@ func TestExplainText(t *testing.T) {
 	}
 	if _, err := Explain(&Plan{Name: "p"}, "nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("an unknown tensor: %v", err)
+	}
+}
+
+// An exact search that improved on auto's answer leaves no order: the
+// explanation then lists every buffer that shares a step with the tensor,
+// and the free gap it sits in among them.
+func TestExplainSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	searched := 0
+	for range 5 {
+		p := randomProblem(rng, 40, 20)
+		plan, _, err := PlanProblem(context.Background(), p, "exact", PlaceOptions{NodeLimit: 30_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.PlacementRule != RuleSearch {
+			continue
+		}
+		searched++
+		if plan.PlacementOrder != nil {
+			t.Fatalf("a searched plan has a placement order")
+		}
+		for i := range plan.Tensors {
+			tt := &plan.Tensors[i]
+			if !tt.Placed() || tt.Size+tt.Guard == 0 {
+				continue
+			}
+			e, err := Explain(plan, tt.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPlaceReason(t, plan, tt, nil, e.Placement)
+			if !strings.Contains(e.Text, "the exact search placed every buffer together") {
+				t.Fatalf("the explanation of %s does not name the search:\n%s", tt.Name, e.Text)
+			}
+		}
+	}
+	if searched == 0 {
+		t.Fatal("the search improved on auto on none of the problems: the test checks nothing")
 	}
 }
