@@ -43,7 +43,7 @@ test: vet test-host test-wasm
 
 # Host tests; the drawing and browser tests need a display, given by xvfb-run.
 test-host:
-	xvfb-run -a $(GO) test -count=1 ./...
+	xvfb-run -a $(GO) test -count=1 -timeout 30m ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" $(WASM_TEST_PKGS)

@@ -69,6 +69,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	}
 	w.strs(p.Notes)
 	w.strs(p.PlacementOrder)
+	w.str(p.PlacementRule)
 	w.str(p.Fingerprint)
 	w.gpu(p)
 	return w.b, nil
@@ -127,6 +128,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	}
 	p.Notes = r.strs()
 	p.PlacementOrder = r.strs()
+	p.PlacementRule = r.str()
 	p.Fingerprint = r.str()
 	r.gpu(p)
 	if r.err == nil && len(r.b) > 0 {

@@ -42,7 +42,9 @@ var autoMembers = []autoMember{
 	// The seed planner's rule (lowest offset that fits, by size), in
 	// O(n log n): auto is then never worse than reference.
 	{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
-		return pr.fit(ctx, pr.order(orderSize), firstGap)
+		a, err := pr.fit(ctx, pr.order(orderSize), firstGap)
+		a.rule = RuleFirstFit
+		return a, err
 	}},
 }
 

@@ -181,13 +181,16 @@ func (pr *prepared) order(o fitOrder) []int {
 type answer struct {
 	offsets []int64
 	order   []int
+	rule    string // Placement.Rule
 }
 
 // bestFit places the buffers in the given order, each in the smallest free
 // gap among the bytes taken while it lives (lowest on ties), else on top
 // of them. Fixed buffers are placed first, where they must be.
 func (pr *prepared) bestFit(ctx context.Context, order []int) (answer, error) {
-	return pr.fit(ctx, order, bestGap)
+	a, err := pr.fit(ctx, order, bestGap)
+	a.rule = RuleBestFit
+	return a, err
 }
 
 // fit places the buffers in order, each where gap chooses among the bytes
@@ -210,7 +213,7 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 		offsets[i] = off
 		occ.insert(l, r, off, b.End(off))
 	}
-	return answer{offsets, append(slices.Clip(pr.fixed), order...)}, nil
+	return answer{offsets: offsets, order: append(slices.Clip(pr.fixed), order...)}, nil
 }
 
 // placeBestFitOrder returns the best-fit strategy for one order.
@@ -221,7 +224,7 @@ func placeBestFitOrder(o fitOrder) func(context.Context, *Problem, PlaceOptions)
 		if err != nil {
 			return Placement{}, err
 		}
-		return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "order " + o.String(), Order: a.order}, nil
+		return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Detail: "order " + o.String(), Order: a.order, Rule: a.rule}, nil
 	}
 }
 

@@ -79,7 +79,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	offsets := polished.Offsets
 	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
-	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: polished.Detail, Order: polished.Order}
+	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: polished.Detail, Order: polished.Order, Rule: polished.Rule}
 	if pl.Optimal {
 		return pl, nil
 	}

@@ -17,7 +17,7 @@ func placeFirstUse(ctx context.Context, p *Problem, opts PlaceOptions) (Placemen
 	if err != nil {
 		return Placement{}, err
 	}
-	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Order: a.order}, nil
+	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Order: a.order, Rule: a.rule}, nil
 }
 
 func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
@@ -82,7 +82,7 @@ func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
 	// were placed again at the end.
 	order := slices.Clip(pr.fixed)
 	if len(moved) == 0 {
-		return answer{offsets, append(order, births...)}, nil
+		return answer{offsets, append(order, births...), RuleFirstUse}, nil
 	}
 	again := make(map[int]bool, len(moved))
 	for _, i := range moved {
@@ -93,7 +93,7 @@ func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
 			order = append(order, i)
 		}
 	}
-	return answer{offsets, append(order, moved...)}, nil
+	return answer{offsets, append(order, moved...), RuleFirstUse}, nil
 }
 
 // takeSpan removes [lo, hi), which lies inside free[k], from free.

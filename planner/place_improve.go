@@ -68,7 +68,7 @@ func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts Pl
 func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
-	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order}
+	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order, Rule: a.rule}
 	if nodes < 0 {
 		return pl, nil
 	}
@@ -84,7 +84,7 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 	// only once they are done): the caller decides whether that is an
 	// error, and gets the answer with it.
 	if pl.Arena = ArenaOf(p, a.offsets); pl.Arena < before {
-		pl.Order = nil
+		pl.Order, pl.Rule = nil, RuleSearch
 		pl.Detail += fmt.Sprintf(", improved by %.2f%% in %d nodes", 100*float64(before-pl.Arena)/float64(before), spent)
 	}
 	return pl, err

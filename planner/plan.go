@@ -53,10 +53,14 @@ type Plan struct {
 	// device, when it was planned for one: the binding model ("arena"
 	// or "tensor"), the device limits, and under tensor binding the GPU
 	// buffers the arena is cut into (docs/plan-format.md).
-	Binding     string      `json:"binding,omitempty"`
-	Limits      *Limits     `json:"limits,omitempty"`
-	Buffers     []GPUBuffer `json:"buffers,omitempty"`
-	Fingerprint string      `json:"fingerprint"`
+	Binding string      `json:"binding,omitempty"`
+	Limits  *Limits     `json:"limits,omitempty"`
+	Buffers []GPUBuffer `json:"buffers,omitempty"`
+	// PlacementRule is how the strategy chose each offset (Placement.Rule):
+	// with the order, what Explain needs to say why a tensor sits where it
+	// does. Not hashed: it describes how the plan was made, not the plan.
+	PlacementRule string `json:"placement_rule,omitempty"`
+	Fingerprint   string `json:"fingerprint"`
 }
 
 // GPUBuffer is one GPU buffer of a plan under tensor binding: bytes
@@ -176,6 +180,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			plan.PlacementOrder[k] = p.Tensors[p.Buffers[i].Tensor].Name
 		}
 	}
+	plan.PlacementRule = pl.Rule
 	plan.Fingerprint = plan.ComputeFingerprint()
 	return plan
 }

@@ -70,7 +70,7 @@ func placeReference(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 		offsets[i] = best
 		placed = append(placed, i)
 	}
-	return Placement{Offsets: offsets, Order: slices.DeleteFunc(placed, func(j int) bool { return p.Buffers[j].Span() == 0 })}, nil
+	return Placement{Offsets: offsets, Order: slices.DeleteFunc(placed, func(j int) bool { return p.Buffers[j].Span() == 0 }), Rule: RuleFirstFit}, nil
 }
 
 // placeNoReuse lays every buffer after the previous one, in schedule
@@ -95,5 +95,5 @@ func placeNoReuse(_ context.Context, p *Problem, _ PlaceOptions) (Placement, err
 		offsets[i] = p.legal(end, b)
 		end = b.End(offsets[i])
 	}
-	return Placement{Offsets: offsets, Order: append(order, rest...)}, nil
+	return Placement{Offsets: offsets, Order: append(order, rest...), Rule: RuleStack}, nil
 }

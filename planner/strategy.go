@@ -30,7 +30,29 @@ type Placement struct {
 	// Member is the index of auto's portfolio member that won, -1 for
 	// other strategies.
 	Member int
+	// Rule is how each buffer of Order took its offset (a Rule* name),
+	// so a plan can be explained without running the strategy again;
+	// RuleSearch when there is no Order.
+	Rule string
 }
+
+// The placement rules: how a strategy that places one buffer at a time
+// chose each offset among the buffers placed before it.
+const (
+	// RuleBestFit: the smallest gap among the buffers already placed
+	// that live at a common step, lowest on ties; else on top of them.
+	RuleBestFit = "best-fit"
+	// RuleFirstFit: the lowest gap that holds it; else on top.
+	RuleFirstFit = "first-fit"
+	// RuleFirstUse: at its birth, the smallest block of a free list that
+	// holds it; else the top of everything placed so far (growing a free
+	// block that reaches it).
+	RuleFirstUse = "first-use"
+	// RuleStack: right after every buffer placed before it (no reuse).
+	RuleStack = "stack"
+	// RuleSearch: an exact search chose all offsets together.
+	RuleSearch = "search"
+)
 
 // PlaceOptions tune strategies that search.
 type PlaceOptions struct {
@@ -158,6 +180,9 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	}
 	if len(pl.Offsets) != len(p.Buffers) {
 		return Placement{}, fmt.Errorf("strategy %s returned %d offsets for %d buffers", strategy, len(pl.Offsets), len(p.Buffers))
+	}
+	if pl.Order == nil {
+		pl.Rule = RuleSearch
 	}
 	if pl.Order != nil {
 		if err := checkOrder(p, pl.Order); err != nil {

@@ -33,6 +33,10 @@ var KeyBindings = []KeyBinding{
 	{[]string{"ArrowDown"}, "↓", "pan-down", "pan down"},
 	{[]string{"f", "F", "0"}, "F / 0", "fit", "fit the whole plan"},
 	{[]string{"Escape"}, "Esc", "clear", "clear the selection"},
+	{[]string{",", "<"}, ", / <", "cursor-back", "time cursor a step back (Shift: 10)"},
+	{[]string{".", ">"}, ". / >", "cursor-forward", "time cursor a step on (Shift: 10)"},
+	{[]string{"p", "P"}, "P", "peak", "time cursor to the peak: the step that sets the lower bound"},
+	{[]string{"h", "H"}, "H", "cursor-hide", "hide the time cursor"},
 }
 
 // actionOf is the action bound to a DOM key name, or "".
@@ -82,6 +86,19 @@ func (v *View) Key(key string, shift bool) bool {
 		v.Cam.Fit()
 	case "clear":
 		v.Select(-1)
+	case "cursor-back", "cursor-forward":
+		d := 1
+		if shift {
+			d = 10
+		}
+		if actionOf(key) == "cursor-back" {
+			d = -d
+		}
+		v.MoveCursor(d)
+	case "peak":
+		v.SetCursor(v.Layout.PeakStep())
+	case "cursor-hide":
+		v.SetCursor(-1)
 	default:
 		return false
 	}

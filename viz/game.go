@@ -26,6 +26,8 @@ type Game struct {
 	OnLiveHover func(lh LiveHit, sx, sy float64)
 	// OnSelect is called when a click changes the selection.
 	OnSelect func(tensor int)
+	// OnCursor is called when a drag moves the time cursor.
+	OnCursor func(step int)
 
 	// Draws counts the frames that were drawn, for measuring.
 	Draws int
@@ -33,7 +35,8 @@ type Game struct {
 	pressX, pressY float64 // where the left button went down
 	lastX, lastY   float64
 	dragging       bool
-	lastClick      int // tick of the last click, for double clicks
+	scrubbing      bool // the press began on the strip or the cursor: it moves the cursor
+	lastClick      int  // tick of the last click, for double clicks
 	tick           int
 	lastCursorX    float64
 	lastCursorY    float64
@@ -79,6 +82,14 @@ func (g *Game) Update() error {
 	case inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft):
 		g.pressX, g.pressY, g.lastX, g.lastY = sx, sy, sx, sy
 		g.dragging = false
+		g.scrubbing = v.OnCursorLine(sx, sy)
+		if g.scrubbing {
+			g.scrub(sx)
+		}
+	case g.scrubbing && ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft):
+		g.scrub(sx)
+	case g.scrubbing:
+		g.scrubbing = false
 	case ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft):
 		if math.Hypot(sx-g.pressX, sy-g.pressY) > 3 {
 			g.dragging = true
@@ -109,6 +120,13 @@ func (g *Game) Update() error {
 		}
 	}
 	return nil
+}
+
+// scrub puts the time cursor at the step under x.
+func (g *Game) scrub(sx float64) {
+	if g.V.SetCursor(g.V.StepAt(sx)) && g.OnCursor != nil {
+		g.OnCursor(g.V.Cursor)
+	}
 }
 
 // click selects what is under the pointer; a second click in the same

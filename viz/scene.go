@@ -71,9 +71,15 @@ type View struct {
 	// buffers of Layout's placement order (and their views) are drawn,
 	// the last of them ringed and those it shared no step with dimmed,
 	// so what it had to avoid stands out. -1 draws everything.
-	Reveal   int
-	related  map[int32]bool // selected, its partners and its views
-	Partners []int
+	Reveal int
+	// Cursor is the time cursor's step (SetCursor), -1 when hidden: the
+	// tensors live then are drawn as they are, the rest dimmed.
+	Cursor int
+	// Explained, when set, outlines the buffers the selection had to
+	// avoid and shades the gaps they left (SetExplained).
+	Explained *Explained
+	related   map[int32]bool // selected, its partners and its views
+	Partners  []int
 
 	// Dirty is set by every change that alters the picture; the game
 	// draws only when it is set.
@@ -106,6 +112,7 @@ type builtKey struct {
 	th     *Theme
 	sel    int
 	reveal int
+	cursor int
 	kx, ky float64
 	w, h   int
 }
@@ -113,7 +120,7 @@ type builtKey struct {
 // NewView is an empty view of the given size in device pixels, at scale
 // 1 in the dark theme.
 func NewView(w, h int) *View {
-	v := &View{Hover: None, LiveHover: noLive, Selected: -1, Reveal: -1, Dirty: true, Scale: 1, Theme: Dark}
+	v := &View{Hover: None, LiveHover: noLive, Selected: -1, Reveal: -1, Cursor: -1, Dirty: true, Scale: 1, Theme: Dark}
 	v.relayout()
 	v.Resize(w, h)
 	return v
@@ -226,6 +233,10 @@ func (v *View) SetLayout(l *Layout, keepCamera bool) {
 	}
 	v.Hover, v.LiveHover = None, noLive
 	v.Reveal = -1 // a new plan shows whole
+	v.Explained = nil
+	if v.Cursor > l.LastStep() {
+		v.Cursor = l.LastStep()
+	}
 	v.Select(l.Index(selName))
 	v.Dirty = true
 }
@@ -241,6 +252,9 @@ func (l *Layout) Index(name string) int {
 // Select makes tensor i the selection (-1 clears it) and highlights every
 // tensor that shared its bytes.
 func (v *View) Select(i int) {
+	if i != v.Selected {
+		v.Explained = nil // it explained the old selection
+	}
 	v.Selected = i
 	v.Partners = nil
 	v.related = nil
@@ -379,10 +393,11 @@ func (v *View) Quads(dst []Quad) []Quad {
 		sy = math.Round(sy)
 		dst = append(dst, Quad{float32(plot.X0), float32(sy), float32(plot.X1), float32(sy + 1), th.Grid, false})
 	}
+	dst = v.appendGaps(dst)
 
 	m3 := v.Cam.Matrix()
 	ax, bx, ay, by := m3.At(0, 0), m3.At(0, 2), m3.At(1, 1), m3.At(1, 2)
-	key := builtKey{l, th, v.Selected, v.Reveal, v.Cam.KX, v.Cam.KY, v.W, v.H}
+	key := builtKey{l, th, v.Selected, v.Reveal, v.Cursor, v.Cam.KX, v.Cam.KY, v.W, v.H}
 	dx, dy := bx-v.builtB[0], by-v.builtB[1]
 	// Only whole-pixel moves keep the pixels a fresh build would paint:
 	// thin items are snapped to the pixel grid when built.
@@ -436,6 +451,7 @@ func (v *View) Quads(dst []Quad) []Quad {
 		x1, y0 := v.Cam.ToScreen(it.X1, it.Y1)
 		dst = v.appendOutline(dst, plot, x0-1, y0-1, x1+1, y1+1, th.Select)
 	}
+	dst = v.appendCursorAndConflicts(dst)
 
 	// The reference lines; the lower bound is dashed, so a line a pixel
 	// away (often the arena) shows through its gaps.
@@ -551,6 +567,7 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 			continue
 		}
 		dim := v.related != nil && !v.related[it.Tensor] ||
+			v.Cursor >= 0 && !v.liveAtCursor(it) ||
 			replay && placedNow.X1 > placedNow.X0 && (it.X1 <= placedNow.X0 || placedNow.X1 <= it.X0)
 		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
 		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
@@ -667,7 +684,7 @@ func (v *View) appendStrip(dst []Quad) []Quad {
 	y := math.Round(s.Y1 - float64(l.MaxLive)/top*(s.Y1-s.Y0))
 	dst = append(dst, Quad{float32(s.X0), float32(y), float32(s.X1), float32(y + 1), th.Lower, false})
 	// Its scale: ticks at the top and at zero.
-	for _, ty := range []float64{s.Y0, s.Y1 - u} {
+	for _, ty := range []float64{s.Y0, math.Round((s.Y0 + s.Y1) / 2), s.Y1 - u} {
 		dst = append(dst, Quad{float32(s.X0 - 5*u), float32(ty), float32(s.X0 - u), float32(ty + u), th.Axis, false})
 	}
 	return dst
@@ -917,14 +934,34 @@ func (v *View) Labels(dst []Label) []Label {
 		dst = append(dst, lb)
 	}
 
-	// The readout of the step under the pointer, beside its column.
-	if lh := v.LiveHover; lh.Step >= 0 {
-		t := fmt.Sprintf("step %d: %s", lh.Step, FormatBytes(lh.Bytes))
-		x0, x1 := v.stepColumn(lh.Step)
-		x := x1 + 6*u
-		if x+textWidth(t, gs)+4*u > float64(v.W) {
-			x = x0 - 6*u - textWidth(t, gs)
+	// The readout of the step under the pointer, beside its column; else
+	// the cursor's, with the bound and the arena to compare.
+	lh := v.LiveHover
+	var ts []string // the readout, then shorter ones for when it does not fit
+	if lh.Step >= 0 {
+		ts = []string{fmt.Sprintf("step %d: %s", lh.Step, FormatBytes(lh.Bytes))}
+	} else if v.Cursor >= 0 {
+		lh = LiveHit{Step: v.Cursor, Bytes: l.LiveAt(v.Cursor)}
+		b := FormatBytes(lh.Bytes)
+		ts = []string{
+			fmt.Sprintf("step %d: live %s, bound %s, arena %s", lh.Step, b, FormatBytes(l.Plan.LowerBound), FormatBytes(l.Plan.ArenaSize)),
+			fmt.Sprintf("step %d: live %s of %s", lh.Step, b, FormatBytes(l.Plan.LowerBound)),
+			fmt.Sprintf("step %d: %s", lh.Step, b),
 		}
+	}
+	if len(ts) > 0 {
+		x0, x1 := v.stepColumn(lh.Step)
+		var t string
+		var x float64
+		for _, t = range ts { // beside the column, right or left, if it fits
+			if x = x1 + 6*u; x+textWidth(t, gs)+4*u <= float64(v.W) {
+				break
+			}
+			if x = x0 - 6*u - textWidth(t, gs); x >= s.X0 {
+				break
+			}
+		}
+		x = max(x, 4*u) // a narrow screen: over the column rather than off it
 		lb := text(x, math.Round((s.Y0+s.Y1-ch)/2), t)
 		lb.bg = boxFramed
 		dst = append(dst, lb)

@@ -80,6 +80,12 @@ type app struct {
 	planJSON  bool
 
 	share linkState
+	// planID is the request that made the plan on screen: the worker
+	// that won it keeps the plan and explains it by this id. record is
+	// the embedded plan's JSON, which no worker made, to hand one.
+	planID  int
+	record  js.Value
+	explain int // bumps per explain request; stale answers are dropped
 }
 
 // linkState is what the viewer last told the page about its state (the
@@ -115,6 +121,7 @@ func main() {
 	a.game.BeforeUpdate = func() { a.updates++; a.drain(); a.watchState() }
 	a.game.OnHover = a.hovered
 	a.game.OnSelect = func(i int) { a.postSelect(i) }
+	a.game.OnCursor = func(int) { a.postCursor() }
 
 	a.installJS()
 	go a.planner()
@@ -220,6 +227,7 @@ type planResult struct {
 	defaultAlignment int64
 	millis           map[string]float64 // where the time went, for state()
 	fit              *planner.Fit       // the worker's WebGPU fit report, if any
+	record           js.Value           // the embedded record's bytes (see app.record)
 }
 
 // planFile hands a file to the planner worker and waits for its answer.
@@ -308,7 +316,9 @@ func (a *app) openDefault() {
 					a.planBytes, a.planJSON = uint8Array(rec), true
 					a.target = job.f
 					a.mu.Unlock()
-					a.queue(func() { a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json")}) })
+					a.queue(func() {
+						a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json"), record: uint8Array(rec)})
+					})
 					return
 				}
 			}
@@ -361,6 +371,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	start := time.Now()
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
+	a.planID, a.record = job.seq, res.record
 	a.millis = res.millis
 	if a.millis == nil {
 		a.millis = map[string]float64{}
@@ -383,6 +394,87 @@ func (a *app) planned(job *planJob, res planResult) {
 	if job.restore != nil {
 		a.restoreView(job.restore)
 	}
+	if a.view.Cursor >= 0 {
+		a.postCursor() // the same step of the new plan
+	}
+}
+
+// postCursor tells the host what the time cursor's step holds.
+func (a *app) postCursor() {
+	l := a.view.Layout
+	if l == nil {
+		return
+	}
+	b, err := json.Marshal(l.CursorAt(a.view.Cursor))
+	ev := map[string]any{}
+	if err == nil {
+		err = json.Unmarshal(b, &ev)
+	}
+	if err != nil {
+		a.postError(err)
+		return
+	}
+	ev["type"] = "cursor"
+	a.post(ev)
+}
+
+// requestExplain asks the planner worker why tensor name lives when and
+// sits where it does in the plan on screen; the answer is posted as an
+// explain event and drawn (its conflicts outlined, its gaps shaded).
+func (a *app) requestExplain(name string) {
+	l := a.view.Layout
+	if l == nil {
+		return
+	}
+	if l.Index(name) < 0 {
+		a.post(map[string]any{"type": "explain", "tensor": name, "error": fmt.Sprintf("no tensor %s in the plan on screen", ir.Quote(name))})
+		return
+	}
+	a.explain++
+	seq, plan := a.explain, l.Plan
+	var then js.Func
+	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		then.Release() // allowed while it runs; it is called once
+		text := js.Global().Get("JSON").Call("stringify", args[0]).String()
+		a.queue(func() { a.explained(seq, plan, name, text) })
+		return nil
+	})
+	js.Global().Get("memplanPlanner").Call("explain", a.planID, plan.Name, a.record, name).Call("then", then)
+}
+
+// explained takes the worker's answer to requestExplain.
+func (a *app) explained(seq int, plan *planner.Plan, name, answer string) {
+	if seq != a.explain || a.view.Layout == nil || a.view.Layout.Plan != plan {
+		return // a newer request, or another plan, is on screen
+	}
+	var ev struct {
+		Type        string               `json:"type"`
+		Explanation *planner.Explanation `json:"explanation"`
+		Error       *protocol.Error      `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(answer), &ev); err != nil || ev.Explanation == nil {
+		msg := "the planner gave no explanation"
+		if ev.Error != nil {
+			msg = ev.Error.Message
+		}
+		a.post(map[string]any{"type": "explain", "tensor": name, "error": msg})
+		return
+	}
+	e := ev.Explanation
+	a.view.SetExplained(a.view.Layout.ExplainedFrom(e.Placement))
+	out := map[string]any{"type": "explain", "tensor": name, "text": e.Text, "producer": e.Producer,
+		"last_reader": e.LastReader, "death_reason": e.DeathReason, "kept_by": e.KeptBy, "conflicts": []string{}, "record": e}
+	if e.Placement != nil {
+		var names []string
+		for _, c := range e.Placement.Conflicts {
+			names = append(names, c.Name)
+		}
+		if names != nil {
+			out["conflicts"] = names
+		}
+		out["rule"] = e.Placement.Rule
+	}
+	a.post(out)
 }
 
 func summary(l *viz.Layout) map[string]any {
@@ -538,6 +630,11 @@ func (a *app) installJS() {
 				s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
 			}
 			s["reveal"] = a.view.Reveal
+			s["cursor"] = a.view.Cursor
+			s["lower_color"] = a.view.Theme.Lower.Hex() // the explained conflicts' outline
+			// The live strip, where a drag moves the cursor, in CSS pixels.
+			r, k := a.view.StripRect(), a.view.Scale
+			s["strip"] = map[string]any{"x0": r.X0 / k, "y0": r.Y0 / k, "x1": r.X1 / k, "y1": r.Y1 / k}
 			v := a.view.Cam.Visible()
 			s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
 		}
@@ -666,12 +763,41 @@ func (a *app) handle(m js.Value) {
 	case "key":
 		key, shift := str("key"), m.Get("shift").Truthy()
 		a.queue(func() {
-			before := a.view.Selected
+			before, cursor := a.view.Selected, a.view.Cursor
 			a.view.Key(key, shift)
 			if a.view.Selected != before {
 				a.postSelect(a.view.Selected)
 			}
+			if a.view.Cursor != cursor {
+				a.postCursor()
+			}
 		})
+	case "cursor", "peak":
+		// The time cursor: a step (-1 hides it), a move by some steps
+		// (shown at an end if hidden), or the lower bound's step.
+		peak, step, by := typ.String() == "peak", -1, 0
+		if v := m.Get("step"); v.Type() == js.TypeNumber {
+			step = v.Int()
+		}
+		if v := m.Get("by"); v.Type() == js.TypeNumber {
+			by = v.Int()
+		}
+		a.queue(func() {
+			switch {
+			case a.view.Layout == nil:
+				return
+			case peak:
+				a.view.SetCursor(a.view.Layout.PeakStep())
+			case by != 0:
+				a.view.MoveCursor(by)
+			default:
+				a.view.SetCursor(step)
+			}
+			a.postCursor()
+		})
+	case "explain":
+		name := str("tensor")
+		a.queue(func() { a.requestExplain(name) })
 	case "leave":
 		// The pointer left the viewer: nothing is hovered any more.
 		a.queue(a.game.PointerLeft)

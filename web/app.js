@@ -59,6 +59,8 @@
       case "select": onSelect(m); break;
       case "state": onState(m); break;
       case "export": onExport(m); break;
+      case "cursor": onCursor(m); break;
+      case "explain": onExplain(m); break;
       case "dragenter": showDrop(true); break;
       case "open": $("file").click(); break;
       case "record": onRecord(m); break;
@@ -208,6 +210,8 @@
     renderSummary(m.summary);
     if (!gpuRunning) $("gpu-result").hidden = true; // it was about another plan
     resetReplay(m.summary.placement_order || []);
+    $("time").hidden = false;
+    timeStep.max = String(m.summary.steps);
     state.query = null; // recompute matches on the next search
     $("matches").textContent = "";
     renderTable();
@@ -574,6 +578,7 @@
 
   function onSelect(m) {
     const list = $("partners");
+    showWhy(m.tensor ? m.tensor.tensor.name : null);
     if (!m.tensor) {
       state.selected = null;
       $("details-empty").hidden = false;
@@ -604,6 +609,62 @@
     if (!document.querySelector("#table tbody tr[data-name='" + CSS.escape(t.name) + "']")) renderTable();
     markSelectedRow(true);
   }
+  // ---- why is this buffer here (Go explains; the worker has the plan) ----
+
+  function showWhy(name) {
+    state.why = name;
+    $("why-title").hidden = $("why").hidden = !name;
+    $("why").textContent = name ? "…" : "";
+    if (name) send({ type: "explain", tensor: name });
+  }
+  function onExplain(m) {
+    if (m.tensor !== state.why) return; // an answer for an older selection
+    $("why").textContent = m.error ? m.error : m.text;
+  }
+
+  // ---- the time cursor ----
+
+  const timeStep = $("time-step");
+  function onCursor(m) {
+    const on = m.step >= 0;
+    state.cursor = m.step;
+    if (on) timeStep.value = String(m.step);
+    $("time-readout").hidden = $("time-live").hidden = !on;
+    $("time-note").hidden = on;
+    if (!on) return;
+    const op = m.op ? m.op + " reads " + (m.reads.join(", ") || "nothing") + "; writes " + (m.writes.join(", ") || "nothing")
+      : "past the last op: only what outlives the run";
+    fillDl($("time-readout"), [
+      ["step", m.step + (m.step === m.peak ? " (the peak)" : "")],
+      ["live", fmtExact(m.live_bytes)],
+      ["lower bound", fmtExact(m.lower_bound)],
+      ["arena", fmtExact(m.arena)],
+      ["op", op],
+    ]);
+    $("time-live").querySelector("caption").textContent = m.live.length + " live at step " + m.step + (m.step === m.peak ? ", the peak" : "") + ", by offset";
+    $("time-live").tBodies[0].replaceChildren(...m.live.map((t) => {
+      const tr = document.createElement("tr");
+      tr.dataset.name = t.name;
+      for (const [v, num] of [[grouped.format(t.offset), true], [fmtBytes(t.size), true], [t.name, false]]) {
+        const td = document.createElement("td");
+        td.textContent = v;
+        if (num) td.className = "num";
+        tr.append(td);
+      }
+      return tr;
+    }));
+  }
+  const stepCursor = (d) => send({ type: "cursor", by: d });
+  timeStep.addEventListener("input", () => send({ type: "cursor", step: Number(timeStep.value) }));
+  $("time-back").addEventListener("click", () => stepCursor(-1));
+  $("time-on").addEventListener("click", () => stepCursor(1));
+  $("time-peak").addEventListener("click", () => send({ type: "peak" }));
+  $("time-hide").addEventListener("click", () => send({ type: "cursor", step: -1 }));
+  $("time-live").addEventListener("click", (e) => {
+    const tr = e.target.closest("tr[data-name]");
+    if (tr) send({ type: "focus", name: tr.dataset.name });
+  });
+
   $("partners").addEventListener("click", (e) => {
     const li = e.target.closest("li");
     if (li) send({ type: "focus", name: li.dataset.name });

@@ -42,15 +42,6 @@ func (p *page) pointerAway() {
 	p.settle()
 }
 
-// press clicks the page element sel with the mouse, at its centre.
-func (p *page) press(sel string) {
-	p.t.Helper()
-	c := eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect();
-		return [r.left + r.width / 2, r.top + r.height / 2]; })()`, sel))
-	p.run("click "+sel, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, c[0], c[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, c[0], c[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
-}
-
 // ?url= fetches and plans the file; a file that is not there and a link
 // that does not read are errors in the page that say which.
 func TestBrowserOpenByURL(t *testing.T) {

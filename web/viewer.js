@@ -262,6 +262,8 @@
   function failAll(message) {
     for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
     pending.clear();
+    for (const r of explains.values()) r({ type: "error", error: { kind: "stopped", message } });
+    explains.clear();
     if (pool) for (const w of pool) w.terminate();
     pool = null;
   }
@@ -270,7 +272,7 @@
     pool = [];
     for (let k = 0; k < poolSize; k++) {
       const w = new Worker(workerURL());
-      w.onmessage = (e) => answer(e.data);
+      w.onmessage = (e) => answer(e.data, k);
       w.onerror = (e) => { e.preventDefault(); failAll("the planner stopped: " + (e.message || "a worker failed to load")); };
       pool.push(w);
     }
@@ -278,11 +280,21 @@
       (err) => failAll("the planner stopped: " + err));
     return pool;
   }
-  function answer(m) {
+  const explains = new Map(); // id -> resolve, for explain requests
+  let explainID = 1 << 30; // apart from the viewer's plan ids
+  // winner[id]: the worker whose plan won request id; it keeps that plan
+  // and explains it. Only the newest request's is kept.
+  let winner = { id: 0, worker: 0 };
+  function answer(m, from) {
     const ex = exports.get(m.id);
     if (ex && (m.type === "exported" || m.type === "error")) {
       exports.delete(m.id);
       ex(m);
+      return;
+    }
+    if (explains.has(m.id)) {
+      explains.get(m.id)(m);
+      explains.delete(m.id);
       return;
     }
     if (m.type === "progress") {
@@ -302,12 +314,16 @@
       r.resolve(m);
       return;
     }
-    if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) r.best = m;
+    if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) {
+      r.best = m;
+      r.from = from;
+    }
     r.left--;
     // Member 0 at the bound wins whatever the other shards find: stop
     // them, or they keep a core busy while the page shows the plan.
     if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
       pending.delete(m.id);
+      winner = { id: m.id, worker: r.from };
       if (r.left > 0 && pool) for (let k = 0; k < r.shards; k++) pool[k].postMessage({ type: "cancel", id: m.id });
       r.resolve(r.best);
     }
@@ -334,6 +350,20 @@
       return new Promise((resolve) => {
         exports.set(id, resolve);
         workers[0].postMessage(Object.assign({ type: "export", id }, req));
+      });
+    },
+    // explain(key, name, record, tensor): why the tensor lives when and
+    // sits where it does in the plan of request key, which the worker that
+    // won it keeps; record is a plan record (JSON) to hand over when no
+    // worker made the plan (the viewer's embedded one). A promise of
+    // {type: "explained", explanation} or {type: "error", error}.
+    explain(key, name, record, tensor) {
+      const workers = startPool();
+      const id = explainID++;
+      const w = workers[winner.id === key ? winner.worker : 0];
+      return new Promise((resolve) => {
+        explains.set(id, resolve);
+        w.postMessage({ type: "explain", id, key, name, plan: record, tensor });
       });
     },
   };

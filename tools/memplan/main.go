@@ -3,6 +3,7 @@
 //
 //	memplan plan [flags] FILE          print the report (or --json the plan record)
 //	memplan verify [flags] FILE PLAN   check a plan record against its source
+//	memplan explain [flags] FILE NAME  why tensor NAME lives when and sits where it does
 //	memplan estimate [flags] FILE      activation + weights + inputs vs a budget
 //	memplan fit --symbol NAME --webgpu PROFILE [flags] FILE
 //	                                   the largest NAME that fits a WebGPU device
@@ -55,6 +56,8 @@ const usage = `memplan plans the memory arena of ML compute graphs.
 Usage:
   memplan plan [flags] FILE          plan FILE and print the report (--json: the plan record)
   memplan verify [flags] FILE PLAN   check that the plan record PLAN is valid for FILE
+  memplan explain [flags] FILE NAME  plan FILE and say why tensor NAME lives when it does
+                                     and sits where it does (--json: the record)
   memplan estimate [flags] FILE      estimate activation + weights + inputs; --budget checks it
   memplan fit --symbol NAME --webgpu PROFILE [flags] FILE
                                      the largest NAME for which the plan fits the device
@@ -94,6 +97,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdEstimate(ctx, rest, stdout, stderr)
 	case "fit":
 		err = cmdFit(ctx, rest, stdout, stderr)
+	case "explain":
+		err = cmdExplain(ctx, rest, stdout, stderr)
 	case "moe":
 		err = cmdMoE(rest, stdout, stderr)
 	case "strategies":
@@ -526,6 +531,39 @@ func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) err
 		}
 	}
 	return nil
+}
+
+// cmdExplain plans FILE with the plan flags and explains one tensor of
+// the verified plan: its producer, last reader and the buffers it had to
+// avoid.
+func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	asJSON := fs.Bool("json", false, "print the explanation record instead of the text")
+	pos, err := parse(fs, args, stderr, 2)
+	if err != nil {
+		return err
+	}
+	p, err := lower(ctx, &f, pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	plan, _, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return err
+	}
+	e, err := planner.Explain(plan, pos[1])
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(e)
+	}
+	_, err = io.WriteString(stdout, e.Text)
+	return err
 }
 
 // writeSummary writes the report with a few human lines before it.

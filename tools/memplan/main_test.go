@@ -222,3 +222,37 @@ func TestPlanExports(t *testing.T) {
 		t.Errorf("unwritable --svg: exit %d, %q", code, errs)
 	}
 }
+
+// explain names the producing op, the last reader and the buffers the
+// tensor had to avoid, with the plan flags applied.
+func TestExplain(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"a view's root in r1-views", []string{"explain", "../../examples/r1-views.json", "mm"}, exitOK,
+			[]string{"Born at step 0: op mm (matmul) writes it", "its view n is a graph output", "x [0, 256) w [256, 448)", "placed 3 of 3"}},
+		{"an activation in the transformer", []string{"explain", "../../examples/transformer.json", "l0.gelu"}, exitOK,
+			[]string{"op l0.gelu (gelu) writes it", "op l0.down reads it last", "placed before it (1): l0.up [0, 4194304)"}},
+		{"the plan flags apply", []string{"explain", "--strategy", "first-use", "../../examples/transformer.json", "l0.res1"}, exitOK,
+			[]string{"op l0.res2 reads it last", "Rule: first use", "[12583808, 13632384) (taken)"}},
+		{"a view kept alive", []string{"explain", "../../examples/transformer.json", "l0.qkv"}, exitOK,
+			[]string{"is read last there, by op l0.attn"}},
+		{"the record", []string{"explain", "--json", "../../examples/r1-views.json", "w"}, exitOK,
+			[]string{`"death_reason": "loaded"`, `"rule": "best-fit"`}},
+		{"an unknown tensor", []string{"explain", "../../examples/r1-views.json", "nope"}, exitBadInput, []string{`no tensor "nope"`}},
+		{"one argument", []string{"explain", "../../examples/r1-views.json"}, exitBadInput, []string{"wants 2 file argument(s), got 1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			for _, w := range tc.want {
+				if code != tc.code || !strings.Contains(out+errs, w) {
+					t.Errorf("exit %d, want %d and %q in\n%s%s", code, tc.code, w, out, errs)
+				}
+			}
+		})
+	}
+}

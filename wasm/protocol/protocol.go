@@ -139,7 +139,8 @@ type PlanRequest struct {
 
 // WorkerEvent is what the planner worker posts back: "ready" once it can
 // plan, "progress" while a long search runs, then "planned" or "error"
-// for each request (a superseded request ends with an error of kind
+// for each plan request and "explained" or "error" for each explain
+// request (a superseded request ends with an error of kind
 // "cancelled" that the viewer ignores).
 type WorkerEvent struct {
 	Type    string `json:"type"`
@@ -171,6 +172,8 @@ type WorkerEvent struct {
 	// media type; its bytes travel beside the event as "data".
 	Name string `json:"name,omitempty"`
 	Mime string `json:"mime,omitempty"`
+	// Explained: why the tensor asked lives when and sits where it does.
+	Explanation *planner.Explanation `json:"explanation,omitempty"`
 }
 
 // ExportRequest asks a worker to write the plan on screen as a file: What

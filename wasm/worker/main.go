@@ -31,6 +31,11 @@ type worker struct {
 	cancel  context.CancelFunc // the request in flight, if any
 	id      int                // and its id
 	running sync.Mutex         // one plan at a time: a cancelled one ends first
+	// The last plan this worker made (or was handed to explain) and the
+	// request id it answered: the viewer asks the worker whose plan it
+	// shows why a tensor sits where it does.
+	explainKey  int
+	explainPlan *planner.Plan
 }
 
 func main() {
@@ -55,10 +60,19 @@ func main() {
 	select {} // serve requests until the worker is terminated
 }
 
-// handle takes a request: {type: "plan", id, name, data, options} or
-// {type: "cancel", id} (no id: whatever is in flight).
+// handle takes a request: {type: "plan", id, name, data, options},
+// {type: "explain", id, key, name, tensor[, plan]} or {type: "cancel",
+// id} (no id: whatever is in flight).
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
+	case "explain":
+		id := m.Get("id").Int()
+		e, err := w.explain(m)
+		if err != nil {
+			post(protocol.WorkerEvent{Type: "error", ID: id, Error: protocol.ErrorOf(err)})
+			return
+		}
+		post(protocol.WorkerEvent{Type: "explained", ID: id, Explanation: e})
 	case "cancel":
 		w.mu.Lock()
 		if id := m.Get("id"); w.cancel != nil && (id.Type() != js.TypeNumber || id.Int() == w.id) {
@@ -113,11 +127,52 @@ func (w *worker) handle(m js.Value) {
 	}
 }
 
+// explain answers why a tensor of plan key (the id of the request this
+// worker planned, or a plan record in JSON handed along: the viewer's
+// embedded one) lives when and sits where it does. It plans nothing: the
+// record's placement order and rule say it.
+func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
+	key, name := m.Get("key").Int(), m.Get("name").String()
+	w.mu.Lock()
+	p := w.explainPlan
+	if key != w.explainKey {
+		p = nil
+	}
+	w.mu.Unlock()
+	if p == nil {
+		if v := m.Get("plan"); v.IsUndefined() || v.IsNull() {
+			return nil, fmt.Errorf("%s: the planner no longer holds this plan; plan it again to explain it", name)
+		}
+		data, err := bytesOf(m.Get("plan"))
+		if err == nil {
+			p, err = planner.DecodePlan(name, data)
+		}
+		if err == nil {
+			err = planner.Verify(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		w.keep(key, p)
+	}
+	return planner.Explain(p, m.Get("tensor").String())
+}
+
+// keep holds plan p, made for request id, for explain.
+func (w *worker) keep(id int, p *planner.Plan) {
+	w.mu.Lock()
+	w.explainKey, w.explainPlan = id, p
+	w.mu.Unlock()
+}
+
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev, bin := plan(ctx, req, data)
+	ev, bin, p := plan(ctx, req, data)
 	ev.ID = req.ID
+	if p != nil {
+		w.keep(req.ID, p)
+	}
 	if bin == nil {
 		post(ev)
 		return
@@ -127,19 +182,20 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte)
 	postWith(ev, "plan", u)
 }
 
-// plan loads and plans one file. A panic is reported as a bug in memplan
+// plan loads and plans one file, and returns the plan too, which the
+// worker keeps to explain. A panic is reported as a bug in memplan
 // with the file's name: the worker survives to plan the next file.
 // A plan comes back in planner's binary form; it has passed Verify here
 // (PlanSource proves every plan it makes, Load every record it reads).
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte) {
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
-			ev, bin = protocol.WorkerEvent{Type: "error", Error: e}, nil
+			ev, bin, kept = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil
 		}
 	}()
 	if ctx.Err() != nil {
-		return cancelled(), nil
+		return cancelled(), nil, nil
 	}
 	o := req.Options
 	start := time.Now()
@@ -150,7 +206,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	}
 	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
 	}
 	lap("load")
 	p, member := in.Plan, -1
@@ -166,7 +222,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 			member = pl.Member
 		}
 		if ctx.Err() != nil {
-			return cancelled(), nil
+			return cancelled(), nil, nil
 		}
 		var tooLarge *planner.LimitError
 		if errors.As(err, &tooLarge) {
@@ -175,10 +231,10 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort: the verdict stands without
 			e := protocol.ErrorOf(err)
 			e.Message = strings.Join(append([]string{fit.Text}, fit.Lines...), "\n")
-			return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil
+			return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil, nil
 		}
 		if err != nil {
-			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
 		}
 		if fit = p.FitGPU(); fit != nil && !fit.Fits {
 			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort, as above
@@ -187,14 +243,14 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	lap("plan")
 	bin, err = p.AppendBinary(nil)
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
 	}
 	lap("encode")
 	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member, Fit: fit}
 	if in.Source != nil {
 		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
 	}
-	return ev, bin
+	return ev, bin, p
 }
 
 // relower reads the request's file again with other symbol values, for
