@@ -3,6 +3,7 @@
 //
 //	memplan plan [flags] FILE          print the report (or --json the plan record)
 //	memplan verify [flags] FILE PLAN   check a plan record against its source
+//	memplan diff [flags] A [B]         compare two plans (records or inputs to plan)
 //	memplan estimate [flags] FILE      activation + weights + inputs vs a budget
 //	memplan moe [flags]                mixture-of-experts offload estimate
 //	memplan strategies                 list the placement strategies
@@ -21,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -51,6 +53,7 @@ const usage = `memplan plans the memory arena of ML compute graphs.
 Usage:
   memplan plan [flags] FILE          plan FILE and print the report (--json: the plan record)
   memplan verify [flags] FILE PLAN   check that the plan record PLAN is valid for FILE
+  memplan diff [flags] A [B]         compare two plans: arena, bound, tensors that moved
   memplan estimate [flags] FILE      estimate activation + weights + inputs; --budget checks it
   memplan moe [flags]                mixture-of-experts offload: experts resident per layer
   memplan strategies                 list the placement strategies
@@ -84,6 +87,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdPlan(ctx, rest, stdout, stderr)
 	case "verify":
 		err = cmdVerify(ctx, rest, stdout, stderr)
+	case "diff":
+		err = cmdDiff(ctx, rest, stdout, stderr)
 	case "estimate":
 		err = cmdEstimate(ctx, rest, stdout, stderr)
 	case "moe":
@@ -298,7 +303,7 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
-	if len(pos) != positional {
+	if positional >= 0 && len(pos) != positional { // -1: the command checks
 		return nil, usageError{fmt.Sprintf("%s wants %d file argument(s), got %d", fs.Name(), positional, len(pos))}
 	}
 	return pos, nil
@@ -605,4 +610,93 @@ func physicalMemory() (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no MemTotal in /proc/meminfo")
+}
+
+// cmdDiff compares two plans. Each side is a plan record, used as it is,
+// or an input planned with the plan flags; the -b flags change side B
+// only, so one file compares with itself under another strategy, in
+// f32-uniform mode or with other symbol values.
+func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	strategyB := fs.String("strategy-b", "", "plan side B with this strategy (default: --strategy)")
+	f32B := fs.Bool("f32-uniform-b", false, "plan side B with every tensor stored as f32")
+	var symbolsB symbolFlag
+	fs.Var(&symbolsB, "set-b", "bind symbols for side B only, over --set: sym=value[,sym=value] (repeatable)")
+	asJSON := fs.Bool("json", false, "print the comparison record as JSON instead of the table")
+	pos, err := parse(fs, args, stderr, -1)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return usageError{fmt.Sprintf("diff wants A and B, or one file A to compare with itself under the -b flags; got %d file arguments", len(pos))}
+	}
+	fileB := pos[0]
+	if len(pos) == 2 {
+		fileB = pos[1]
+	}
+	fb := f
+	if *strategyB != "" {
+		fb.strategy = *strategyB
+	}
+	fb.f32 = f.f32 || *f32B
+	if len(symbolsB) > 0 {
+		fb.symbols = symbolFlag{}
+		maps.Copy(fb.symbols, f.symbols)
+		maps.Copy(fb.symbols, symbolsB)
+	}
+	pa, labelA, err := planSide(ctx, &f, pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	pb, labelB, err := planSide(ctx, &fb, fileB, stderr)
+	if err != nil {
+		return err
+	}
+	d := planner.DiffPlans(pa, pb, labelA, labelB)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	return d.WriteTable(stdout)
+}
+
+// planSide reads one side of a diff: a plan record as it is (Load has
+// verified it), else the input planned with f. The label names the file
+// and what it was planned with.
+func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*planner.Plan, string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, "", err
+	}
+	if planner.IsPlanRecord(data) {
+		in, err := planner.Load(file, data, ir.DecodeOptions{})
+		if err != nil {
+			return nil, "", err
+		}
+		return in.Plan, fmt.Sprintf("%s (plan record, %s)", file, in.Plan.Strategy), nil
+	}
+	p, err := lower(ctx, f, file, stderr)
+	if err != nil {
+		return nil, "", err
+	}
+	plan, _, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return nil, "", err
+	}
+	label := fmt.Sprintf("%s, strategy %s", file, plan.Strategy)
+	if f.f32 {
+		label += ", f32-uniform"
+	}
+	if len(f.symbols) > 0 {
+		var syms []string
+		for k, v := range f.symbols {
+			syms = append(syms, fmt.Sprintf("%s=%d", k, v))
+		}
+		slices.Sort(syms)
+		label += ", " + strings.Join(syms, ",")
+	}
+	return plan, label, nil
 }
