@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -110,6 +111,30 @@ func DiffPlans(a, b *Plan, labelA, labelB string) *Diff {
 		}
 	}
 	return d
+}
+
+// DiffLabel names one side of a comparison: the file, and the strategy,
+// layout and symbol values its plan was made with (a plan record's are
+// the record's own).
+func DiffLabel(file string, p *Plan, record bool) string {
+	var b strings.Builder
+	b.WriteString(file)
+	if record {
+		b.WriteString(" (plan record)")
+	}
+	b.WriteString(", strategy " + p.Strategy)
+	if p.Options.F32Uniform {
+		b.WriteString(", f32-uniform")
+	}
+	syms := make([]string, 0, len(p.Symbols))
+	for k, v := range p.Symbols {
+		syms = append(syms, fmt.Sprintf("%s=%d", k, v))
+	}
+	slices.Sort(syms)
+	if len(syms) > 0 {
+		b.WriteString(", " + strings.Join(syms, ","))
+	}
+	return b.String()
 }
 
 func sideOf(p *Plan, label string) DiffSide {

@@ -676,7 +676,7 @@ func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) 
 		if err != nil {
 			return nil, "", err
 		}
-		return in.Plan, fmt.Sprintf("%s (plan record, %s)", file, in.Plan.Strategy), nil
+		return in.Plan, planner.DiffLabel(file, in.Plan, true), nil
 	}
 	p, err := lower(ctx, f, file, stderr)
 	if err != nil {
@@ -686,17 +686,5 @@ func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) 
 	if err != nil {
 		return nil, "", err
 	}
-	label := fmt.Sprintf("%s, strategy %s", file, plan.Strategy)
-	if f.f32 {
-		label += ", f32-uniform"
-	}
-	if len(f.symbols) > 0 {
-		var syms []string
-		for k, v := range f.symbols {
-			syms = append(syms, fmt.Sprintf("%s=%d", k, v))
-		}
-		slices.Sort(syms)
-		label += ", " + strings.Join(syms, ",")
-	}
-	return plan, label, nil
+	return plan, planner.DiffLabel(file, plan, false), nil
 }

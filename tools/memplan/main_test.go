@@ -164,7 +164,7 @@ func TestDiff(t *testing.T) {
 		{"two strategies on one file", []string{"diff", "--strategy", "best-fit", "--strategy-b", "no-reuse", csv}, exitOK,
 			[]string{"arena          12 B    20 B    +8 B", "# 5 of 5 matched tensors changed", "b5      0         16        0-20     0-20     4       4       offset"}, "", nil},
 		{"a record against an input", []string{"diff", record, csv, "--strategy", "first-use"}, exitOK,
-			[]string{"# A: " + record + " (plan record, best-fit)", "# B: " + csv + ", strategy first-use", "matched tensors changed"}, "", []string{"# 0 of"}},
+			[]string{"# A: " + record + " (plan record), strategy best-fit", "# B: " + csv + ", strategy first-use", "matched tensors changed"}, "", []string{"# 0 of"}},
 		{"the same plan twice", []string{"diff", record, record}, exitOK, []string{"# 0 of 5 matched tensors changed"}, "", []string{"tensor  offset"}},
 		{"f32-uniform on B only", []string{"diff", "--f32-uniform-b", "../../examples/r1-chain.json"}, exitOK, []string{", f32-uniform"}, "", nil},
 		{"three files", []string{"diff", csv, csv, csv}, exitBadInput, nil, "got 3 file arguments", nil},

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -84,7 +85,88 @@ func (w *worker) handle(m js.Value) {
 		w.cancel = cancel
 		w.mu.Unlock()
 		go w.run(ctx, req, data)
+	case "diff":
+		id := m.Get("id").Int()
+		var sides [2]diffSide
+		for k, key := range []string{"a", "b"} {
+			v := m.Get(key)
+			sides[k].Name = v.Get("name").String()
+			data, err := bytesOf(v.Get("data"))
+			if err == nil {
+				err = optionsOf(v.Get("options"), &sides[k].Options)
+			}
+			if err != nil {
+				post(protocol.WorkerEvent{Type: "error", ID: id, Error: protocol.ErrorOf(fmt.Errorf("side %s: %w", key, err))})
+				return
+			}
+			sides[k].data = data
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		w.mu.Lock()
+		if w.cancel != nil {
+			w.cancel()
+		}
+		w.cancel = cancel
+		w.mu.Unlock()
+		go func() {
+			w.running.Lock()
+			defer w.running.Unlock()
+			ev := diff(ctx, sides)
+			ev.ID = id
+			post(ev)
+		}()
 	}
+}
+
+type diffSide struct {
+	protocol.DiffSide
+	data []byte
+}
+
+// diff plans both sides of a comparison (or takes their plan records as
+// they are) and compares them. Each side plans in this one worker, with
+// the whole portfolio: comparisons are of files small enough to read.
+func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
+	defer func() {
+		if r := recover(); r != nil {
+			ev = protocol.WorkerEvent{Type: "error", Error: &protocol.Error{Message: fmt.Sprintf("internal error while comparing (please report it): %v", r), Kind: "bug"}}
+		}
+	}()
+	var plans [2]*planner.Plan
+	var labels [2]string
+	for k, s := range sides {
+		o := s.Options
+		in, err := planner.Load(s.Name, s.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
+		if err != nil {
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+		}
+		p := in.Plan
+		if p == nil {
+			prob, err := planner.Lower(in.Source, o.Options)
+			if err == nil {
+				p, _, err = planner.PlanProblem(ctx, prob, o.Strategy, planner.PlaceOptions{Yield: yielder()})
+			}
+			if ctx.Err() != nil {
+				return cancelled()
+			}
+			if err != nil {
+				return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+			}
+		}
+		plans[k], labels[k] = p, planner.DiffLabel(s.Name, p, in.Plan != nil)
+	}
+	d := planner.DiffPlans(plans[0], plans[1], labels[0], labels[1])
+	var table strings.Builder
+	d.WriteTable(&table)
+	ev = protocol.WorkerEvent{Type: "diffed", Diff: d, Table: table.String()}
+	for _, p := range plans {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+		}
+		ev.Plans = append(ev.Plans, string(b))
+	}
+	return ev
 }
 
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
