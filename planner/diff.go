@@ -19,6 +19,9 @@ type Diff struct {
 	ArenaDelta         int64   `json:"arena_delta"`
 	LowerBoundDelta    int64   `json:"lower_bound_delta"`
 	FragmentationDelta float64 `json:"fragmentation_delta"`
+	// Totals are the rows of the comparison's summary as text, the same
+	// the command line prints: arena, lower bound, fragmentation, tensors.
+	Totals []DiffTotal `json:"totals"`
 	// Matched counts the tensors both plans name.
 	Matched int `json:"matched"`
 	// Changed lists the matched tensors whose offset, live range or size
@@ -40,6 +43,14 @@ type DiffSide struct {
 	Optimal       bool    `json:"optimal"`
 	Steps         int     `json:"steps"`
 	Tensors       int     `json:"tensors"`
+}
+
+// DiffTotal is one row of the summary: what, A, B and B - A, as text.
+type DiffTotal struct {
+	What  string `json:"what"`
+	A     string `json:"a"`
+	B     string `json:"b"`
+	Delta string `json:"delta"`
 }
 
 // TensorChange is a tensor that sits or lives differently in B than in A.
@@ -71,6 +82,12 @@ func DiffPlans(a, b *Plan, labelA, labelB string) *Diff {
 		Changed:            []TensorChange{},
 		OnlyA:              []string{},
 		OnlyB:              []string{},
+	}
+	d.Totals = []DiffTotal{
+		{"arena", FormatBytes(a.ArenaSize), FormatBytes(b.ArenaSize), signedBytes(d.ArenaDelta)},
+		{"lower bound", FormatBytes(a.LowerBound), FormatBytes(b.LowerBound), signedBytes(d.LowerBoundDelta)},
+		{"fragmentation", fmt.Sprintf("%.4f", a.Fragmentation), fmt.Sprintf("%.4f", b.Fragmentation), fmt.Sprintf("%+.4f", d.FragmentationDelta)},
+		{"tensors", fmt.Sprint(len(a.Tensors)), fmt.Sprint(len(b.Tensors)), fmt.Sprintf("%+d", len(b.Tensors)-len(a.Tensors))},
 	}
 	inB := make(map[string]int, len(b.Tensors))
 	for i := range b.Tensors {
@@ -158,10 +175,9 @@ func (d *Diff) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "# A: %s\n# B: %s\n", d.A.Label, d.B.Label)
 	fmt.Fprintf(tw, "\tA\tB\tB - A\n")
-	fmt.Fprintf(tw, "arena\t%s\t%s\t%s\n", FormatBytes(d.A.ArenaSize), FormatBytes(d.B.ArenaSize), signedBytes(d.ArenaDelta))
-	fmt.Fprintf(tw, "lower bound\t%s\t%s\t%s\n", FormatBytes(d.A.LowerBound), FormatBytes(d.B.LowerBound), signedBytes(d.LowerBoundDelta))
-	fmt.Fprintf(tw, "fragmentation\t%.4f\t%.4f\t%+.4f\n", d.A.Fragmentation, d.B.Fragmentation, d.FragmentationDelta)
-	fmt.Fprintf(tw, "tensors\t%d\t%d\t%+d\n", d.A.Tensors, d.B.Tensors, d.B.Tensors-d.A.Tensors)
+	for _, r := range d.Totals {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.What, r.A, r.B, r.Delta)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

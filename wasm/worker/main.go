@@ -12,12 +12,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall/js"
 	"time"
 
+	"memplan/examples"
 	"memplan/ir"
 	_ "memplan/ir/onnx"
 	"memplan/planner"
@@ -52,8 +54,9 @@ func main() {
 	select {} // serve requests until the worker is terminated
 }
 
-// handle takes a request: {type: "plan", id, name, data, options} or
-// {type: "cancel"}.
+// handle takes a request: {type: "plan", id, name, data, options},
+// {type: "diff", id, a, b} with each side {name, data, options} or
+// {example, options}, or {type: "cancel"}.
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
 	case "cancel":
@@ -91,7 +94,17 @@ func (w *worker) handle(m js.Value) {
 		for k, key := range []string{"a", "b"} {
 			v := m.Get(key)
 			sides[k].Name = v.Get("name").String()
-			data, err := bytesOf(v.Get("data"))
+			var data []byte
+			var err error
+			if ex := v.Get("example"); ex.Type() == js.TypeString {
+				// A built-in example, as the viewer offers them.
+				sides[k].Name = path.Base(ex.String())
+				if data, err = examples.FS.ReadFile(sides[k].Name); err != nil {
+					err = fmt.Errorf("no built-in example %s", ir.Quote(sides[k].Name))
+				}
+			} else {
+				data, err = bytesOf(v.Get("data"))
+			}
 			if err == nil {
 				err = optionsOf(v.Get("options"), &sides[k].Options)
 			}
