@@ -103,6 +103,9 @@ function show(i, focus) {
   $("beside-readout").textContent = "";
   $("beside-fig").hidden = !l.beside;
   document.querySelector(".stage").classList.toggle("two", !!l.beside);
+  // A selection would carry over to a tensor of the same name in the
+  // new graph and answer its task unasked.
+  main.send({ type: "select", name: "" });
   main.send(request(l, l.options || {}));
   if (l.beside) {
     $("beside-caption").textContent = l.beside.caption || "";
@@ -131,9 +134,29 @@ function complete() {
 function readout(s) {
   const n = (b) => b.toLocaleString("en") + " bytes";
   let t = s.strategy + ": arena " + n(s.arena_size) + ", lower bound " + n(s.lower_bound);
-  if (s.fit) t += ". " + s.fit.text;
+  if (s.fit) t += " — " + s.fit.text;
   return t;
 }
+
+// A hover shows the tensor under the pointer: what it is, when it lives
+// and where it sits, from the plan record's own fields.
+function tooltip(tip, frame, m) {
+  if (m.type !== "hover") return;
+  const t = m.tensor && m.tensor.tensor;
+  tip.hidden = !t;
+  if (!t) return;
+  const b = document.createElement("b");
+  b.textContent = t.name;
+  const where = t.offset < 0 ? "not in the arena" : "offset " + t.offset.toLocaleString("en");
+  tip.replaceChildren(b, " " + (t.op === t.kind ? t.kind : t.op + " · " + t.kind), document.createElement("br"),
+    "steps " + t.birth + "–" + t.death + " · " + t.size.toLocaleString("en") + " bytes · " + where +
+    (t.root ? " · a view of " + t.root : "") + (m.part === "guard" ? " · its guard bytes" : ""));
+  const w = frame.clientWidth;
+  tip.style.left = Math.min(m.x + 14, Math.max(0, w - tip.offsetWidth - 4)) + "px";
+  tip.style.top = (m.y + 16) + "px";
+}
+main.on((m) => tooltip($("tip"), $("viewer"), m));
+beside.on((m) => tooltip($("beside-tip"), $("beside"), m));
 
 main.on((m) => {
   const l = state.lessons[state.at];
