@@ -196,7 +196,7 @@ loadLessons().then((lessons) => {
   $("lesson-list").replaceChildren(...lessons.map((l, i) => {
     const li = document.createElement("li"), b = document.createElement("button");
     b.type = "button";
-    b.textContent = (i + 1) + ". " + l.title.split(":")[0];
+    b.textContent = (i + 1) + ". " + (l.short || l.title);
     b.title = l.title;
     b.addEventListener("click", () => show(i, true));
     li.append(b);

@@ -19,6 +19,7 @@ import (
 // lesson is the shape of a file in lessons/ (learn.js reads it).
 type lesson struct {
 	Title   string          `json:"title"`
+	Short   string          `json:"short"` // the lesson list's name for it
 	Prose   []string        `json:"prose"`
 	Example string          `json:"example"`
 	File    *lessonFile     `json:"file"`
