@@ -133,6 +133,17 @@ func init() {
 	})
 }
 
+// FormatNames lists the registered formats, the most specific first.
+func FormatNames() []string {
+	formatsMu.RLock()
+	defer formatsMu.RUnlock()
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.name
+	}
+	return names
+}
+
 // DetectFormat names the registered format that Decode would read the
 // file as, by its name and first bytes, or reports that none matches.
 func DetectFormat(fileName string, data []byte) (string, error) {
@@ -152,11 +163,7 @@ func detect(fileName string, data []byte) (*format, error) {
 			return &fs[i], nil
 		}
 	}
-	names := make([]string, len(fs))
-	for i, f := range fs {
-		names[i] = f.name
-	}
-	return nil, &Error{File: fileName, Msg: fmt.Sprintf("unknown file format (known: %s)", strings.Join(names, ", "))}
+	return nil, &Error{File: fileName, Msg: fmt.Sprintf("unknown file format (known: %s)", strings.Join(FormatNames(), ", "))}
 }
 
 // Decode reads a file in any registered format, chosen by its name and

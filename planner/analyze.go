@@ -314,6 +314,26 @@ func (a *analysis) liveness() {
 	}
 }
 
+// uniqueReads drops repeats from a node's inputs (x*x reads x once),
+// keeping their order.
+func uniqueReads(ins []int) []int {
+	for i := 1; i < len(ins); i++ {
+		if slices.Contains(ins[:i], ins[i]) {
+			out := slices.Clone(ins[:i])
+			for _, t := range ins[i:] {
+				if !slices.Contains(out, t) {
+					out = append(out, t)
+				}
+			}
+			return out
+		}
+	}
+	if ins == nil {
+		return []int{}
+	}
+	return ins
+}
+
 // isLoaded reports whether a node's op is loaded before the run rather
 // than executed in it.
 func isLoaded(op string) bool {
@@ -339,6 +359,12 @@ func (a *analysis) problem() (*Problem, error) {
 	}
 	if !phased {
 		p.Phases = nil
+	}
+	p.Reads = make([][]int, a.last)
+	for s, ins := range a.inputs {
+		if !isLoaded(a.g.Nodes[s].Op) {
+			p.Reads[a.stepOf[s]] = uniqueReads(ins)
+		}
 	}
 	for t := range p.Tensors {
 		ti := &p.Tensors[t]

@@ -35,6 +35,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	w.ints(int64(p.Steps))
 	w.strs(p.Schedule)
 	w.strs(p.Phases)
+	w.reads(p.Reads)
 	w.uint(uint64(len(p.Tensors)))
 	for i := range p.Tensors {
 		t := &p.Tensors[i]
@@ -95,6 +96,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	p.Steps = int(r.int())
 	p.Schedule = r.strs()
 	p.Phases = r.strs()
+	p.Reads = r.reads()
 	if n := r.count(); r.err == nil {
 		p.Tensors = make([]PlanTensor, n)
 		for i := range p.Tensors {
@@ -170,6 +172,22 @@ func (w *binWriter) strs(ss []string) {
 	}
 }
 
+// reads writes each step's read list, keeping nil (no ops) apart from
+// an empty schedule.
+func (w *binWriter) reads(rs [][]int) {
+	if rs == nil {
+		w.uint(0)
+		return
+	}
+	w.uint(uint64(len(rs)) + 1)
+	for _, r := range rs {
+		w.uint(uint64(len(r)))
+		for _, t := range r {
+			w.uint(uint64(t))
+		}
+	}
+}
+
 // binReader reads what binWriter wrote; the first error sticks, and
 // every read after it returns zero values.
 type binReader struct {
@@ -182,6 +200,26 @@ func (r *binReader) fail(msg string) {
 		r.err = errors.New(msg)
 	}
 	r.b = nil
+}
+
+func (r *binReader) reads() [][]int {
+	n := r.uint()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	rs := make([][]int, 0, min(n-1, uint64(len(r.b))))
+	for range n - 1 {
+		k := r.count()
+		if r.err != nil {
+			return nil
+		}
+		row := make([]int, k)
+		for j := range row {
+			row[j] = int(r.uint())
+		}
+		rs = append(rs, row)
+	}
+	return rs
 }
 
 func (r *binReader) uint() uint64 {

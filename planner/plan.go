@@ -37,7 +37,10 @@ type Plan struct {
 	Schedule []string `json:"schedule"`
 	// Phases is each scheduled node's phase ("" for none), present when
 	// any node has one.
-	Phases  []string         `json:"phases,omitempty"`
+	Phases []string `json:"phases,omitempty"`
+	// Reads lists, for each step, the indexes into Tensors of the tensors
+	// its op reads; absent for a buffer list.
+	Reads   [][]int          `json:"reads,omitempty"`
 	Tensors []PlanTensor     `json:"tensors"`
 	IO      IO               `json:"io"`
 	Symbols map[string]int64 `json:"symbols"`
@@ -94,6 +97,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		Steps:             p.Steps,
 		Schedule:          p.Schedule,
 		Phases:            p.Phases,
+		Reads:             p.Reads,
 		IO:                p.IO,
 		Symbols:           p.Symbols,
 		Notes:             p.Notes,
@@ -202,6 +206,15 @@ func (p *Plan) ComputeFingerprint() string {
 		put("phases", len(p.Phases))
 		for _, s := range p.Phases {
 			put(s)
+		}
+	}
+	if p.Reads != nil { // hashed only when present, like phases
+		put("reads", len(p.Reads))
+		for _, r := range p.Reads {
+			put(len(r))
+			for _, t := range r {
+				put(t)
+			}
 		}
 	}
 	put(len(p.Tensors))

@@ -26,7 +26,11 @@ type Problem struct {
 	Schedule  []string // node names, in order
 	// Phases holds each scheduled node's phase ("" for none), or is nil
 	// when no node has one.
-	Phases  []string
+	Phases []string
+	// Reads holds, for each step, the tensors (indexes into Tensors) its
+	// op reads, as the graph names them: a view is listed as itself. Nil
+	// for a buffer list, which has no ops.
+	Reads   [][]int
 	IO      IO
 	Symbols map[string]int64 // symbol values used
 	Notes   []string

@@ -49,6 +49,7 @@ func Verify(plan *Plan) error {
 			verifyView(plan, byName, t, v)
 		}
 	}
+	verifyReads(plan, v)
 	verifyDisjoint(plan, owners, v)
 	if plan.PlacementOrder != nil {
 		verifyOrder(plan, owners, v)
@@ -70,6 +71,29 @@ func Verify(plan *Plan) error {
 		}
 	}
 	return v.err()
+}
+
+// verifyReads checks the record's reads: one list per step, each naming
+// tensors that are live at that step.
+func verifyReads(plan *Plan, v *violations) {
+	if plan.Reads == nil {
+		return
+	}
+	if len(plan.Reads) != plan.Steps {
+		v.add("reads has %d steps, but steps is %d", len(plan.Reads), plan.Steps)
+		return
+	}
+	for s, r := range plan.Reads {
+		for _, i := range r {
+			switch {
+			case i < 0 || i >= len(plan.Tensors):
+				v.add("reads[%d] names tensor %d, outside 0..%d", s, i, len(plan.Tensors)-1)
+			case plan.Tensors[i].Birth > s || plan.Tensors[i].Death < s:
+				t := &plan.Tensors[i]
+				v.add("step %d reads %s, which lives only over [%d, %d]", s, ir.Quote(t.Name), t.Birth, t.Death)
+			}
+		}
+	}
 }
 
 // maxSteps bounds a schedule's length: far more ops than any model has,
@@ -393,6 +417,11 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 				v.add("tensor %s: offset %d, but it is fixed at %d", ir.Quote(got.Name), got.Offset, b.Offset)
 			}
 		}
+	}
+	// Records made before reads existed leave them out; present, they
+	// must be the source's.
+	if plan.Reads != nil && !slices.EqualFunc(plan.Reads, p.Reads, slices.Equal) {
+		v.add("reads differ from what the source's ops read")
 	}
 	if err := v.err(); err != nil {
 		return err

@@ -24,6 +24,22 @@ func viewsPlan(t *testing.T) *Plan {
 	return planGraph(t, g, DefaultOptions(), "reference")
 }
 
+// The record says what each op reads, views as themselves.
+func TestPlanRecordsReads(t *testing.T) {
+	p := viewsPlan(t)
+	names := make([][]string, len(p.Reads))
+	for s, r := range p.Reads {
+		names[s] = []string{}
+		for _, i := range r {
+			names[s] = append(names[s], p.Tensors[i].Name)
+		}
+	}
+	want := [][]string{{"x", "w"}, {"mm"}, {"r"}, {"n"}}
+	if !slices.EqualFunc(names, want, slices.Equal) {
+		t.Fatalf("reads = %v, want %v", names, want)
+	}
+}
+
 // Each way of breaking a valid plan is caught, and the message names the tensor.
 func TestVerifyCatchesViolations(t *testing.T) {
 	tests := []struct {
@@ -46,6 +62,9 @@ func TestVerifyCatchesViolations(t *testing.T) {
 		{"empty live range", func(p *Plan) { p.Tensors[5].Death = p.Tensors[5].Birth - 1 }, "is empty"},
 		{"duplicate name", func(p *Plan) { p.Tensors[5].Name = "mm" }, "appears twice"},
 		{"bad format", func(p *Plan) { p.Format = "x" }, "format"},
+		{"read before birth", func(p *Plan) { p.Reads[0] = append(p.Reads[0], 5) }, `reads "y"`},
+		{"read outside the tensors", func(p *Plan) { p.Reads[0] = []int{99} }, "outside 0..5"},
+		{"reads of the wrong length", func(p *Plan) { p.Reads = p.Reads[:1] }, "reads has 1 steps"},
 	}
 	if err := Verify(viewsPlan(t)); err != nil {
 		t.Fatalf("valid plan rejected: %v", err)

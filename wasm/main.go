@@ -95,7 +95,7 @@ func main() {
 	a.post(map[string]any{"type": "ready", "version": protocol.Version, "examples": exampleNames(), "strategies": planner.StrategyNames(),
 		"kinds": viz.KindColors(), "keys": viz.KeyBindings,
 		"defaults":   wireOptions{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy},
-		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit})
+		"alignments": alignmentDefaults(), "f32_uniform_budget": planner.WebGPUBindingLimit, "file_types": protocol.FileTypes})
 	if err := ebiten.RunGame(a.game); err != nil {
 		a.postError(err)
 	}

@@ -81,6 +81,7 @@
     align.placeholder = "default: " + m.alignments.map((a) => a.alignment + " " + a.name).join(", ");
     align.title = align.placeholder;
     $("f32-budget").textContent = fmtBytes(m.f32_uniform_budget);
+    $("file").accept = (m.file_types || []).join(",");
     const ex = $("examples");
     ex.replaceChildren(option("", "—"), ...m.examples.map((n) => option(n, n.replace(/\.json$/, ""))));
     for (const [msg, tr] of state.queue.splice(0)) send(msg, tr);

@@ -28,6 +28,7 @@ import (
 	"memplan/planner"
 	"memplan/tools/serve/site"
 	"memplan/tools/serve/site/browser"
+	"memplan/wasm/protocol"
 )
 
 // overlappingPlan is the plan record of dropped with its largest tensor
@@ -436,6 +437,10 @@ func TestBrowserApp(t *testing.T) {
 		p.fail("the first screen downloaded %d bytes, over the budget of %d: %v", total, site.PageBudget, sent)
 	}
 	t.Logf("the first screen downloaded %d bytes (budget %d): %v", total, site.PageBudget, sent)
+	// The file picker offers what the worker's decoders read, as Go says.
+	if got, want := eval[string](p, `document.getElementById("file").accept`), strings.Join(protocol.FileTypes, ","); got != want {
+		p.fail("the file picker accepts %q, want %q", got, want)
+	}
 	// Everything, once the worker has loaded and planned a file.
 	defer func() {
 		sent, total := s.served.Sent()

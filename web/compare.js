@@ -48,6 +48,7 @@ viewers[0].on((m) => {
   for (const [k, f] of forms.entries()) {
     f.elements.strategy.replaceChildren(...m.strategies.map((s) => option(s, s)));
     f.elements.strategy.value = m.defaults.strategy;
+    f.elements.pick.accept = (m.file_types || []).join(","); // the formats Go reads
     const files = m.examples.map((n) => option("example:" + n, n));
     f.elements.file.replaceChildren(...(k === 1 ? [option(SAME, "same as A")] : []), ...files);
   }

@@ -41,10 +41,12 @@ const frameRecorder = `(() => {
 
 // TestBrowserPlanningKeepsFramesFlowing: planning a 10.8 MB ONNX model
 // runs in the workers, so the page keeps drawing frames meanwhile. A page
-// that plans on its main thread stalls for seconds (4.5 s for this model
-// before the workers); the bound, a second or four times the longest gap
-// over an idle stretch just before, catches that on any machine, however
-// loaded. The goal of 100 ms is measured, not asserted: the test logs it.
+// that plans on its main thread (4.5 s for this model before the workers)
+// draws no frame between handing the file to the planner and getting the
+// plan back; the page here draws dozens. The test counts frames over that
+// stretch rather than timing them, so a loaded machine slows it without
+// failing it. The goal of gaps under 100 ms is measured, not asserted:
+// the test logs the longest gap.
 func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
@@ -54,15 +56,23 @@ func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	p.wait("an idle stretch of frames", `window.__frames.n >= 60`)
 	idle := eval[float64](p, `window.__frames.max`)
 	p.fetchServed("ppocrv4_rec.static.onnx")
+	// Count the frames drawn while the planner has the file: from the
+	// viewer's request to the promise of its answer settling.
+	eval[bool](p, `(() => { const planner = window.frames[0].memplanPlanner, plan = planner.plan;
+		window.__planFrames = -1;
+		planner.plan = function (...args) {
+			const from = window.__frames.n;
+			return plan.apply(this, args).then((r) => { window.__planFrames = window.__frames.n - from; return r; });
+		};
+		return true; })()`)
 	eval[bool](p, frameRecorder)
 	p.dropJS("ppocrv4_rec.static.onnx", "window.__file")
 	p.wait("the model planned", viewerShows("ppocrv4_rec.static.onnx"))
-	planning := eval[float64](p, `window.__frames.max`)
-	frames := eval[float64](p, `window.__frames.n`)
-	bound := max(1000, 4*idle)
-	t.Logf("longest gap between frames: %.0f ms while planning (%.0f frames), %.0f ms idle; bound %.0f ms", planning, frames, idle, bound)
-	if planning > bound {
-		p.fail("a gap of %.0f ms between frames while planning, over %.0f ms", planning, bound)
+	during := eval[float64](p, `window.__planFrames`)
+	t.Logf("%.0f frames while the workers planned; longest gap between frames %.0f ms from drop to picture (%.0f ms idle); where: %s",
+		during, eval[float64](p, `window.__frames.max`), idle, eval[string](p, `JSON.stringify(`+frame+`.memplan.state().millis)`))
+	if during < 3 {
+		p.fail("%.0f frames drawn while the model was planned: the planner holds the page's thread", during)
 	}
 }
 

@@ -188,9 +188,11 @@
     }
     if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) r.best = m;
     r.left--;
-    // Member 0 at the bound wins whatever the other shards find.
+    // Member 0 at the bound wins whatever the other shards find: stop
+    // them, or they keep a core busy while the page shows the plan.
     if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
       pending.delete(m.id);
+      if (r.left > 0 && pool) for (let k = 0; k < r.shards; k++) pool[k].postMessage({ type: "cancel", id: m.id });
       r.resolve(r.best);
     }
   }
@@ -200,7 +202,7 @@
       const opts = JSON.parse(options);
       const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
       return new Promise((resolve) => {
-        pending.set(id, { resolve, progress, left: shards, best: null });
+        pending.set(id, { resolve, progress, left: shards, shards, best: null });
         for (let k = 0; k < shards; k++) {
           workers[k].postMessage({ type: "plan", id, name, data, options: opts, shard: k, shards });
         }

@@ -18,6 +18,12 @@ import (
 // when a message changes incompatibly.
 const Version = 2
 
+// FileTypes are the file name extensions the planner worker decodes by
+// name (ir.DetectFormat also knows some formats by their first bytes):
+// the page offers them in its file picker. A test holds the list to the
+// decoders the worker links.
+var FileTypes = []string{".json", ".onnx", ".csv"}
+
 // Options are the planning options a page sends: planner.Options, the
 // strategy, an explicit budget and the choices the decoders take.
 type Options struct {

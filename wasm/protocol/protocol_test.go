@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"memplan/ir"
+	_ "memplan/ir/onnx" // the worker links it: its format is one the page offers
 	"memplan/planner"
 )
 
@@ -63,5 +64,23 @@ func TestOptionsResolveSymbolsText(t *testing.T) {
 	bad := Options{SymbolsText: "batch"}
 	if err := bad.Resolve(); err == nil || !strings.Contains(err.Error(), `"batch" is not name=value`) {
 		t.Fatalf("Resolve of %q: %v", bad.SymbolsText, err)
+	}
+}
+
+// Every extension the page's file picker offers is one a decoder the
+// worker links takes by name, and every such decoder is offered.
+func TestFileTypesAreTheDecoders(t *testing.T) {
+	offered := map[string]bool{}
+	for _, ext := range FileTypes {
+		f, err := ir.DetectFormat("model"+ext, nil)
+		if err != nil {
+			t.Errorf("%s: %v", ext, err)
+		}
+		offered[f] = true
+	}
+	for _, f := range ir.FormatNames() {
+		if !offered[f] {
+			t.Errorf("format %s has no extension in FileTypes", f)
+		}
 	}
 }

@@ -29,6 +29,7 @@ import (
 type worker struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc // the request in flight, if any
+	id      int                // and its id
 	running sync.Mutex         // one plan at a time: a cancelled one ends first
 }
 
@@ -56,12 +57,13 @@ func main() {
 
 // handle takes a request: {type: "plan", id, name, data, options},
 // {type: "diff", id, a, b} with each side {name, data, options} or
-// {example, options}, or {type: "cancel"}.
+// {example, options}, or {type: "cancel", id} (no id: whatever is in
+// flight).
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
 	case "cancel":
 		w.mu.Lock()
-		if w.cancel != nil {
+		if id := m.Get("id"); w.cancel != nil && (id.Type() != js.TypeNumber || id.Int() == w.id) {
 			w.cancel()
 		}
 		w.mu.Unlock()
@@ -85,7 +87,7 @@ func (w *worker) handle(m js.Value) {
 		if w.cancel != nil {
 			w.cancel() // a newer request supersedes the one in flight
 		}
-		w.cancel = cancel
+		w.cancel, w.id = cancel, req.ID
 		w.mu.Unlock()
 		go w.run(ctx, req, data)
 	case "diff":
@@ -119,7 +121,7 @@ func (w *worker) handle(m js.Value) {
 		if w.cancel != nil {
 			w.cancel()
 		}
-		w.cancel = cancel
+		w.cancel, w.id = cancel, id
 		w.mu.Unlock()
 		go func() {
 			w.running.Lock()
