@@ -140,7 +140,6 @@ function show(m) {
   if (d.only_a.length) only.push("only in A: " + d.only_a.join(" "));
   if (d.only_b.length) only.push("only in B: " + d.only_b.join(" "));
   $("only").textContent = only.join(" · ");
-  $("table-text").textContent = m.table;
   $("result").hidden = false;
   // Each viewer shows its side's record as it is (it checks it again).
   for (const [k, v] of viewers.entries()) v.send({ type: "load", name: "ab"[k] + ".plan.json", data: m.plans[k] });

@@ -146,6 +146,11 @@ func TestBrowserCompare(t *testing.T) {
 		}
 		p.screenshot("compare-" + c.a + "-" + c.b)
 	}
+	for _, size := range []struct{ w, h int64 }{{800, 600}, {390, 844}} {
+		p.resize(size.w, size.h)
+		p.settle2()
+		p.screenshot(fmt.Sprintf("compare-%dx%d", size.w, size.h))
+	}
 }
 
 // waitLong is wait for what a loaded machine may take minutes to do:

@@ -140,11 +140,10 @@ type WorkerEvent struct {
 	// Millis is where a planned request's time went, in the worker:
 	// "load", "plan" (placing and proving), "encode".
 	Millis map[string]float64 `json:"millis,omitempty"`
-	// Diffed: the comparison of the two plans (planner.DiffPlans), its
-	// text as "memplan diff" prints it, and each side's verified plan
-	// record as JSON text, for a viewer to show as it is.
+	// Diffed: the comparison of the two plans (planner.DiffPlans; its
+	// totals are the text "memplan diff" prints) and each side's verified
+	// plan record as JSON text, for a viewer to show as it is.
 	Diff  *planner.Diff `json:"diff,omitempty"`
-	Table string        `json:"table,omitempty"`
 	Plans []string      `json:"plans,omitempty"`
 }
 

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"path"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -170,10 +169,9 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 		}
 		plans[k], labels[k] = p, planner.DiffLabel(s.Name, p, in.Plan != nil)
 	}
-	d := planner.DiffPlans(plans[0], plans[1], labels[0], labels[1])
-	var table strings.Builder
-	d.WriteTable(&table)
-	ev = protocol.WorkerEvent{Type: "diffed", Diff: d, Table: table.String()}
+	// The page shows the record; the text table (tabwriter, 9 kB of
+	// wasm) is the command line's.
+	ev = protocol.WorkerEvent{Type: "diffed", Diff: planner.DiffPlans(plans[0], plans[1], labels[0], labels[1])}
 	for _, p := range plans {
 		b, err := json.Marshal(p)
 		if err != nil {
