@@ -71,6 +71,7 @@ function option(value, text) {
 }
 
 for (const [k, f] of forms.entries()) {
+  f.elements.open.addEventListener("click", () => f.elements.pick.click());
   f.elements.pick.addEventListener("change", (e) => {
     const file = e.target.files[0];
     if (!file) return;
