@@ -158,11 +158,30 @@ function tooltip(tip, frame, m) {
 main.on((m) => tooltip($("tip"), $("viewer"), m));
 beside.on((m) => tooltip($("beside-tip"), $("beside"), m));
 
+// The tensors of the plan on screen, to select from the keyboard as a
+// click on the plot does.
+function tensorPicker(tensors) {
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "—";
+  $("pick-tensor").replaceChildren(none, ...tensors.map((t) => {
+    const o = document.createElement("option");
+    o.value = o.textContent = t.name;
+    return o;
+  }));
+}
+$("pick-tensor").addEventListener("change", (e) => main.send({ type: "select", name: e.target.value }));
+
+main.on((m) => {
+  if (m.type === "select") $("pick-tensor").value = m.tensor ? m.tensor.tensor.name : "";
+});
+
 main.on((m) => {
   const l = state.lessons[state.at];
   if (!l) return;
   if (m.type === "summary" && m.file === fileName(l)) {
     state.armed = true;
+    tensorPicker(JSON.parse(m.tensors_json));
     state.shown[0] = m.summary;
     $("readout").textContent = readout(m.summary);
     shareWorld();

@@ -184,6 +184,9 @@ func TestBrowserLessons(t *testing.T) {
 	type step struct {
 		button string // a lesson button's label, or
 		tensor string // a tensor to click on the plan
+		// keyboard picks the tensor from the list under the plot by
+		// typing its name, at the smaller size
+		keyboard bool
 	}
 	lessons := []struct {
 		file        string
@@ -226,6 +229,11 @@ func TestBrowserLessons(t *testing.T) {
 						// The button re-plans: wait for the new plan on screen.
 						p.wait("the re-plan", fmt.Sprintf(`(() => { const s = %s.memplan.state(); return !s.dirty; })() &&
 							document.getElementById("readout").textContent !== ""`, frame))
+					} else if st.keyboard {
+						// The keyboard's way: the tensor list under the plot.
+						eval[bool](p, `(document.getElementById("pick-tensor").focus(), true)`)
+						p.run("type "+st.tensor, chromedp.KeyEvent(st.tensor))
+						p.wait("the selection of "+st.tensor, fmt.Sprintf(`%s.memplan.state().selected === %q`, frame, st.tensor))
 					} else {
 						p.settle()
 						p.clickTensor("viewer", st.tensor)
@@ -237,7 +245,9 @@ func TestBrowserLessons(t *testing.T) {
 				if eval[bool](p, `document.getElementById("task").classList.contains("done")`) {
 					p.fail("lesson %d counted a wrong answer (%+v)", i+1, l.wrong)
 				}
-				do(l.right)
+				right := l.right
+				right.keyboard = right.tensor != "" && size.w < 1000
+				do(right)
 				p.wait(fmt.Sprintf("lesson %d done", i+1), `document.getElementById("task").classList.contains("done") &&
 					document.getElementById("verdict").textContent.startsWith("Done.")`)
 				if !eval[bool](p, fmt.Sprintf(`document.querySelectorAll("#lesson-list button")[%d].classList.contains("done")`, i)) {
