@@ -106,6 +106,8 @@ function show(i, focus) {
   // A selection would carry over to a tensor of the same name in the
   // new graph and answer its task unasked.
   main.send({ type: "select", name: "" });
+  $("viewer").classList.add("loading");
+  $("beside").classList.toggle("loading", !!l.beside);
   main.send(request(l, l.options || {}));
   if (l.beside) {
     $("beside-caption").textContent = l.beside.caption || "";
@@ -181,12 +183,16 @@ main.on((m) => {
   if (!l) return;
   if (m.type === "summary" && m.file === fileName(l)) {
     state.armed = true;
+    $("viewer").classList.remove("loading");
     tensorPicker(JSON.parse(m.tensors_json));
     state.shown[0] = m.summary;
     $("readout").textContent = readout(m.summary);
     shareWorld();
   }
-  if (m.type === "error") $("readout").textContent = m.message;
+  if (m.type === "error") {
+    $("viewer").classList.remove("loading");
+    $("readout").textContent = m.message;
+  }
   if (state.armed && holds(l.task, m)) complete();
 });
 
@@ -194,6 +200,7 @@ beside.on((m) => {
   const l = state.lessons[state.at];
   if (!l || !l.beside || m.type !== "summary" || m.file !== fileName(l)) return;
   state.shown[1] = m.summary;
+  $("beside").classList.remove("loading");
   $("beside-readout").textContent = readout(m.summary);
   shareWorld();
 });
