@@ -6,8 +6,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -189,7 +189,7 @@ func TestBrowserLessons(t *testing.T) {
 		keyboard bool
 	}
 	lessons := []struct {
-		file        string
+		file         string
 		wrong, right step
 	}{
 		{"liveness.json", step{tensor: "b"}, step{tensor: "a"}},
