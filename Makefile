@@ -42,8 +42,10 @@ framebench:
 test: vet test-host test-wasm
 
 # Host tests; the drawing and browser tests need a display, given by xvfb-run.
+# The browser tests outlast go test's default 10-minute limit on a busy
+# two-core machine.
 test-host:
-	xvfb-run -a $(GO) test -count=1 -timeout 30m ./...
+	xvfb-run -a $(GO) test -count=1 -timeout 40m ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" $(WASM_TEST_PKGS)

@@ -75,6 +75,9 @@ type PhaseBand struct {
 	Peak   int64 // most bytes live at one of its steps
 }
 
+// worldHeadroom is the room a plan's world has above its tallest line.
+const worldHeadroom = 1.02
+
 // Layout is a plan laid out in world coordinates, ready to draw and hit
 // test. Items are in draw order: buffers, then guards, then views on top.
 type Layout struct {
@@ -179,7 +182,7 @@ func NewLayout(p *planner.Plan, budget int64) *Layout {
 			l.Lines = append(l.Lines, Line{float64(b.Offset), LineCut, fmt.Sprintf("gpu buffer %d of %d", k+1, len(p.Buffers))})
 		}
 	}
-	l.Bounds = Rect{0, 0, steps, top * 1.02}
+	l.Bounds = Rect{0, 0, steps, top * worldHeadroom}
 	l.Live, l.MaxLive = liveProfile(p)
 	l.rankTensors()
 	for _, r := range p.PhaseRuns() {

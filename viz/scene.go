@@ -306,6 +306,20 @@ func (v *View) HitAt(sx, sy float64) Hit {
 	return h
 }
 
+// ShareWorld widens the world to at least steps × bytes, with the
+// headroom a plan's own world has, and fits it: two viewers given the
+// larger of their two plans draw them at one scale, side by side.
+func (v *View) ShareWorld(steps, bytes float64) {
+	if v.Layout == nil {
+		return
+	}
+	w := v.Layout.Bounds
+	w.X1, w.Y1 = max(w.X1, steps), max(w.Y1, bytes*worldHeadroom)
+	v.Cam.World = w
+	v.Cam.Fit()
+	v.Dirty = true
+}
+
 // SetReveal replays the placement up to its n-th buffer (-1: show all).
 func (v *View) SetReveal(n int) {
 	if v.Layout == nil || v.Layout.Placed == 0 || n < 0 {

@@ -273,3 +273,22 @@ func TestReplayPlacement(t *testing.T) {
 		t.Errorf("replay of a plan without an order: reveal %d", v.Reveal)
 	}
 }
+
+// Two plans shown at one scale: the viewer of the smaller one, given the
+// larger's size, draws a byte as many pixels tall as the larger's viewer.
+func TestShareWorld(t *testing.T) {
+	small, large := NewView(640, 400), NewView(640, 400)
+	small.SetLayout(NewLayout(sample.Plan(), 0), false)
+	big := *sample.Plan()
+	big.ArenaSize *= 3
+	large.SetLayout(NewLayout(&big, 0), false)
+	if small.Cam.KY <= large.Cam.KY*1.5 {
+		t.Fatalf("premise: each fitted alone, the smaller plan is drawn taller (%g vs %g px/byte)", small.Cam.KY, large.Cam.KY)
+	}
+	for _, v := range []*View{small, large} {
+		v.ShareWorld(float64(big.Steps), float64(big.ArenaSize))
+	}
+	if math.Abs(small.Cam.KY-large.Cam.KY) > 1e-12 || small.Cam.KX != large.Cam.KX || small.Cam.OrgY != 0 {
+		t.Errorf("shared world: %g vs %g px/byte, %g vs %g px/step, origin %g", small.Cam.KY, large.Cam.KY, small.Cam.KX, large.Cam.KX, small.Cam.OrgY)
+	}
+}

@@ -760,6 +760,14 @@ func (a *app) handle(m js.Value) {
 		})
 	case "fit":
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
+	case "world":
+		// A host showing two plans at one scale sends each viewer the
+		// larger steps and bytes of the two.
+		steps, bytes := m.Get("steps"), m.Get("bytes")
+		if steps.Type() == js.TypeNumber && bytes.Type() == js.TypeNumber {
+			x, y := steps.Float(), bytes.Float()
+			a.queue(func() { a.view.ShareWorld(x, y) })
+		}
 	case "key":
 		key, shift := str("key"), m.Get("shift").Truthy()
 		a.queue(func() {

@@ -4,6 +4,7 @@
 //	memplan plan [flags] FILE          print the report (or --json the plan record)
 //	memplan verify [flags] FILE PLAN   check a plan record against its source
 //	memplan explain [flags] FILE NAME  why tensor NAME lives when and sits where it does
+//	memplan diff [flags] A [B]         compare two plans (records or inputs to plan)
 //	memplan estimate [flags] FILE      activation + weights + inputs vs a budget
 //	memplan fit --symbol NAME --webgpu PROFILE [flags] FILE
 //	                                   the largest NAME that fits a WebGPU device
@@ -25,6 +26,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -58,6 +60,7 @@ Usage:
   memplan verify [flags] FILE PLAN   check that the plan record PLAN is valid for FILE
   memplan explain [flags] FILE NAME  plan FILE and say why tensor NAME lives when it does
                                      and sits where it does (--json: the record)
+  memplan diff [flags] A [B]         compare two plans: arena, bound, tensors that moved
   memplan estimate [flags] FILE      estimate activation + weights + inputs; --budget checks it
   memplan fit --symbol NAME --webgpu PROFILE [flags] FILE
                                      the largest NAME for which the plan fits the device
@@ -93,6 +96,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdPlan(ctx, rest, stdout, stderr)
 	case "verify":
 		err = cmdVerify(ctx, rest, stdout, stderr)
+	case "diff":
+		err = cmdDiff(ctx, rest, stdout, stderr)
 	case "estimate":
 		err = cmdEstimate(ctx, rest, stdout, stderr)
 	case "fit":
@@ -332,7 +337,7 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
-	if len(pos) != positional {
+	if positional >= 0 && len(pos) != positional { // -1: the command checks
 		return nil, usageError{fmt.Sprintf("%s wants %d file argument(s), got %d", fs.Name(), positional, len(pos))}
 	}
 	return pos, nil
@@ -819,4 +824,81 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "%s=%d\n", name, r.Value)
 	return nil
+}
+
+// cmdDiff compares two plans. Each side is a plan record, used as it is,
+// or an input planned with the plan flags; the -b flags change side B
+// only, so one file compares with itself under another strategy, in
+// f32-uniform mode or with other symbol values.
+func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	var f planFlags
+	f.register(fs)
+	strategyB := fs.String("strategy-b", "", "plan side B with this strategy (default: --strategy)")
+	f32B := fs.Bool("f32-uniform-b", false, "plan side B with every tensor stored as f32")
+	var symbolsB symbolFlag
+	fs.Var(&symbolsB, "set-b", "bind symbols for side B only, over --set: sym=value[,sym=value] (repeatable)")
+	asJSON := fs.Bool("json", false, "print the comparison record as JSON instead of the table")
+	pos, err := parse(fs, args, stderr, -1)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return usageError{fmt.Sprintf("diff wants A and B, or one file A to compare with itself under the -b flags; got %d file arguments", len(pos))}
+	}
+	fileB := pos[0]
+	if len(pos) == 2 {
+		fileB = pos[1]
+	}
+	fb := f
+	if *strategyB != "" {
+		fb.strategy = *strategyB
+	}
+	fb.f32 = f.f32 || *f32B
+	if len(symbolsB) > 0 {
+		fb.symbols = symbolFlag{}
+		maps.Copy(fb.symbols, f.symbols)
+		maps.Copy(fb.symbols, symbolsB)
+	}
+	pa, labelA, err := planSide(ctx, &f, pos[0], stderr)
+	if err != nil {
+		return err
+	}
+	pb, labelB, err := planSide(ctx, &fb, fileB, stderr)
+	if err != nil {
+		return err
+	}
+	d := planner.DiffPlans(pa, pb, labelA, labelB)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	return d.WriteTable(stdout)
+}
+
+// planSide reads one side of a diff: a plan record as it is (Load has
+// verified it), else the input planned with f. The label names the file
+// and what it was planned with.
+func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*planner.Plan, string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, "", err
+	}
+	if planner.IsPlanRecord(data) {
+		in, err := planner.Load(file, data, ir.DecodeOptions{})
+		if err != nil {
+			return nil, "", err
+		}
+		return in.Plan, planner.DiffLabel(file, in.Plan, true), nil
+	}
+	p, err := lower(ctx, f, file, stderr)
+	if err != nil {
+		return nil, "", err
+	}
+	plan, _, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return nil, "", err
+	}
+	return plan, planner.DiffLabel(file, plan, false), nil
 }

@@ -256,3 +256,53 @@ func TestExplain(t *testing.T) {
 		})
 	}
 }
+
+func TestDiff(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(dir, "bestfit.json")
+	if code, _, errs := runCLI(t, "plan", "--strategy", "best-fit", "--json", "-o", record, "../../planner/testdata/input.12.csv"); code != exitOK {
+		t.Fatalf("plan: %d %s", code, errs)
+	}
+	const csv = "../../planner/testdata/input.12.csv"
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		want     []string // lines the output holds
+		wantErr  string
+		wantNots []string
+	}{
+		{"two strategies on one file", []string{"diff", "--strategy", "best-fit", "--strategy-b", "no-reuse", csv}, exitOK,
+			[]string{"arena          12 B    20 B    +8 B", "# 5 of 5 matched tensors changed", "b5      0         16        0-20     0-20     4       4       offset"}, "", nil},
+		{"a record against an input", []string{"diff", record, csv, "--strategy", "first-use"}, exitOK,
+			[]string{"# A: " + record + " (plan record), strategy best-fit", "# B: " + csv + ", strategy first-use", "matched tensors changed"}, "", []string{"# 0 of"}},
+		{"the same plan twice", []string{"diff", record, record}, exitOK, []string{"# 0 of 5 matched tensors changed"}, "", []string{"tensor  offset"}},
+		{"f32-uniform on B only", []string{"diff", "--f32-uniform-b", "../../examples/r1-chain.json"}, exitOK, []string{", f32-uniform"}, "", nil},
+		{"three files", []string{"diff", csv, csv, csv}, exitBadInput, nil, "got 3 file arguments", nil},
+		{"bad input names the file", []string{"diff", csv, "no-such.csv"}, exitBadInput, nil, "no-such.csv", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tt.args...)
+			if code != tt.code || !strings.Contains(errs, tt.wantErr) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errs, tt.code, tt.wantErr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.wantNots {
+				if strings.Contains(out, w) {
+					t.Errorf("output has %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+	// --json is the record the page shows.
+	_, out, _ := runCLI(t, "diff", "--json", "--strategy", "best-fit", "--strategy-b", "no-reuse", csv)
+	var d planner.Diff
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.ArenaDelta != 8 || len(d.Changed) != 5 || d.B.Strategy != "no-reuse" {
+		t.Errorf("json %v: %+v", err, d)
+	}
+}

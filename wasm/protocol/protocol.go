@@ -174,6 +174,11 @@ type WorkerEvent struct {
 	Mime string `json:"mime,omitempty"`
 	// Explained: why the tensor asked lives when and sits where it does.
 	Explanation *planner.Explanation `json:"explanation,omitempty"`
+	// Diffed: the comparison of the two plans (planner.DiffPlans; its
+	// totals are the text "memplan diff" prints) and each side's verified
+	// plan record as JSON text, for a viewer to show as it is.
+	Diff  *planner.Diff `json:"diff,omitempty"`
+	Plans []string      `json:"plans,omitempty"`
 }
 
 // ExportRequest asks a worker to write the plan on screen as a file: What
@@ -190,4 +195,12 @@ type ExportRequest struct {
 	JSON   bool   `json:"json"`
 	Theme  string `json:"theme"`
 	Budget int64  `json:"budget"`
+}
+
+// DiffSide is one side of a "diff" request to the worker: a file (its
+// bytes travel beside the request as "data") and the options to plan it
+// with; a plan record is taken as it is.
+type DiffSide struct {
+	Name    string  `json:"name"`
+	Options Options `json:"options"`
 }

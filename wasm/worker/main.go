@@ -13,12 +13,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall/js"
 	"time"
 
+	"memplan/examples"
 	"memplan/ir"
 	_ "memplan/ir/onnx"
 	"memplan/planner"
@@ -61,8 +63,9 @@ func main() {
 }
 
 // handle takes a request: {type: "plan", id, name, data, options},
-// {type: "explain", id, key, name, tensor[, plan]} or {type: "cancel",
-// id} (no id: whatever is in flight).
+// {type: "explain", id, key, name, tensor[, plan]}, {type: "diff", id, a,
+// b} with each side {name, data, options} or {example, options}, or
+// {type: "cancel", id} (no id: whatever is in flight).
 func (w *worker) handle(m js.Value) {
 	switch m.Get("type").String() {
 	case "explain":
@@ -124,6 +127,46 @@ func (w *worker) handle(m js.Value) {
 		w.cancel, w.id = cancel, req.ID
 		w.mu.Unlock()
 		go w.run(ctx, req, data)
+	case "diff":
+		id := m.Get("id").Int()
+		var sides [2]diffSide
+		for k, key := range []string{"a", "b"} {
+			v := m.Get(key)
+			sides[k].Name = v.Get("name").String()
+			var data []byte
+			var err error
+			if ex := v.Get("example"); ex.Type() == js.TypeString {
+				// A built-in example, as the viewer offers them.
+				sides[k].Name = path.Base(ex.String())
+				if data, err = examples.FS.ReadFile(sides[k].Name); err != nil {
+					err = fmt.Errorf("no built-in example %s", ir.Quote(sides[k].Name))
+				}
+			} else {
+				data, err = bytesOf(v.Get("data"))
+			}
+			if err == nil {
+				err = optionsOf(v.Get("options"), &sides[k].Options)
+			}
+			if err != nil {
+				post(protocol.WorkerEvent{Type: "error", ID: id, Error: protocol.ErrorOf(fmt.Errorf("side %s: %w", key, err))})
+				return
+			}
+			sides[k].data = data
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		w.mu.Lock()
+		if w.cancel != nil {
+			w.cancel()
+		}
+		w.cancel, w.id = cancel, id
+		w.mu.Unlock()
+		go func() {
+			w.running.Lock()
+			defer w.running.Unlock()
+			ev := diff(ctx, sides)
+			ev.ID = id
+			post(ev)
+		}()
 	}
 }
 
@@ -163,6 +206,56 @@ func (w *worker) keep(id int, p *planner.Plan) {
 	w.mu.Lock()
 	w.explainKey, w.explainPlan = id, p
 	w.mu.Unlock()
+}
+
+type diffSide struct {
+	protocol.DiffSide
+	data []byte
+}
+
+// diff plans both sides of a comparison (or takes their plan records as
+// they are) and compares them. Each side plans in this one worker, with
+// the whole portfolio: comparisons are of files small enough to read.
+func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
+	defer func() {
+		if r := recover(); r != nil {
+			ev = protocol.WorkerEvent{Type: "error", Error: &protocol.Error{Message: fmt.Sprintf("internal error while comparing (please report it): %v", r), Kind: "bug"}}
+		}
+	}()
+	var plans [2]*planner.Plan
+	var labels [2]string
+	for k, s := range sides {
+		o := s.Options
+		in, err := planner.Load(s.Name, s.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
+		if err != nil {
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+		}
+		p := in.Plan
+		if p == nil {
+			prob, err := planner.Lower(in.Source, o.Options)
+			if err == nil {
+				p, _, err = planner.PlanProblem(ctx, prob, o.Strategy, planner.PlaceOptions{Yield: yielder()})
+			}
+			if ctx.Err() != nil {
+				return cancelled()
+			}
+			if err != nil {
+				return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+			}
+		}
+		plans[k], labels[k] = p, planner.DiffLabel(s.Name, p, in.Plan != nil)
+	}
+	// The page shows the record; the text table (tabwriter, 9 kB of
+	// wasm) is the command line's.
+	ev = protocol.WorkerEvent{Type: "diffed", Diff: planner.DiffPlans(plans[0], plans[1], labels[0], labels[1])}
+	for _, p := range plans {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+		}
+		ev.Plans = append(ev.Plans, string(b))
+	}
+	return ev
 }
 
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
