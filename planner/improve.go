@@ -206,7 +206,9 @@ func (im *improver) window(lo, hi, ext int, floor int64) (int, bool) {
 	for _, i := range im.freed {
 		im.free[i] = false
 	}
-	im.sub.Steps, im.sub.Alignment = im.pr.p.Steps, im.pr.p.Alignment
+	// The window keeps the problem's GPU buffer cuts: its offsets are
+	// the problem's own.
+	im.sub.Steps, im.sub.Alignment, im.sub.Cut = im.pr.p.Steps, im.pr.p.Alignment, im.pr.p.Cut
 	spr := prepare(&im.sub, PlaceOptions{})
 	cur := make([]int64, len(im.ids))
 	for k, i := range im.ids {
@@ -273,6 +275,9 @@ func (im *improver) shuffled(spr *prepared, o fitOrder) []int {
 func (im *improver) rectangle(lo, hi int, floor, arena int64) (int, bool) {
 	bs := im.pr.p.Buffers
 	floor -= floor % im.align // shifted offsets keep their alignment
+	if c := im.pr.p.Cut; c > 0 {
+		floor -= floor % c // and the GPU buffer cuts (c is a multiple of every alignment)
+	}
 	target := arena - 1 - floor
 	im.ids = im.ids[:0]
 	im.sub.Buffers = im.sub.Buffers[:0]
@@ -304,7 +309,7 @@ func (im *improver) rectangle(lo, hi int, floor, arena int64) (int, bool) {
 		return freed, false
 	}
 	im.nodes += int64(freed)
-	im.sub.Steps, im.sub.Alignment = im.pr.p.Steps, im.pr.p.Alignment
+	im.sub.Steps, im.sub.Alignment, im.sub.Cut = im.pr.p.Steps, im.pr.p.Alignment, im.pr.p.Cut
 	group := make([]int, len(im.sub.Buffers))
 	for k := range group {
 		group[k] = k
