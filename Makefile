@@ -32,8 +32,10 @@ framebench:
 test: vet test-host test-wasm
 
 # Host tests; the drawing and browser tests need a display, given by xvfb-run.
+# The browser tests (web/) take over go test's default ten minutes on a
+# busy two-core machine: the limit is for hangs, not for speed.
 test-host:
-	xvfb-run -a $(GO) test -count=1 ./...
+	xvfb-run -a $(GO) test -count=1 -timeout 40m ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" $(WASM_TEST_PKGS)
