@@ -42,8 +42,8 @@ framebench:
 test: vet test-host test-wasm
 
 # Host tests; the drawing and browser tests need a display, given by xvfb-run.
-# The browser tests outlast go test's default 10-minute limit on a busy
-# two-core machine.
+# The browser tests (web/) take over go test's default ten minutes on a
+# busy two-core machine: the limit is for hangs, not for speed.
 test-host:
 	xvfb-run -a $(GO) test -count=1 -timeout 40m ./...
 
