@@ -229,17 +229,24 @@ func placeReason(plan *Plan, t *PlanTensor) *PlaceReason {
 			}
 		}
 	}
-	for _, o := range before {
+	// By offset, then name; sorted as indexes, which costs the wasm programs
+	// no new instance of the sort.
+	var hits []int
+	for k, o := range before {
 		if overlaps(o) {
-			r.Conflicts = append(r.Conflicts, Neighbour{o.Name, o.Offset, o.Offset + span(o), o.Birth, o.Death})
+			hits = append(hits, k)
 		}
 	}
-	slices.SortFunc(r.Conflicts, func(a, b Neighbour) int {
-		if a.Offset != b.Offset {
-			return cmpInt64(a.Offset, b.Offset)
+	slices.SortFunc(hits, func(a, b int) int {
+		if c := cmpInt64(before[a].Offset, before[b].Offset); c != 0 {
+			return c
 		}
-		return strings.Compare(a.Name, b.Name)
+		return strings.Compare(before[a].Name, before[b].Name)
 	})
+	for _, k := range hits {
+		o := before[k]
+		r.Conflicts = append(r.Conflicts, Neighbour{o.Name, o.Offset, o.Offset + span(o), o.Birth, o.Death})
+	}
 	// The conflicts' bytes, merged; the gaps are what lies between.
 	var lo int64
 	align := max(plan.Alignment, 1)
