@@ -209,6 +209,7 @@ func TestBrowserEmbedCrossOrigin(t *testing.T) {
 
 	// The host's scheme turning light brings b along (it has no theme).
 	s.scheme("light")
+	s.wait("b to take the host's scheme", `document.getElementById("b").dataset.theme === "light"`) // the change event follows the match
 	xb, yb, nameB, lightB := s.shownTensor("b")
 	if lightB == darkB {
 		t.Errorf("b's %s is %s in both themes", nameB, lightB)
