@@ -160,7 +160,9 @@ func (p *page) waitLong(what, js string) {
 	ctx, cancel := context.WithTimeout(p.ctx, 150*time.Second)
 	defer cancel()
 	start := time.Now()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+	// Poll gives up after 30 s of its own unless told otherwise.
+	poll := chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(150*time.Second))
+	if _, err := chromedp.Run(ctx, poll); err != nil {
 		state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`JSON.stringify({learn: window.memplanLearn && {at: memplanLearn.at, armed: memplanLearn.armed, n: memplanLearn.lessons.length},
 			viewer: (() => { const f = document.querySelector("iframe"); return f && f.contentWindow.memplan ? f.contentWindow.memplan.state() : null; })()})`))
 		p.fail("waiting %v for %s (%s): %v; page state %s", time.Since(start), what, js, err, state)
