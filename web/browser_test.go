@@ -109,9 +109,12 @@ func eval[T any](p *page, js string) T {
 // wait polls a JS expression until it is truthy.
 func (p *page) wait(what, js string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 40*time.Second)
+	// A limit for hangs, not for speed: a loaded machine may take a minute
+	// to start the wasm. Poll has a limit of its own (30 s) unless told.
+	const limit = 2 * time.Minute
+	ctx, cancel := context.WithTimeout(p.ctx, limit)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(limit))); err != nil {
 		p.fail("waiting for %s (%s): %v", what, js, err)
 	}
 }
@@ -120,7 +123,7 @@ func (p *page) wait(what, js string) {
 // navigates: a poll in the old document ends with it, so poll from here.
 func (p *page) waitAcrossLoad(what, js string) {
 	p.t.Helper()
-	deadline := time.Now().Add(40 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`(() => { try { return !!(`+js+`); } catch (e) { return false; } })()`))
 		if err == nil && ok {
