@@ -760,6 +760,26 @@ func (a *app) handle(m js.Value) {
 		})
 	case "fit":
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
+	case "profile":
+		// The WebGPU profile a device's limits (a GPUSupportedLimits, or
+		// any object with its three fields) provide: the largest named one
+		// (planner.ProfileOf), "" when it falls short of every profile.
+		lim := m.Get("limits")
+		num := func(k string) int64 {
+			if lim.Type() == js.TypeObject {
+				if v := lim.Get(k); v.Type() == js.TypeNumber {
+					return int64(v.Float())
+				}
+			}
+			return 0
+		}
+		l := planner.Limits{MaxStorageBufferBindingSize: num("maxStorageBufferBindingSize"), MaxBufferSize: num("maxBufferSize"),
+			MinStorageBufferOffsetAlignment: num("minStorageBufferOffsetAlignment")}
+		ev := map[string]any{"type": "profile", "profile": "", "doc": ""}
+		if p, ok := planner.ProfileOf(l); ok {
+			ev["profile"], ev["doc"] = p.Profile, p.Doc
+		}
+		a.post(ev)
 	case "world":
 		// A host showing two plans at one scale sends each viewer the
 		// larger steps and bytes of the two.

@@ -64,6 +64,7 @@
       case "dragenter": showDrop(true); break;
       case "open": $("file").click(); break;
       case "record": onRecord(m); break;
+      case "profile": onProfile(m); break;
     }
   });
 
@@ -274,8 +275,16 @@
       ["binding limit", fmtExact(l.maxStorageBufferBindingSize)],
       ["buffer limit", fmtExact(l.maxBufferSize)],
       ["offset alignment", l.minStorageBufferOffsetAlignment + " B"],
+      ["WebGPU profile", "…"],
     ]);
     $("gpu-adapter").hidden = false;
+    // Which named profile these limits provide is Go's rule (ProfileOf).
+    send({ type: "profile", limits: { maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+      maxBufferSize: l.maxBufferSize, minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment } });
+  }
+  function onProfile(m) {
+    const dd = $("gpu-adapter").querySelector("dd:last-of-type");
+    if (dd) dd.textContent = m.profile ? m.profile + (m.doc ? " (" + m.doc + ")" : "") : "below every named profile";
   }
 
   function showResult(file, r) {

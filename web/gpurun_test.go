@@ -135,6 +135,9 @@ func TestBrowserGPURunExamples(t *testing.T) {
 	if got := p.text("#gpu-result"); !strings.Contains(got, "ran clean") || !strings.Contains(p.text("#gpu-adapter"), "swiftshader") {
 		p.fail("the page shows %q under adapter %q", got, p.text("#gpu-adapter"))
 	}
+	// The profile row is Go's verdict on the adapter's limits: SwiftShader
+	// offers a gibibyte of binding and buffer, the desktop profile.
+	p.wait("the adapter's profile", `document.getElementById("gpu-adapter").textContent.includes("WebGPU profiledesktop")`)
 	p.screenshot("gpurun-transformer")
 
 	names, err := fs.Glob(examples.FS, "*.json")
