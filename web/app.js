@@ -547,8 +547,8 @@
   function sendLocation() {
     send({ type: "location", search: location.search, hash: location.hash });
   }
+  // Back, Forward and a fragment edited by hand all fire popstate.
   window.addEventListener("popstate", sendLocation);
-  window.addEventListener("hashchange", sendLocation); // an address edited by hand
 
   function onState(m) {
     state.hash = m.hash;
