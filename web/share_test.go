@@ -5,12 +5,14 @@ package web
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"encoding/json"
 
@@ -42,6 +44,18 @@ func (p *page) pointerAway() {
 	p.settle()
 }
 
+// waitPlanner is wait for a condition that needs the planner workers'
+// first answer, which must compile their wasm first: on a loaded machine
+// that alone can take most of wait's time.
+func (p *page) waitPlanner(what, js string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Minute)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		p.fail("waiting for %s (%s): %v", what, js, err)
+	}
+}
+
 // press clicks the page element sel with the mouse, at its centre.
 func (p *page) press(sel string) {
 	p.t.Helper()
@@ -56,7 +70,7 @@ func (p *page) press(sel string) {
 func TestBrowserOpenByURL(t *testing.T) {
 	s := open(t, "/index.html?url=models/mlp.json")
 	p := s.page
-	p.wait("mlp.json from its URL", viewerShows("mlp.json"))
+	p.waitPlanner("mlp.json from its URL", viewerShows("mlp.json"))
 	p.shows("mlp.json", p.largest())
 	// Go read the address: its fragment names the file, the query is gone.
 	p.wait("the address", `location.hash === "#url=models/mlp.json" && location.search === ""`)
@@ -98,7 +112,7 @@ func TestBrowserStateLink(t *testing.T) {
 
 	// Options: a history entry of their own.
 	p.setField("alignment", "4096")
-	p.wait("the re-plan", `window.memplanApp.summary.alignment === 4096`)
+	p.waitPlanner("the re-plan", `window.memplanApp.summary.alignment === 4096`)
 	p.wait("the address", `location.hash.includes("align=4096")`)
 	// Back: the plan of the default options; Forward: 4096 again.
 	eval[bool](p, `(history.back(), true)`)
@@ -123,7 +137,7 @@ func TestBrowserStateLink(t *testing.T) {
 	box := eval[[]float64](p, `(() => { const r = document.getElementById("viewer").getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()`)
 
 	p.run("reload", chromedp.Navigate("about:blank"), chromedp.Navigate(link))
-	p.wait("the link restored", fmt.Sprintf(`(() => { const m = %s.memplan; if (!m) return false; const s = m.state();
+	p.waitPlanner("the link restored", fmt.Sprintf(`(() => { const m = %s.memplan; if (!m) return false; const s = m.state();
 		return s.file === "transformer.json" && s.selected === %q && !s.dirty && window.memplanApp.summary &&
 			window.memplanApp.summary.alignment === 4096 && document.querySelector("#details-list dd") &&
 			location.href === %q; })()`, frame, name, link))
@@ -161,7 +175,7 @@ func TestBrowserGraphInLink(t *testing.T) {
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
 	p.drop("dropped.json", dropped)
-	p.wait("the dropped file", viewerShows("dropped.json"))
+	p.waitPlanner("the dropped file", viewerShows("dropped.json"))
 	p.wait("the address", `location.hash.includes("g=")`)
 	p.press("#share")
 	p.wait("the link", `document.getElementById("share-link").value.includes("#")`)
@@ -170,7 +184,7 @@ func TestBrowserGraphInLink(t *testing.T) {
 		p.fail("the shared link %q does not carry the file", shared)
 	}
 	p.run("open the shared link", chromedp.Navigate("about:blank"), chromedp.Navigate(shared))
-	p.wait("the dropped file from the link", viewerShows("dropped.json"))
+	p.waitPlanner("the dropped file from the link", viewerShows("dropped.json"))
 	p.shows("dropped.json", p.largest())
 
 	// A link made by Go's own encoder, as a script or a docs build would.
@@ -180,7 +194,7 @@ func TestBrowserGraphInLink(t *testing.T) {
 	w.Close()
 	hash := link.EncodeHash(link.State{Name: "carried-mlp.json", Packed: packed.Bytes(), Options: protocol.Options{Options: planner.DefaultOptions()}, Step: -1})
 	p.run("open a built link", chromedp.Navigate(s.url+"/index.html#"+hash))
-	p.wait("the carried file", viewerShows("carried-mlp.json"))
+	p.waitPlanner("the carried file", viewerShows("carried-mlp.json"))
 	sent, _ := s.served.Sent()
 	for path := range sent {
 		if strings.Contains(path, "mlp") {
