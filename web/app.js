@@ -744,6 +744,9 @@
     f.skip_params.checked = !!o.skip_params;
     f.skip_inputs.checked = !!o.skip_inputs;
     f.skip_constants.checked = !!o.skip_constants;
+    f.webgpu.value = o.webgpu || "";
+    if (o.binding) f.binding.value = o.binding;
+    else f.binding.selectedIndex = 0; // Go's list starts with its default
     const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;
     replayStep.value = String(k);
     noteReplay(k);
