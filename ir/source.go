@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -112,33 +113,47 @@ func RegisterFormat(name string, match func(fileName string, data []byte) bool,
 	formats = append([]format{{name, match, decode}}, formats...)
 }
 
-func init() {
-	RegisterFormat("graph-json", func(name string, data []byte) bool {
-		return strings.EqualFold(path.Ext(name), ".json") || firstNonSpace(data) == '{'
-	}, func(name string, data []byte, _ DecodeOptions) (*Source, error) {
-		g, err := DecodeGraph(name, data)
-		if err != nil {
-			return nil, err
-		}
-		return &Source{Graph: g}, nil
-	})
-	RegisterFormat("buffer-csv", func(name string, data []byte) bool {
-		return strings.EqualFold(path.Ext(name), ".csv")
-	}, func(name string, data []byte, _ DecodeOptions) (*Source, error) {
-		t, err := DecodeBufferCSV(name, data)
-		if err != nil {
-			return nil, err
-		}
-		return &Source{Buffers: t}, nil
-	})
+// builtinFormats are the formats of this package, tried after every
+// registered one (buffer CSV, then graph JSON: the most general last).
+// They are a function rather than registered in an init, which would link
+// both decoders into every program that imports ir, the page's viewer
+// among them, whether or not it decodes anything.
+func builtinFormats() []format {
+	return []format{
+		{"buffer-csv", func(name string, data []byte) bool {
+			return strings.EqualFold(path.Ext(name), ".csv")
+		}, func(name string, data []byte, _ DecodeOptions) (*Source, error) {
+			t, err := DecodeBufferCSV(name, data)
+			if err != nil {
+				return nil, err
+			}
+			return &Source{Buffers: t}, nil
+		}},
+		{"graph-json", func(name string, data []byte) bool {
+			return strings.EqualFold(path.Ext(name), ".json") || firstNonSpace(data) == '{'
+		}, func(name string, data []byte, _ DecodeOptions) (*Source, error) {
+			g, err := DecodeGraph(name, data)
+			if err != nil {
+				return nil, err
+			}
+			return &Source{Graph: g}, nil
+		}},
+	}
+}
+
+// allFormats is every format in the order they are tried.
+func allFormats() []format {
+	formatsMu.RLock()
+	fs := slices.Clone(formats)
+	formatsMu.RUnlock()
+	return append(fs, builtinFormats()...)
 }
 
 // FormatNames lists the registered formats, the most specific first.
 func FormatNames() []string {
-	formatsMu.RLock()
-	defer formatsMu.RUnlock()
-	names := make([]string, len(formats))
-	for i, f := range formats {
+	fs := allFormats()
+	names := make([]string, len(fs))
+	for i, f := range fs {
 		names[i] = f.name
 	}
 	return names
@@ -155,9 +170,7 @@ func DetectFormat(fileName string, data []byte) (string, error) {
 }
 
 func detect(fileName string, data []byte) (*format, error) {
-	formatsMu.RLock()
-	fs := formats
-	formatsMu.RUnlock()
+	fs := allFormats()
 	for i := range fs {
 		if fs[i].match(fileName, data) {
 			return &fs[i], nil

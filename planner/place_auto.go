@@ -28,24 +28,27 @@ func bestFitMember(o fitOrder) autoMember {
 
 // The order is the tie-break, and the portfolio stops early once a member
 // reaches the lower bound: breadth, which reaches it most often on real
-// workloads, goes first.
-var autoMembers = []autoMember{
-	bestFitMember(orderBreadth),
-	// Breadth with other orders within a section, which reach the bound
-	// on traces where breadth alone does not (PanGu-α, ResNet-50).
-	bestFitMember(orderBreadthNewest),
-	bestFitMember(orderBreadthDying),
-	bestFitMember(orderSpatial),
-	bestFitMember(orderTemporal),
-	bestFitMember(orderArea),
-	{"first-use", func(ctx context.Context, pr *prepared) (answer, error) { return pr.firstUse(ctx) }},
-	// The seed planner's rule (lowest offset that fits, by size), in
-	// O(n log n): auto is then never worse than reference.
-	{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
-		a, err := pr.fit(ctx, pr.order(orderSize), firstGap)
-		a.rule = RuleFirstFit
-		return a, err
-	}},
+// workloads, goes first. A function, not a variable, so programs that
+// plan nothing (the page's viewer) do not link the members (see placers).
+func autoMembers() []autoMember {
+	return []autoMember{
+		bestFitMember(orderBreadth),
+		// Breadth with other orders within a section, which reach the bound
+		// on traces where breadth alone does not (PanGu-α, ResNet-50).
+		bestFitMember(orderBreadthNewest),
+		bestFitMember(orderBreadthDying),
+		bestFitMember(orderSpatial),
+		bestFitMember(orderTemporal),
+		bestFitMember(orderArea),
+		{"first-use", func(ctx context.Context, pr *prepared) (answer, error) { return pr.firstUse(ctx) }},
+		// The seed planner's rule (lowest offset that fits, by size), in
+		// O(n log n): auto is then never worse than reference.
+		{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
+			a, err := pr.fit(ctx, pr.order(orderSize), firstGap)
+			a.rule = RuleFirstFit
+			return a, err
+		}},
+	}
 }
 
 // autoLarge is the size above which auto leaves out best fit by area and
@@ -55,7 +58,7 @@ const autoLarge = referenceLimit
 
 func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	pr := prepare(p, opts)
-	members := autoMembers
+	members := autoMembers()
 	if len(pr.movable) > autoLarge {
 		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
 	}

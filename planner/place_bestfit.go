@@ -228,8 +228,12 @@ func placeBestFitOrder(o fitOrder) func(context.Context, *Problem, PlaceOptions)
 	}
 }
 
-// placeBestFit is XLA's global decreasing-size best fit.
-var placeBestFit = placeBestFitOrder(orderSpatial)
+// placeBestFit is XLA's global decreasing-size best fit. (A function:
+// a variable holding the closure would link best fit into every program
+// that imports the package.)
+func placeBestFit(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	return placeBestFitOrder(orderSpatial)(ctx, p, opts)
+}
 
 // repairFixed moves the buffers that a fixed-blind strategy put on top of
 // a fixed buffer: they are re-placed, largest first, by best fit around

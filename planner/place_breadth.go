@@ -1,6 +1,9 @@
 package planner
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // Greedy by breadth (TFLite): steps are visited from the busiest (most
 // live bytes) down; at each, its still unplaced buffers go largest first
@@ -10,7 +13,9 @@ import "slices"
 // the shared best-fit placement.
 
 // placeBreadth is the breadth strategy.
-var placeBreadth = placeBestFitOrder(orderBreadth)
+func placeBreadth(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
+	return placeBestFitOrder(orderBreadth)(ctx, p, opts)
+}
 
 // breadthOrder returns the movable buffers in greedy-by-breadth order;
 // within one section, buffers go in the order within gives, then largest

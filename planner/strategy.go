@@ -113,7 +113,7 @@ type Strategy struct {
 // honour Fixed buffers' offsets; Place checks and Verify proves that.
 type placeFunc func(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error)
 
-// strategies lists every strategy, and placers its algorithm by name.
+// strategies lists every strategy, and placers gives its algorithm by name.
 // Adding a strategy means one new file and a line in each; a test checks
 // that the two agree.
 var strategies = []Strategy{
@@ -128,16 +128,21 @@ var strategies = []Strategy{
 	{Name: "breadth", Doc: "TFLite greedy by breadth: busiest steps first, largest buffers first, into the best gap"},
 }
 
-var placers = map[string]placeFunc{
-	"reference":         placeReference,
-	"no-reuse":          placeNoReuse,
-	"auto":              placeAuto,
-	"exact":             placeExact,
-	"improve":           placeImprove,
-	"best-fit":          placeBestFit,
-	"best-fit-temporal": placeBestFitOrder(orderTemporal),
-	"first-use":         placeFirstUse,
-	"breadth":           placeBreadth,
+// placers is a function rather than a map variable: a package-level map
+// of functions keeps every strategy linked into any program that imports
+// the package, and the page's viewer, which plans nothing, paid for them.
+func placers() map[string]placeFunc {
+	return map[string]placeFunc{
+		"reference":         placeReference,
+		"no-reuse":          placeNoReuse,
+		"auto":              placeAuto,
+		"exact":             placeExact,
+		"improve":           placeImprove,
+		"best-fit":          placeBestFit,
+		"best-fit-temporal": placeBestFitOrder(orderTemporal),
+		"first-use":         placeFirstUse,
+		"breadth":           placeBreadth,
+	}
 }
 
 // DefaultStrategy is used when none is named.
@@ -165,7 +170,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 	if p.Options.NoReuse {
 		strategy = "no-reuse"
 	}
-	place, ok := placers[strategy]
+	place, ok := placers()[strategy]
 	if !ok {
 		return Placement{}, fmt.Errorf("unknown strategy %s (known: %s)", ir.Quote(strategy), strings.Join(StrategyNames(), ", "))
 	}
