@@ -30,10 +30,15 @@ type SymbolFit struct {
 	// At and Next are the trials at Value and Value+1: what fits and
 	// what stops the next value. At is nil when Value is 0; Next is nil
 	// when every value up to the ceiling fits.
-	At, Next *Trial
+	At   *Trial `json:"at"`
+	Next *Trial `json:"next"`
 	// Ceiling is the largest value the search tries.
 	Ceiling int64   `json:"ceiling"`
 	Trials  []Trial `json:"trials"`
+	// Text and Lines are the answer in words (Describe): one line, and
+	// the trials and verdicts as "memplan fit" prints them.
+	Text  string   `json:"text,omitempty"`
+	Lines []string `json:"lines,omitempty"`
 }
 
 // FitSearch says how LargestFit plans.
@@ -171,4 +176,53 @@ func (r *SymbolFit) Explain(s FitSearch) error {
 		return err
 	}
 	return ExplainFit(r.Next.Fit, p.Symbols, s.Lower)
+}
+
+// Describe puts the answer into words for device g, filling Text and
+// Lines: the command line prints Lines as comments, the page shows Text
+// above them, so both say the same.
+func (r *SymbolFit) Describe(g *GPU) {
+	name := r.Symbol
+	device := fmt.Sprintf("WebGPU profile %s (%s binding)", g.Limits.Profile, g.Binding)
+	lines := []string{fmt.Sprintf("the largest %s that fits %s, by planning at each value:", name, device)}
+	for _, t := range r.Trials {
+		verdict := "does not fit"
+		if t.Fits {
+			verdict = "fits"
+		}
+		if t.Arena > 0 {
+			verdict += ", arena " + FormatBytes(t.Arena)
+		}
+		lines = append(lines, fmt.Sprintf("  %s=%d: %s", name, t.Value, verdict))
+	}
+	verdict := func(f *Fit) {
+		if f == nil {
+			return
+		}
+		lines = append(lines, f.Text)
+		for _, l := range f.Lines {
+			lines = append(lines, "  "+l)
+		}
+	}
+	switch {
+	case r.At == nil:
+		r.Text = fmt.Sprintf("%s=0: even %s=1 needs more than %s has", name, name, device)
+		lines = append(lines, fmt.Sprintf("even %s=1 needs more than the device has:", name))
+		if r.Next != nil {
+			verdict(r.Next.Fit)
+		}
+	case r.Next == nil:
+		r.Text = fmt.Sprintf("%s=%d: every %s up to %d fits %s", name, r.Value, name, r.Ceiling, device)
+		lines = append(lines, fmt.Sprintf("checked: %s=%d was planned, proven and fits", name, r.Value),
+			fmt.Sprintf("every %s up to %d fits: it does not limit this plan", name, r.Ceiling))
+	default:
+		r.Text = fmt.Sprintf("%s=%d: the largest %s that fits %s; %s=%d does not", name, r.Value, name, device, name, r.Next.Value)
+		if r.Next.Fit != nil {
+			r.Text += ": " + r.Next.Fit.Text
+		}
+		lines = append(lines, fmt.Sprintf("checked: %s=%d was planned, proven and fits", name, r.Value),
+			fmt.Sprintf("%s=%d was planned and does not fit:", name, r.Next.Value))
+		verdict(r.Next.Fit)
+	}
+	r.Lines = lines
 }
