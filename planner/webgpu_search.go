@@ -204,9 +204,24 @@ func (r *SymbolFit) Describe(g *GPU) {
 			lines = append(lines, "  "+l)
 		}
 	}
+	// What stops a value, in one line: its first violation.
+	stop := func(t *Trial) string {
+		if t == nil || t.Fit == nil {
+			return ""
+		}
+		f := t.Fit
+		if len(f.Violations) == 0 || len(f.Lines) == 0 {
+			return ": " + f.Text
+		}
+		why := ": " + f.Lines[0]
+		if n := len(f.Violations); n > 1 {
+			why += fmt.Sprintf(" (and %d more)", n-1)
+		}
+		return why
+	}
 	switch {
 	case r.At == nil:
-		r.Text = fmt.Sprintf("%s=0: even %s=1 needs more than %s has", name, name, device)
+		r.Text = fmt.Sprintf("%s=0: even %s=1 does not fit %s%s", name, name, device, stop(r.Next))
 		lines = append(lines, fmt.Sprintf("even %s=1 needs more than the device has:", name))
 		if r.Next != nil {
 			verdict(r.Next.Fit)
@@ -216,10 +231,7 @@ func (r *SymbolFit) Describe(g *GPU) {
 		lines = append(lines, fmt.Sprintf("checked: %s=%d was planned, proven and fits", name, r.Value),
 			fmt.Sprintf("every %s up to %d fits: it does not limit this plan", name, r.Ceiling))
 	default:
-		r.Text = fmt.Sprintf("%s=%d: the largest %s that fits %s; %s=%d does not", name, r.Value, name, device, name, r.Next.Value)
-		if r.Next.Fit != nil {
-			r.Text += ": " + r.Next.Fit.Text
-		}
+		r.Text = fmt.Sprintf("%s=%d: the largest %s that fits %s; at %s=%d%s", name, r.Value, name, device, name, r.Next.Value, stop(r.Next))
 		lines = append(lines, fmt.Sprintf("checked: %s=%d was planned, proven and fits", name, r.Value),
 			fmt.Sprintf("%s=%d was planned and does not fit:", name, r.Next.Value))
 		verdict(r.Next.Fit)

@@ -214,7 +214,7 @@
     hideError();
     renderSummary(m.summary);
     if (!gpuRunning) $("gpu-result").hidden = true; // it was about another plan
-    if (!largestBusy) $("largest-text").hidden = $("largest-lines").hidden = true; // likewise
+    if (!largestBusy) $("largest-text").hidden = $("largest-details").hidden = true; // likewise
     resetReplay(m.summary.placement_order || []);
     $("time").hidden = false;
     timeStep.max = String(m.summary.steps);
@@ -289,7 +289,7 @@
     if (!symbol) return;
     largestBusy = true;
     $("largest-text").hidden = true;
-    $("largest-lines").hidden = true;
+    $("largest-details").hidden = true;
     send({ type: "largest", symbol });
     updateLargest();
   });
@@ -300,7 +300,7 @@
     out.className = r && r.value > 0 ? "ok" : "bad";
     out.hidden = false;
     $("largest-lines").replaceChildren(...((r && r.lines) || []).map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
-    $("largest-lines").hidden = !r;
+    $("largest-details").hidden = !r;
     updateLargest();
   }
 

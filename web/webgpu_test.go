@@ -214,7 +214,12 @@ func TestBrowserLargestFit(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(r.Lines, "\n") {
 		p.fail("the answer's lines are\n%s\nwant Go's\n%s", strings.Join(lines, "\n"), strings.Join(r.Lines, "\n"))
 	}
-	p.screenshot("largest-fit")
+	for _, size := range [][2]int64{{1280, 800}, {800, 600}, {390, 844}} {
+		p.resize(size[0], size[1])
+		eval[bool](p, `(document.getElementById("largest-text").scrollIntoView({block: "center"}), true)`)
+		p.screenshot(fmt.Sprintf("largest-fit-%d", size[0]))
+	}
+	p.resize(1280, 800)
 
 	// Custom limits: the report is Go's for them.
 	custom := goFitLimits(t, nil, "default", "binding=1GiB,buffer=1GiB", "arena")
