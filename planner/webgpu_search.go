@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
+	"strconv"
 
 	"memplan/ir"
 )
@@ -126,12 +126,20 @@ func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 	return r, nil
 }
 
+// symbolsWith is a copy of the other symbols' values, for one trial to
+// add its own to. (A loop rather than maps.Clone, whose runtime support
+// costs the planner worker's wasm more.)
+func (s *FitSearch) symbolsWith() map[string]int64 {
+	syms := make(map[string]int64, len(s.Symbols)+1)
+	for k, v := range s.Symbols {
+		syms[k] = v
+	}
+	return syms
+}
+
 // at plans at one value and judges the plan against its device.
 func (s *FitSearch) at(ctx context.Context, v int64) (*Trial, error) {
-	syms := maps.Clone(s.Symbols)
-	if syms == nil {
-		syms = map[string]int64{}
-	}
+	syms := s.symbolsWith()
 	syms[s.Symbol] = v
 	p, err := s.Lower(syms)
 	if err == nil && p.GPU == nil {
@@ -166,10 +174,7 @@ func (r *SymbolFit) Explain(s FitSearch) error {
 	if r.Next == nil || r.Next.Fit == nil || len(r.Next.Fit.Violations) == 0 {
 		return nil // nothing to explain, or the source itself refused the value
 	}
-	syms := maps.Clone(s.Symbols)
-	if syms == nil {
-		syms = map[string]int64{}
-	}
+	syms := s.symbolsWith()
 	syms[s.Symbol] = r.Next.Value
 	p, err := s.Lower(syms)
 	if err != nil {
@@ -180,11 +185,13 @@ func (r *SymbolFit) Explain(s FitSearch) error {
 
 // Describe puts the answer into words for device g, filling Text and
 // Lines: the command line prints Lines as comments, the page shows Text
-// above them, so both say the same.
+// above them, so both say the same. (Concatenation rather than fmt keeps
+// the planner worker's wasm small.)
 func (r *SymbolFit) Describe(g *GPU) {
 	name := r.Symbol
-	device := fmt.Sprintf("WebGPU profile %s (%s binding)", g.Limits.Profile, g.Binding)
-	lines := []string{fmt.Sprintf("the largest %s that fits %s, by planning at each value:", name, device)}
+	at := func(v int64) string { return name + "=" + strconv.FormatInt(v, 10) }
+	device := "WebGPU profile " + g.Limits.Profile + " (" + g.Binding + " binding)"
+	lines := []string{"the largest " + name + " that fits " + device + ", by planning at each value:"}
 	for _, t := range r.Trials {
 		verdict := "does not fit"
 		if t.Fits {
@@ -193,48 +200,35 @@ func (r *SymbolFit) Describe(g *GPU) {
 		if t.Arena > 0 {
 			verdict += ", arena " + FormatBytes(t.Arena)
 		}
-		lines = append(lines, fmt.Sprintf("  %s=%d: %s", name, t.Value, verdict))
-	}
-	verdict := func(f *Fit) {
-		if f == nil {
-			return
-		}
-		lines = append(lines, f.Text)
-		for _, l := range f.Lines {
-			lines = append(lines, "  "+l)
-		}
+		lines = append(lines, "  "+at(t.Value)+": "+verdict)
 	}
 	// What stops a value, in one line: its first violation.
-	stop := func(t *Trial) string {
-		if t == nil || t.Fit == nil {
-			return ""
+	stop, report := "", []string(nil)
+	if r.Next != nil && r.Next.Fit != nil {
+		f := r.Next.Fit
+		stop, report = ": "+f.Text, []string{f.Text}
+		if len(f.Violations) > 0 && len(f.Lines) > 0 {
+			stop = ": " + f.Lines[0]
+			if n := len(f.Violations); n > 1 {
+				stop += " (and " + strconv.Itoa(n-1) + " more)"
+			}
 		}
-		f := t.Fit
-		if len(f.Violations) == 0 || len(f.Lines) == 0 {
-			return ": " + f.Text
+		for _, l := range f.Lines {
+			report = append(report, "  "+l)
 		}
-		why := ": " + f.Lines[0]
-		if n := len(f.Violations); n > 1 {
-			why += fmt.Sprintf(" (and %d more)", n-1)
-		}
-		return why
 	}
+	checked := "checked: " + at(r.Value) + " was planned, proven and fits"
 	switch {
 	case r.At == nil:
-		r.Text = fmt.Sprintf("%s=0: even %s=1 does not fit %s%s", name, name, device, stop(r.Next))
-		lines = append(lines, fmt.Sprintf("even %s=1 needs more than the device has:", name))
-		if r.Next != nil {
-			verdict(r.Next.Fit)
-		}
+		r.Text = at(0) + ": even " + at(1) + " does not fit " + device + stop
+		lines = append(append(lines, "even "+at(1)+" needs more than the device has:"), report...)
 	case r.Next == nil:
-		r.Text = fmt.Sprintf("%s=%d: every %s up to %d fits %s", name, r.Value, name, r.Ceiling, device)
-		lines = append(lines, fmt.Sprintf("checked: %s=%d was planned, proven and fits", name, r.Value),
-			fmt.Sprintf("every %s up to %d fits: it does not limit this plan", name, r.Ceiling))
+		every := "every " + name + " up to " + strconv.FormatInt(r.Ceiling, 10) + " fits"
+		r.Text = at(r.Value) + ": " + every + " " + device
+		lines = append(lines, checked, every+": it does not limit this plan")
 	default:
-		r.Text = fmt.Sprintf("%s=%d: the largest %s that fits %s; at %s=%d%s", name, r.Value, name, device, name, r.Next.Value, stop(r.Next))
-		lines = append(lines, fmt.Sprintf("checked: %s=%d was planned, proven and fits", name, r.Value),
-			fmt.Sprintf("%s=%d was planned and does not fit:", name, r.Next.Value))
-		verdict(r.Next.Fit)
+		r.Text = at(r.Value) + ": the largest " + name + " that fits " + device + "; at " + at(r.Next.Value) + stop
+		lines = append(append(lines, checked, at(r.Next.Value)+" was planned and does not fit:"), report...)
 	}
 	r.Lines = lines
 }
