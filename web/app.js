@@ -790,6 +790,7 @@
     f.skip_inputs.checked = !!o.skip_inputs;
     f.skip_constants.checked = !!o.skip_constants;
     f.webgpu.value = o.webgpu || "";
+    f.limits.value = o.limits || "";
     if (o.binding) f.binding.value = o.binding;
     else f.binding.selectedIndex = 0; // Go's list starts with its default
     const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;
