@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
+	"strconv"
 
 	"memplan/ir"
 )
@@ -30,10 +30,15 @@ type SymbolFit struct {
 	// At and Next are the trials at Value and Value+1: what fits and
 	// what stops the next value. At is nil when Value is 0; Next is nil
 	// when every value up to the ceiling fits.
-	At, Next *Trial
+	At   *Trial `json:"at"`
+	Next *Trial `json:"next"`
 	// Ceiling is the largest value the search tries.
 	Ceiling int64   `json:"ceiling"`
 	Trials  []Trial `json:"trials"`
+	// Text and Lines are the answer in words (Describe): one line, and
+	// the trials and verdicts as "memplan fit" prints them.
+	Text  string   `json:"text,omitempty"`
+	Lines []string `json:"lines,omitempty"`
 }
 
 // FitSearch says how LargestFit plans.
@@ -121,12 +126,20 @@ func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 	return r, nil
 }
 
+// symbolsWith is a copy of the other symbols' values, for one trial to
+// add its own to. (A loop rather than maps.Clone, whose runtime support
+// costs the planner worker's wasm more.)
+func (s *FitSearch) symbolsWith() map[string]int64 {
+	syms := make(map[string]int64, len(s.Symbols)+1)
+	for k, v := range s.Symbols {
+		syms[k] = v
+	}
+	return syms
+}
+
 // at plans at one value and judges the plan against its device.
 func (s *FitSearch) at(ctx context.Context, v int64) (*Trial, error) {
-	syms := maps.Clone(s.Symbols)
-	if syms == nil {
-		syms = map[string]int64{}
-	}
+	syms := s.symbolsWith()
 	syms[s.Symbol] = v
 	p, err := s.Lower(syms)
 	if err == nil && p.GPU == nil {
@@ -161,14 +174,61 @@ func (r *SymbolFit) Explain(s FitSearch) error {
 	if r.Next == nil || r.Next.Fit == nil || len(r.Next.Fit.Violations) == 0 {
 		return nil // nothing to explain, or the source itself refused the value
 	}
-	syms := maps.Clone(s.Symbols)
-	if syms == nil {
-		syms = map[string]int64{}
-	}
+	syms := s.symbolsWith()
 	syms[s.Symbol] = r.Next.Value
 	p, err := s.Lower(syms)
 	if err != nil {
 		return err
 	}
 	return ExplainFit(r.Next.Fit, p.Symbols, s.Lower)
+}
+
+// Describe puts the answer into words for device g, filling Text and
+// Lines: the command line prints Lines as comments, the page shows Text
+// above them, so both say the same. (Concatenation rather than fmt keeps
+// the planner worker's wasm small.)
+func (r *SymbolFit) Describe(g *GPU) {
+	name := r.Symbol
+	at := func(v int64) string { return name + "=" + strconv.FormatInt(v, 10) }
+	device := "WebGPU profile " + g.Limits.Profile + " (" + g.Binding + " binding)"
+	lines := []string{"the largest " + name + " that fits " + device + ", by planning at each value:"}
+	for _, t := range r.Trials {
+		verdict := "does not fit"
+		if t.Fits {
+			verdict = "fits"
+		}
+		if t.Arena > 0 {
+			verdict += ", arena " + FormatBytes(t.Arena)
+		}
+		lines = append(lines, "  "+at(t.Value)+": "+verdict)
+	}
+	// What stops a value, in one line: its first violation.
+	stop, report := "", []string(nil)
+	if r.Next != nil && r.Next.Fit != nil {
+		f := r.Next.Fit
+		stop, report = ": "+f.Text, []string{f.Text}
+		if len(f.Violations) > 0 && len(f.Lines) > 0 {
+			stop = ": " + f.Lines[0]
+			if n := len(f.Violations); n > 1 {
+				stop += " (and " + strconv.Itoa(n-1) + " more)"
+			}
+		}
+		for _, l := range f.Lines {
+			report = append(report, "  "+l)
+		}
+	}
+	checked := "checked: " + at(r.Value) + " was planned, proven and fits"
+	switch {
+	case r.At == nil:
+		r.Text = at(0) + ": even " + at(1) + " does not fit " + device + stop
+		lines = append(append(lines, "even "+at(1)+" needs more than the device has:"), report...)
+	case r.Next == nil:
+		every := "every " + name + " up to " + strconv.FormatInt(r.Ceiling, 10) + " fits"
+		r.Text = at(r.Value) + ": " + every + " " + device
+		lines = append(lines, checked, every+": it does not limit this plan")
+	default:
+		r.Text = at(r.Value) + ": the largest " + name + " that fits " + device + "; at " + at(r.Next.Value) + stop
+		lines = append(append(lines, checked, at(r.Next.Value)+" was planned and does not fit:"), report...)
+	}
+	r.Lines = lines
 }

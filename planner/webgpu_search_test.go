@@ -2,8 +2,10 @@ package planner_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
+	"strings"
 	"testing"
 
 	"memplan/ir"
@@ -113,5 +115,61 @@ func TestLargestFitNothing(t *testing.T) {
 	}
 	if r.Value != 0 || r.At != nil || r.Next == nil || r.Next.Value != 1 || r.Next.Fits || len(r.Trials) != 1 {
 		t.Fatalf("got value %d, at %v, next %+v, %d trials; want 0 with the verdict at 1", r.Value, r.At, r.Next, len(r.Trials))
+	}
+}
+
+// TestSymbolFitDescribe: the answer in words names the value, the next
+// one and what stops it, or says that nothing (or everything) fits; the
+// lines list every trial.
+func TestSymbolFitDescribe(t *testing.T) {
+	tests := []struct {
+		name    string
+		limits  string
+		ceiling int64
+		text    []string // substrings of Text, in order
+		last    string   // the last of Lines
+	}{
+		{"boundary", "", 0, []string{": the largest prompt that fits WebGPU profile default (arena binding); at prompt=", ": the arena is ", "over maxStorageBufferBindingSize"}, "runs on:"},
+		{"nothing fits", "binding=4KiB,buffer=4KiB", 0, []string{"prompt=0: even prompt=1 does not fit WebGPU profile custom (arena binding): "}, "runs on:"},
+		{"everything fits", "", 4, []string{"prompt=4: every prompt up to 4 fits WebGPU profile default (arena binding)"}, "every prompt up to 4 fits: it does not limit this plan"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gpu, err := planner.ResolveGPU("default", tt.limits, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := planner.DefaultOptions()
+			opts.F32Uniform, opts.GPU = true, gpu
+			s := planner.FitSearch{Symbol: "prompt", Lower: lowerer(t, "../examples/streaming.json", opts), Place: planner.PlaceOptions{NodeLimit: 1000}, Ceiling: tt.ceiling}
+			r, err := planner.LargestFit(context.Background(), s)
+			if err == nil {
+				err = r.Explain(s)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Describe(gpu)
+			rest := r.Text
+			for _, want := range tt.text {
+				i := strings.Index(rest, want)
+				if i < 0 {
+					t.Fatalf("Text %q lacks %q (in order)", r.Text, want)
+				}
+				rest = rest[i+len(want):]
+			}
+			if r.Next != nil && !strings.Contains(r.Text, fmt.Sprintf("prompt=%d", r.Next.Value)) {
+				t.Errorf("Text %q does not name the next value %d", r.Text, r.Next.Value)
+			}
+			trials := 0
+			for _, l := range r.Lines {
+				if strings.HasPrefix(l, "  prompt=") {
+					trials++
+				}
+			}
+			if trials != len(r.Trials) || !strings.HasPrefix(r.Lines[len(r.Lines)-1], tt.last) && !strings.HasPrefix(strings.TrimSpace(r.Lines[len(r.Lines)-1]), tt.last) {
+				t.Errorf("%d trial lines for %d trials, last line %q (want %q):\n%s", trials, len(r.Trials), r.Lines[len(r.Lines)-1], tt.last, strings.Join(r.Lines, "\n"))
+			}
+		})
 	}
 }

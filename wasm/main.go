@@ -760,6 +760,20 @@ func (a *app) handle(m js.Value) {
 		})
 	case "fit":
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
+	case "largest":
+		// The largest value of a symbol for which the plan on screen (its
+		// file, its options) fits their WebGPU device: the planner worker
+		// searches, and viewer.js hands its answer to the host as a
+		// "largest" event.
+		sym := str("symbol")
+		a.queue(func() {
+			if a.cur == nil {
+				a.postError(errors.New("the largest size that fits needs a plan on screen"))
+				return
+			}
+			opts, _ := json.Marshal(a.opts)
+			js.Global().Get("memplanPlanner").Call("largest", a.cur.name, a.cur.data, string(opts), sym)
+		})
 	case "profile":
 		// The WebGPU profile a device's limits (a GPUSupportedLimits, or
 		// any object with its three fields) provide: the largest named one

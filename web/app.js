@@ -65,6 +65,7 @@
       case "open": $("file").click(); break;
       case "record": onRecord(m); break;
       case "profile": onProfile(m); break;
+      case "largest": onLargest(m); break;
     }
   });
 
@@ -172,6 +173,8 @@
       guard: f.guard.value === "" ? -1 : Number(f.guard.value),
       webgpu: f.webgpu.value || undefined,
       binding: f.binding.value || undefined,
+      // Go reads the limits, with the command line's --limits grammar.
+      limits: f.limits.value.trim() || undefined,
     };
     let problem = "";
     if (!Number.isInteger(opts.alignment)) problem = "alignment must be a whole number of bytes";
@@ -191,6 +194,7 @@
       const opts = readOptions();
       if (opts) send({ type: "options", options: opts });
     }, 150);
+    updateLargest();
   });
   form.addEventListener("submit", (e) => e.preventDefault());
 
@@ -210,6 +214,7 @@
     hideError();
     renderSummary(m.summary);
     if (!gpuRunning) $("gpu-result").hidden = true; // it was about another plan
+    if (!largestBusy) $("largest-text").hidden = $("largest-details").hidden = true; // likewise
     resetReplay(m.summary.placement_order || []);
     $("time").hidden = false;
     timeStep.max = String(m.summary.steps);
@@ -256,7 +261,47 @@
     fit.className = s.fit && s.fit.fits ? "ok" : "bad";
     // A WebGPU report's lines: violations, requiredLimits, where it runs.
     $("fit-lines").replaceChildren(...((s.fit && s.fit.lines) || []).map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
+    updateLargest();
     $("notes").replaceChildren(...(s.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
+  }
+
+  // ---- the largest size that fits: the planner worker searches the
+  // symbol's values for the plan on screen (planner.LargestFit) and says,
+  // in Go's words, the answer and what stops the next value ----
+
+  let largestBusy = false;
+  function updateLargest() {
+    const s = state.summary, sel = $("largest-symbol");
+    const names = s && s.symbols ? Object.keys(s.symbols) : [];
+    if (sel.options.length !== names.length || names.some((n, i) => sel.options[i].value !== n)) {
+      const keep = sel.value;
+      sel.replaceChildren(...names.map((n) => option(n, n + " (now " + s.symbols[n] + ")")));
+      if (names.includes(keep)) sel.value = keep;
+    }
+    const why = !s ? "" : !names.length ? "This plan has no symbols to vary." :
+      !form.elements.webgpu.value ? "Choose a WebGPU device under Options to search for the largest size that fits it." : "";
+    $("largest-note").textContent = largestBusy ? "searching…" : why;
+    $("largest-run").disabled = !!why || largestBusy || !s;
+    sel.disabled = !names.length;
+  }
+  $("largest-run").addEventListener("click", () => {
+    const symbol = $("largest-symbol").value;
+    if (!symbol) return;
+    largestBusy = true;
+    $("largest-text").hidden = true;
+    $("largest-details").hidden = true;
+    send({ type: "largest", symbol });
+    updateLargest();
+  });
+  function onLargest(m) {
+    largestBusy = false;
+    const out = $("largest-text"), r = m.largest;
+    out.textContent = r ? r.text : "Could not search " + m.symbol + ": " + (m.error ? m.error.message : "no answer");
+    out.className = r && r.value > 0 ? "ok" : "bad";
+    out.hidden = false;
+    $("largest-lines").replaceChildren(...((r && r.lines) || []).map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
+    $("largest-details").hidden = !r;
+    updateLargest();
   }
 
   // ---- the GPU check: gpurun.js runs the plan on screen in this GPU's
@@ -745,6 +790,7 @@
     f.skip_inputs.checked = !!o.skip_inputs;
     f.skip_constants.checked = !!o.skip_constants;
     f.webgpu.value = o.webgpu || "";
+    f.limits.value = o.limits || "";
     if (o.binding) f.binding.value = o.binding;
     else f.binding.selectedIndex = 0; // Go's list starts with its default
     const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;

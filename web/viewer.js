@@ -370,6 +370,38 @@
   const exports = new Map();
   let exportID = 0;
 
+  // The largest size that fits (the viewer's Go calls largest(name,
+  // bytes, optionsJSON, symbol)) runs in a worker of its own, made on
+  // first use, so that its many plans neither wait for the pool's nor
+  // cancel them; a newer search supersedes the one in flight. The
+  // worker's answer goes to the host as {type: "largest", file, symbol,
+  // largest} or {type: "largest", file, symbol, error}.
+  let fitWorker = null, fitID = 0;
+  function fitAnswer(m) {
+    if ((m.id && m.id !== fitID) || (m.type !== "fitted" && m.type !== "error")) return;
+    if (m.error && m.error.kind === "cancelled") return;
+    const ev = { source: "memplan", type: "largest", file: fitAsked.file, symbol: fitAsked.symbol };
+    if (m.type === "fitted") ev.largest = m.largest;
+    else ev.error = m.error;
+    window.memplanToHost(ev);
+  }
+  let fitAsked = {};
+  window.memplanPlanner.largest = (file, data, options, symbol) => {
+    if (!fitWorker) {
+      const w = fitWorker = new Worker(workerURL());
+      w.onmessage = (e) => fitAnswer(e.data);
+      const stop = (message) => {
+        w.terminate();
+        if (fitWorker === w) fitWorker = null;
+        fitAnswer({ type: "error", id: fitID, error: { kind: "stopped", message } });
+      };
+      w.onerror = (e) => { e.preventDefault(); stop("the planner stopped: " + (e.message || "a worker failed to load")); };
+      compile().then((mod) => w.postMessage({ type: "module", module: mod }), (err) => stop("the planner stopped: " + err));
+    }
+    fitAsked = { file, symbol };
+    fitWorker.postMessage({ type: "fit", id: ++fitID, name: file, data, options: JSON.parse(options), symbol });
+  };
+
   // Files the viewer made (Go's memplanExported: pixels to encode as PNG,
   // or a worker's bytes) go out as an "export" event with a Blob, to the
   // host and to listeners here.

@@ -6,15 +6,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"memplan/examples"
 	"memplan/ir"
 	"memplan/planner"
 	"memplan/viz"
+	"memplan/wasm/protocol"
 )
 
 // goFit is Go's WebGPU fit report for the transformer example at the
 // given options: the text the page must show, line by line.
 func goFit(t *testing.T, symbols map[string]int64, profile, binding string) []string {
+	t.Helper()
+	return goFitLimits(t, symbols, profile, "", binding)
+}
+
+// goFitLimits is goFit with custom limits over the profile's.
+func goFitLimits(t *testing.T, symbols map[string]int64, profile, limits, binding string) []string {
 	t.Helper()
 	data, err := examples.FS.ReadFile("transformer.json")
 	if err != nil {
@@ -27,7 +37,7 @@ func goFit(t *testing.T, symbols map[string]int64, profile, binding string) []st
 		}
 		o := planner.DefaultOptions()
 		o.F32Uniform, o.Symbols = true, syms
-		if o.GPU, err = planner.ResolveGPU(profile, "", binding); err != nil {
+		if o.GPU, err = planner.ResolveGPU(profile, limits, binding); err != nil {
 			return nil, err
 		}
 		return planner.Lower(in.Source, o)
@@ -118,4 +128,107 @@ func TestBrowserWebGPU(t *testing.T) {
 			p.screenshot("webgpu-tensor-binding")
 		})
 	}
+}
+
+// goLargest is Go's answer to the page's "largest that fits" for the
+// transformer example in f32-uniform mode on a device of profile: the
+// search the worker runs (protocol.FitSearch), in its words.
+func goLargest(t *testing.T, symbol, profile string) *planner.SymbolFit {
+	t.Helper()
+	data, err := examples.FS.ReadFile("transformer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := protocol.Options{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy}
+	o.F32Uniform = true
+	if o.GPU, err = planner.ResolveGPU(profile, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	lower := func(syms map[string]int64) (*planner.Problem, error) {
+		in, err := planner.Load("transformer.json", data, ir.DecodeOptions{Symbols: syms, MaxMemory: planner.BrowserMemoryLimit})
+		if err != nil {
+			return nil, err
+		}
+		po := o.Options
+		po.Symbols = syms
+		return planner.Lower(in.Source, po)
+	}
+	s := protocol.FitSearch(o, symbol, lower)
+	r, err := planner.LargestFit(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Explain(s); err != nil {
+		t.Fatal(err)
+	}
+	r.Describe(o.GPU)
+	return r
+}
+
+// TestBrowserLargestFit asks the page, from the keyboard, for the largest
+// seq whose plan fits WebGPU profile default: its answer is Go's
+// (planner.LargestFit with the worker's search), naming N and N+1. Then
+// custom limits typed beside the profile change the fit report as Go's
+// --limits would, and a bad one is an error naming the field.
+func TestBrowserLargestFit(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.wait("the control, disabled without a device", `document.getElementById("largest-run").disabled &&
+		document.getElementById("largest-note").textContent.includes("WebGPU")`)
+	eval[bool](p, `(() => { document.querySelector("input[name=f32_uniform]").click(); return true; })()`)
+	p.setField("webgpu", "default")
+	want := goFit(t, nil, "default", "arena")
+	p.wait("the default profile's report", fmt.Sprintf(`document.getElementById("fit").textContent === %q`, want[0]))
+	p.wait("the control, enabled", `!document.getElementById("largest-run").disabled &&
+		Array.from(document.getElementById("largest-symbol").options).some((o) => o.value === "seq")`)
+
+	r := goLargest(t, "seq", "default")
+	if r.At == nil || r.Next == nil {
+		t.Fatalf("Go's search has no boundary to compare: %+v", r)
+	}
+	// Pick seq and press the button from the keyboard.
+	eval[bool](p, `(() => { const s = document.getElementById("largest-symbol"); s.focus(); return true; })()`)
+	for eval[string](p, `document.getElementById("largest-symbol").value`) != "seq" {
+		p.run("ArrowDown", chromedp.KeyEvent(kb.ArrowDown))
+		if eval[bool](p, `(() => { const s = document.getElementById("largest-symbol"); return s.selectedIndex === s.options.length - 1 && s.value !== "seq"; })()`) {
+			p.fail("the symbol choice never reached seq")
+		}
+	}
+	p.run("Tab to the button", chromedp.KeyEvent(kb.Tab))
+	if id := eval[string](p, `document.activeElement.id`); id != "largest-run" {
+		p.fail("Tab from the symbol went to %q, want the button", id)
+	}
+	p.run("Enter on the button", chromedp.KeyEvent(kb.Enter))
+	p.wait("the answer", `!document.getElementById("largest-text").hidden`)
+	got := p.text("#largest-text")
+	if got != r.Text {
+		p.fail("the page says %q, want Go's %q", got, r.Text)
+	}
+	for _, n := range []int64{r.Value, r.Next.Value} {
+		if !strings.Contains(got, fmt.Sprintf("seq=%d", n)) {
+			p.fail("the answer %q does not name seq=%d", got, n)
+		}
+	}
+	lines := eval[[]string](p, `Array.from(document.querySelectorAll("#largest-lines li")).map((li) => li.textContent)`)
+	if strings.Join(lines, "\n") != strings.Join(r.Lines, "\n") {
+		p.fail("the answer's lines are\n%s\nwant Go's\n%s", strings.Join(lines, "\n"), strings.Join(r.Lines, "\n"))
+	}
+	for _, size := range [][2]int64{{1280, 800}, {800, 600}, {390, 844}} {
+		p.resize(size[0], size[1])
+		eval[bool](p, `(document.getElementById("largest-text").scrollIntoView({block: "center"}), true)`)
+		p.screenshot(fmt.Sprintf("largest-fit-%d", size[0]))
+	}
+	p.resize(1280, 800)
+
+	// Custom limits: the report is Go's for them.
+	custom := goFitLimits(t, nil, "default", "binding=1GiB,buffer=1GiB", "arena")
+	if custom[0] == want[0] {
+		t.Fatalf("custom limits do not change Go's report %q", custom[0])
+	}
+	p.setField("limits", "binding=1GiB,buffer=1GiB")
+	p.wait("the custom limits' report", fmt.Sprintf(`document.getElementById("fit").textContent === %q`, custom[0]))
+	p.setField("limits", "binding=lots")
+	p.wait("the error naming the field", `!document.getElementById("error").hidden &&
+		document.getElementById("error-msg").textContent.includes("WebGPU limits field")`)
 }

@@ -796,33 +796,14 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := r.Explain(search); err != nil {
 		return err
 	}
-	name := *symbol
-	fmt.Fprintf(stdout, "# the largest %s that fits WebGPU profile %s (%s binding), by planning at each value:\n", name, opts.GPU.Limits.Profile, opts.GPU.Binding)
-	for _, t := range r.Trials {
-		verdict := "does not fit"
-		if t.Fits {
-			verdict = "fits"
-		}
-		arena := ""
-		if t.Arena > 0 {
-			arena = ", arena " + planner.FormatBytes(t.Arena)
-		}
-		fmt.Fprintf(stdout, "#   %s=%d: %s%s\n", name, t.Value, verdict, arena)
+	r.Describe(opts.GPU)
+	for _, l := range r.Lines {
+		fmt.Fprintf(stdout, "# %s\n", l)
 	}
+	fmt.Fprintf(stdout, "%s=%d\n", r.Symbol, r.Value)
 	if r.At == nil {
-		fmt.Fprintf(stdout, "# even %s=1 needs more than the device has:\n", name)
-		writeFit(stdout, r.Next.Fit)
-		fmt.Fprintf(stdout, "%s=0\n", name)
 		return notFitError{r.Next.Fit}
 	}
-	fmt.Fprintf(stdout, "# checked: %s=%d was planned, proven and fits\n", name, r.Value)
-	if r.Next == nil {
-		fmt.Fprintf(stdout, "# every %s up to %d fits: it does not limit this plan\n", name, r.Ceiling)
-	} else {
-		fmt.Fprintf(stdout, "# %s=%d was planned and does not fit:\n", name, r.Next.Value)
-		writeFit(stdout, r.Next.Fit)
-	}
-	fmt.Fprintf(stdout, "%s=%d\n", name, r.Value)
 	return nil
 }
 

@@ -9,6 +9,7 @@ package protocol
 
 import (
 	"errors"
+	"fmt"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -43,6 +44,10 @@ type Options struct {
 	// stays put while no device is chosen.
 	WebGPU  string `json:"webgpu,omitempty"`
 	Binding string `json:"binding,omitempty"`
+	// Limits are custom limits over the profile's, as the command line's
+	// --limits writes them ("binding=1GiB,buffer=1GiB,offset-align=256");
+	// like Binding, they apply only with a profile.
+	Limits string `json:"limits,omitempty"`
 }
 
 // ResolveGPU reads the WebGPU choices into o.GPU. It is a function,
@@ -52,8 +57,25 @@ func ResolveGPU(o *Options) error {
 		return nil
 	}
 	gpu, err := planner.NewGPU(o.WebGPU, o.Binding)
+	if err == nil && o.Limits != "" {
+		// The page's field, named, as the symbols field's errors are.
+		if gpu.Limits, err = planner.ParseLimits(gpu.Limits, o.Limits); err != nil {
+			err = fmt.Errorf("WebGPU limits field: %w", err)
+		}
+	}
 	o.GPU = gpu
 	return err
+}
+
+// FitSearch is how the page's "largest that fits" searches (a "fit"
+// request): the options' strategy and symbols, at most
+// planner.DefaultMaxPlans plans, and each plan without auto's improving
+// slice, so that the work is bounded by the plan count and the answer is
+// the same on any machine. lower reads the file again at other symbol
+// values.
+func FitSearch(o Options, symbol string, lower func(map[string]int64) (*planner.Problem, error)) planner.FitSearch {
+	return planner.FitSearch{Symbol: symbol, Symbols: o.Symbols, Lower: lower, Strategy: o.Strategy,
+		Place: planner.PlaceOptions{AutoSlice: -1}, MaxPlans: planner.DefaultMaxPlans}
 }
 
 // Resolve reads SymbolsText into Symbols.
@@ -135,6 +157,9 @@ type PlanRequest struct {
 	Options Options `json:"options"`
 	Shard   int     `json:"shard"`
 	Shards  int     `json:"shards"`
+	// Symbol, in a "fit" request, is the symbol whose largest value that
+	// fits the options' WebGPU device the worker finds (FitSearch).
+	Symbol string `json:"symbol,omitempty"`
 }
 
 // WorkerEvent is what the planner worker posts back: "ready" once it can
@@ -179,6 +204,10 @@ type WorkerEvent struct {
 	// plan record as JSON text, for a viewer to show as it is.
 	Diff  *planner.Diff `json:"diff,omitempty"`
 	Plans []string      `json:"plans,omitempty"`
+	// Fitted (the answer to a "fit" request): the largest value of the
+	// symbol that fits, the verdicts at it and the next, every trial,
+	// and the answer in words (planner.SymbolFit.Describe).
+	Largest *planner.SymbolFit `json:"largest,omitempty"`
 }
 
 // ExportRequest asks a worker to write the plan on screen as a file: What

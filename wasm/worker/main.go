@@ -63,6 +63,7 @@ func main() {
 }
 
 // handle takes a request: {type: "plan", id, name, data, options},
+// {type: "fit", id, name, data, options, symbol} (answered "fitted"),
 // {type: "explain", id, key, name, tensor[, plan]}, {type: "diff", id, a,
 // b} with each side {name, data, options} or {example, options}, or
 // {type: "cancel", id} (no id: whatever is in flight).
@@ -104,7 +105,7 @@ func (w *worker) handle(m js.Value) {
 			js.CopyBytesToJS(u, out)
 			postWith(ev, "data", u)
 		}()
-	case "plan":
+	case "plan", "fit":
 		var req protocol.PlanRequest
 		req.ID = m.Get("id").Int()
 		req.Name = m.Get("name").String()
@@ -126,6 +127,17 @@ func (w *worker) handle(m js.Value) {
 		}
 		w.cancel, w.id = cancel, req.ID
 		w.mu.Unlock()
+		if m.Get("type").String() == "fit" {
+			req.Symbol = m.Get("symbol").String()
+			go func() {
+				w.running.Lock()
+				defer w.running.Unlock()
+				ev := largest(ctx, req, data)
+				ev.ID = req.ID
+				post(ev)
+			}()
+			return
+		}
 		go w.run(ctx, req, data)
 	case "diff":
 		id := m.Get("id").Int()
@@ -346,13 +358,52 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	return ev, bin, p
 }
 
+// largest finds the largest value of req.Symbol for which the file's
+// plan fits the options' WebGPU device (protocol.FitSearch), and says why
+// the next value does not.
+func largest(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent) {
+	defer func() {
+		if r := recover(); r != nil {
+			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while fitting (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
+			ev = protocol.WorkerEvent{Type: "error", Error: e}
+		}
+	}()
+	fail := func(err error) protocol.WorkerEvent {
+		if ctx.Err() != nil {
+			return cancelled()
+		}
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+	}
+	o := req.Options
+	if o.GPU == nil {
+		return fail(errors.New("the largest size that fits needs a WebGPU device: choose one under Options"))
+	}
+	if req.Symbol == "" {
+		return fail(errors.New("the largest size that fits needs a symbol"))
+	}
+	s := protocol.FitSearch(o, req.Symbol, relower(req, data))
+	s.Place.Yield = yielder()
+	r, err := planner.LargestFit(ctx, s)
+	if err == nil {
+		err = r.Explain(s)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	r.Describe(o.GPU)
+	return protocol.WorkerEvent{Type: "fitted", Largest: r}
+}
+
 // relower reads the request's file again with other symbol values, for
 // the fit report's question of which symbols drive a size.
 func relower(req protocol.PlanRequest, data []byte) func(map[string]int64) (*planner.Problem, error) {
 	return func(syms map[string]int64) (*planner.Problem, error) {
 		in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: syms, MaxMemory: planner.BrowserMemoryLimit, IfBranch: req.Options.IfBranch})
-		if err != nil || in.Source == nil {
-			return nil, fmt.Errorf("%s: cannot read it again: %v", req.Name, err)
+		if err != nil {
+			return nil, err // the decoder's error says where (the fit search reads ir.Error)
+		}
+		if in.Source == nil {
+			return nil, fmt.Errorf("%s: a plan record has no symbols to change", req.Name)
 		}
 		o := req.Options.Options
 		o.Symbols = syms

@@ -171,6 +171,9 @@ func EncodeHash(s State) string {
 	if o.Binding != "" && o.Binding != planner.BindArena {
 		put("binding", o.Binding)
 	}
+	if o.Limits != "" {
+		put("limits", o.Limits)
+	}
 	if v := s.View; v != nil {
 		put("view", strings.Join([]string{coord(v.X0), coord(v.Y0), coord(v.X1), coord(v.Y1)}, ","))
 	}
@@ -407,6 +410,13 @@ func (s *State) set(k, v string) error {
 			return fmt.Errorf("%q is not %s or %s", v, planner.BindArena, planner.BindTensor)
 		}
 		o.Binding = v
+	case "limits":
+		// Carried as typed: the worker reads it (planner.ParseLimits, over
+		// the profile's) and an error there names the limits field.
+		if len(v) > 200 {
+			return fmt.Errorf("longer than 200 characters")
+		}
+		o.Limits = v
 	case "view":
 		s.View, err = view(v)
 	case "sel":

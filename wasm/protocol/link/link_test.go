@@ -37,7 +37,7 @@ func TestStateRoundTrip(t *testing.T) {
 	every.Strategy, every.Alignment, every.Guard, every.F32Uniform, every.NoReuse = "exact", 256, 0, true, true
 	every.SkipParams, every.SkipInputs, every.SkipConstants = true, true, true
 	every.SymbolsText, every.Budget, every.IfBranch = "batch=8, seq=256", 128<<20, "else"
-	every.WebGPU, every.Binding = "intel", planner.BindTensor
+	every.WebGPU, every.Binding, every.Limits = "intel", planner.BindTensor, "binding=1GiB,buffer=1GiB"
 	for _, c := range []struct {
 		name string
 		s    link.State
@@ -114,6 +114,7 @@ func TestStateHostile(t *testing.T) {
 		{"ifbranch=maybe", "ifbranch", "then or else"},
 		{"webgpu=gtx", "webgpu", "unknown WebGPU profile"},
 		{"binding=buffer", "binding", "not arena or tensor"},
+		{"limits=" + strings.Repeat("x", 201), "limits", "longer than"},
 		{"view=1,2,3", "view", "four numbers"},
 		{"view=0,0,NaN,1", "view", "finite"},
 		{"view=0,0,Inf,1", "view", "finite"},
