@@ -43,8 +43,9 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // others' as its member found it) and returns it as a Placement. The
 // slice is a node budget in proportion to the problem, so that the
 // answer does not depend on the machine, capped in time for slow ones; a
-// NodeLimit replaces both, except for exact (forExact), whose NodeLimit
-// is its search's, and whose start keeps the budget but not the clock.
+// NodeLimit caps the budget and replaces the clock, except for exact
+// (forExact), whose NodeLimit is its search's, and whose start keeps the
+// budget but not the clock.
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
 	nodes, limit := autoSliceNodes(len(pr.movable)), opts.AutoSlice
 	if limit == 0 {
@@ -56,7 +57,7 @@ func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts Pl
 	case forExact && opts.NodeLimit > 0:
 		limit = 0
 	case opts.NodeLimit > 0:
-		nodes, limit = opts.NodeLimit, 0
+		nodes, limit = min(nodes, opts.NodeLimit), 0
 	}
 	return pr.improveAnswer(ctx, a, detail, nodes, limit)
 }

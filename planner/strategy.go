@@ -72,7 +72,7 @@ type PlaceOptions struct {
 	// answer; zero means 1 s, negative none. The slice's work is a node
 	// budget in proportion to the buffers, so a machine that finishes
 	// it within the cap gives the same plan as any other; NodeLimit, if
-	// set, replaces that budget and the cap.
+	// set, caps that budget and replaces the clock.
 	AutoSlice time.Duration
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)

@@ -716,8 +716,8 @@
   function sendLocation() {
     send({ type: "location", search: location.search, hash: location.hash });
   }
+  // Back, Forward and a fragment edited by hand all fire popstate.
   window.addEventListener("popstate", sendLocation);
-  window.addEventListener("hashchange", sendLocation); // an address edited by hand
 
   function onState(m) {
     state.hash = m.hash;
@@ -744,6 +744,9 @@
     f.skip_params.checked = !!o.skip_params;
     f.skip_inputs.checked = !!o.skip_inputs;
     f.skip_constants.checked = !!o.skip_constants;
+    f.webgpu.value = o.webgpu || "";
+    if (o.binding) f.binding.value = o.binding;
+    else f.binding.selectedIndex = 0; // Go's list starts with its default
     const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;
     replayStep.value = String(k);
     noteReplay(k);
@@ -755,10 +758,18 @@
   function showShareLink() {
     $("share-link").value = shareLink();
   }
+  // A popup opens under its button (the header wraps on a phone) and
+  // closes on a click anywhere else.
   function openPopup(id, button, on) {
+    if (on) $(id).style.top = ($(button).getBoundingClientRect().bottom + window.scrollY + 6) + "px";
     $(id).hidden = !on;
     $(button).setAttribute("aria-expanded", String(on));
   }
+  document.addEventListener("pointerdown", (e) => {
+    for (const [panel, button] of [["share-panel", "share"], ["export-menu", "export"]]) {
+      if (!$(panel).hidden && !$(panel).contains(e.target) && !$(button).contains(e.target)) openPopup(panel, button, false);
+    }
+  });
   $("share").addEventListener("click", async () => {
     const on = $("share-panel").hidden;
     openPopup("export-menu", "export", false);

@@ -59,7 +59,7 @@ func TestBrowserOpenByURL(t *testing.T) {
 		{"/index.html#g=not*base64", "Could not open the link", "the link's g parameter: not base64url"},
 		{"/index.html#strategy=fastest", "Could not open the link", "the link's strategy parameter: unknown strategy"},
 	} {
-		p.run("open "+c.path, chromedp.Navigate(s.url+c.path))
+		p.run("open "+c.path, chromedp.Navigate("about:blank"), chromedp.Navigate(s.url+c.path))
 		if c.title == "" { // the viewer alone says it in its status line
 			p.wait("the viewer's error", fmt.Sprintf(`document.getElementById("status").textContent.includes(%q)`, c.says))
 			continue

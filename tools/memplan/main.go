@@ -194,7 +194,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.symbols, "set", "bind symbolic dimensions, sym=value[,sym=value] (repeatable)")
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
-	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact, improve and auto's slice after this many search `nodes`: the same input and budget give the same plan on any machine")
+	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact and improve after this many search `nodes`, and cap auto's slice at it: the same input and budget give the same plan on any machine")
 	fs.DurationVar(&f.autoSlice, "auto-slice", time.Second, "the most time auto spends improving its portfolio's answer (0 for none); its work is a node budget in proportion to the buffers")
 	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
 	fs.StringVar(&f.webgpu, "webgpu", "", "plan for a WebGPU device `profile` ("+strings.Join(planner.ProfileNames(), ", ")+"); exit status 3 when the plan does not fit it")

@@ -165,6 +165,12 @@ func EncodeHash(s State) string {
 	if o.IfBranch != "" {
 		put("ifbranch", o.IfBranch)
 	}
+	if o.WebGPU != "" {
+		put("webgpu", o.WebGPU)
+	}
+	if o.Binding != "" && o.Binding != planner.BindArena {
+		put("binding", o.Binding)
+	}
 	if v := s.View; v != nil {
 		put("view", strings.Join([]string{coord(v.X0), coord(v.Y0), coord(v.X1), coord(v.Y1)}, ","))
 	}
@@ -391,6 +397,16 @@ func (s *State) set(k, v string) error {
 			return fmt.Errorf("%q is not then or else", v)
 		}
 		o.IfBranch = v
+	case "webgpu":
+		if !contains(planner.ProfileNames(), v) {
+			return fmt.Errorf("unknown WebGPU profile %q (want one of %s)", v, strings.Join(planner.ProfileNames(), ", "))
+		}
+		o.WebGPU = v
+	case "binding":
+		if v != planner.BindArena && v != planner.BindTensor {
+			return fmt.Errorf("%q is not %s or %s", v, planner.BindArena, planner.BindTensor)
+		}
+		o.Binding = v
 	case "view":
 		s.View, err = view(v)
 	case "sel":

@@ -37,6 +37,7 @@ func TestStateRoundTrip(t *testing.T) {
 	every.Strategy, every.Alignment, every.Guard, every.F32Uniform, every.NoReuse = "exact", 256, 0, true, true
 	every.SkipParams, every.SkipInputs, every.SkipConstants = true, true, true
 	every.SymbolsText, every.Budget, every.IfBranch = "batch=8, seq=256", 128<<20, "else"
+	every.WebGPU, every.Binding = "intel", planner.BindTensor
 	for _, c := range []struct {
 		name string
 		s    link.State
@@ -111,6 +112,8 @@ func TestStateHostile(t *testing.T) {
 		{"sym=batch", "sym", ""},
 		{"budget=0", "budget", "outside"},
 		{"ifbranch=maybe", "ifbranch", "then or else"},
+		{"webgpu=gtx", "webgpu", "unknown WebGPU profile"},
+		{"binding=buffer", "binding", "not arena or tensor"},
 		{"view=1,2,3", "view", "four numbers"},
 		{"view=0,0,NaN,1", "view", "finite"},
 		{"view=0,0,Inf,1", "view", "finite"},
