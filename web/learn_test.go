@@ -81,7 +81,7 @@ func TestBrowserCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.waitLong("the page's first comparison", `window.memplanCompare.diff !== null`)
-	for _, c := range []struct{ a, b string }{{"best-fit", "no-reuse"}, {"best-fit", "first-use"}} {
+	for ci, c := range []struct{ a, b string }{{"best-fit", "no-reuse"}, {"best-fit", "first-use"}} {
 		pa, _, err := planner.PlanProblem(context.Background(), prob, c.a, planner.PlaceOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -146,27 +146,32 @@ func TestBrowserCompare(t *testing.T) {
 		if d := (ra.Y - rb.Y) - pxPerByte*float64(moved.OffsetB-moved.OffsetA); d > 1.5 || d < -1.5 {
 			p.fail("%s is drawn at y %.1f in A and %.1f in B; offsets %d and %d at %.2f px a byte", moved.Name, ra.Y, rb.Y, moved.OffsetA, moved.OffsetB, pxPerByte)
 		}
-		// One camera: zooming and panning A with its keys moves B to the
-		// same world rectangle, and B's move does not bounce back to A.
+		// One camera: zooming and panning one viewer with its keys (A,
+		// then B in the second comparison) moves the other to the same
+		// world rectangle, and the follower's move does not bounce back.
 		same := func(a, b string) string {
 			return fmt.Sprintf(`(() => { const a = %s, b = %s, w = Math.max(a.x1 - a.x0, 1), h = Math.max(a.y1 - a.y0, 1);
 				return Math.abs(a.x0 - b.x0) <= 1e-6 * w && Math.abs(a.x1 - b.x1) <= 1e-6 * w &&
 					Math.abs(a.y0 - b.y0) <= 1e-6 * h && Math.abs(a.y1 - b.y1) <= 1e-6 * h; })()`, a, b)
 		}
-		visA, visB := viewerIn("viewer-a")+`.memplan.state().visible`, viewerIn("viewer-b")+`.memplan.state().visible`
-		eval[bool](p, `(document.getElementById("viewer-a").focus(), true)`)
+		lead, follow := "viewer-a", "viewer-b"
+		if ci%2 == 1 {
+			lead, follow = follow, lead
+		}
+		visLead, visFollow := viewerIn(lead)+`.memplan.state().visible`, viewerIn(follow)+`.memplan.state().visible`
+		eval[bool](p, fmt.Sprintf(`(document.getElementById(%q).focus(), true)`, lead))
 		for _, k := range []string{"w", "w", "d"} {
-			p.run("key "+k+" in A", chromedp.KeyEvent(k))
+			p.run("key "+k+" in "+lead, chromedp.KeyEvent(k))
 		}
-		p.wait("A zoomed in and panned", fmt.Sprintf(`(() => { const v = %s; return v.x1 - v.x0 < %g && v.x0 > %g; })()`, visA, va.X1-va.X0, va.X0))
-		p.wait("B at A's camera", same(visA, visB))
-		zoomed := eval[world](p, visA)
+		p.wait(lead+" zoomed in and panned", fmt.Sprintf(`(() => { const v = %s; return v.x1 - v.x0 < %g && v.x0 > %g; })()`, visLead, va.X1-va.X0, va.X0))
+		p.wait(follow+" at "+lead+"'s camera", same(visLead, visFollow))
+		zoomed := eval[world](p, visLead)
 		p.settle2()
-		if now := eval[world](p, visA); now != zoomed {
-			p.fail("A's camera moved on from %+v to %+v after B followed it", zoomed, now)
+		if now := eval[world](p, visLead); now != zoomed {
+			p.fail("%s's camera moved on from %+v to %+v after %s followed it", lead, zoomed, now, follow)
 		}
-		if !eval[bool](p, same(visA, visB)) {
-			p.fail("B left A's camera: %+v and %+v", eval[world](p, visA), eval[world](p, visB))
+		if !eval[bool](p, same(visLead, visFollow)) {
+			p.fail("%s left %s's camera: %+v and %+v", follow, lead, eval[world](p, visFollow), eval[world](p, visLead))
 		}
 		p.screenshot("compare-" + c.a + "-" + c.b)
 	}
