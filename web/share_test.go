@@ -138,6 +138,12 @@ func TestBrowserStateLink(t *testing.T) {
 		p.screenshot("state-link-after")
 		p.fail("%d pixels of the plot differ after reloading the link", diff)
 	}
+	// The device travels in the link too: its profile and binding come
+	// back in the form and make the plan.
+	p.run("open a WebGPU link", chromedp.Navigate("about:blank"), chromedp.Navigate(s.url+"/index.html#f32=1&webgpu=intel&binding=tensor&ex=transformer.json"))
+	p.wait("the WebGPU link restored", `(() => { const f = document.getElementById("options").elements, s = window.memplanApp && window.memplanApp.summary;
+		return s && s.binding === "tensor" && s.limits && s.limits.profile === "intel" && s.fit &&
+			f.webgpu.value === "intel" && f.binding.value === "tensor" && f.f32_uniform.checked; })()`)
 
 	// Embedded elsewhere, the viewer links to the full app with its state.
 	p.run("open the host", chromedp.Navigate(s.url+"/host.html"))
