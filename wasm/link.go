@@ -214,6 +214,7 @@ func (a *app) restoreView(st *link.State) {
 		v.Cam.Fit()
 	}
 	v.Dirty = true
+	a.camSeen = v.Cam.Visible() // the link's camera, not a move to report
 	v.Select(l.Index(st.Selected))
 	v.SetReveal(st.Step)
 	a.postSelect(v.Selected)

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"sort"
 	"sync"
@@ -86,6 +87,10 @@ type app struct {
 	planID  int
 	record  js.Value
 	explain int // bumps per explain request; stale answers are dropped
+
+	// camSeen is the camera the host last heard of, or set itself: a
+	// "camera" event goes out when the user moves it elsewhere.
+	camSeen viz.Rect
 }
 
 // linkState is what the viewer last told the page about its state (the
@@ -118,7 +123,7 @@ func main() {
 	a.opts = wireOptions{Options: planner.DefaultOptions()}
 	a.view = viz.NewView(800, 600)
 	a.game = viz.NewGame(a.view)
-	a.game.BeforeUpdate = func() { a.updates++; a.drain(); a.watchState() }
+	a.game.BeforeUpdate = func() { a.updates++; a.watchCamera(); a.drain(); a.watchState() }
 	a.game.OnHover = a.hovered
 	a.game.OnSelect = func(i int) { a.postSelect(i) }
 	a.game.OnCursor = func(int) { a.postCursor() }
@@ -371,6 +376,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	start := time.Now()
 	l := viz.NewLayout(plan, budget)
 	a.view.SetLayout(l, job.keep)
+	a.camSeen = a.view.Cam.Visible() // a new plan's own fit is no one's move
 	a.planID, a.record = job.seq, res.record
 	a.millis = res.millis
 	if a.millis == nil {
@@ -800,8 +806,21 @@ func (a *app) handle(m js.Value) {
 		steps, bytes := m.Get("steps"), m.Get("bytes")
 		if steps.Type() == js.TypeNumber && bytes.Type() == js.TypeNumber {
 			x, y := steps.Float(), bytes.Float()
-			a.queue(func() { a.view.ShareWorld(x, y) })
+			a.queue(func() { a.view.ShareWorld(x, y); a.camSeen = a.view.Cam.Visible() })
 		}
+	case "camera":
+		// A host showing the camera of another viewer (compare.html's
+		// two plans move as one). Not echoed as a camera event, so two
+		// viewers forwarding to each other do not loop.
+		r, ok := rectOf(m)
+		a.queue(func() {
+			if !ok || a.view.Layout == nil {
+				return
+			}
+			a.view.Cam.Show(r)
+			a.view.Dirty = true
+			a.camSeen = a.view.Cam.Visible()
+		})
 	case "key":
 		key, shift := str("key"), m.Get("shift").Truthy()
 		a.queue(func() {
@@ -856,6 +875,36 @@ func (a *app) handle(m js.Value) {
 		x, y, d := m.Get("x").Float(), m.Get("y").Float(), m.Get("delta").Float()
 		a.queue(func() { a.view.Wheel(x, y, d, false, false) })
 	}
+}
+
+// rectOf reads a camera message's world rectangle (steps and bytes):
+// four finite numbers, x1 > x0 and y1 > y0; ok is false otherwise.
+func rectOf(m js.Value) (viz.Rect, bool) {
+	var v [4]float64
+	for i, k := range []string{"x0", "y0", "x1", "y1"} {
+		f := m.Get(k)
+		if f.Type() != js.TypeNumber || math.IsNaN(f.Float()) || math.IsInf(f.Float(), 0) {
+			return viz.Rect{}, false
+		}
+		v[i] = f.Float()
+	}
+	r := viz.Rect{X0: v[0], Y0: v[1], X1: v[2], Y1: v[3]}
+	return r, r.X1 > r.X0 && r.Y1 > r.Y0
+}
+
+// watchCamera runs every frame: when the camera shows another world
+// rectangle than the host last heard of (the user dragged, zoomed or
+// pressed a key), it posts a "camera" event with it.
+func (a *app) watchCamera() {
+	if a.view.Layout == nil {
+		return
+	}
+	v := a.view.Cam.Visible()
+	if v == a.camSeen {
+		return
+	}
+	a.camSeen = v
+	a.post(map[string]any{"type": "camera", "x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1})
 }
 
 // messageOptions reads a message's options: "attributes", a

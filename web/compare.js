@@ -1,8 +1,8 @@
 // compare.html: two plans side by side. The planner worker plans both
 // sides and compares them (planner.DiffPlans, in Go); this page shows the
 // deltas and the tensors that moved, and hands each side's verified plan
-// record to its own viewer, drawn at one scale. Names from files are set
-// as text, never as HTML.
+// record to its own viewer, drawn at one scale and moved by one camera.
+// Names from files are set as text, never as HTML.
 import { ViewerClient } from "./viewerclient.js";
 
 const $ = (id) => document.getElementById(id);
@@ -174,6 +174,13 @@ for (const [k, v] of viewers.entries()) {
     select(state.selected);
   });
   v.on((m) => { if (m.type === "select" && m.tensor) markRow(m.tensor.tensor.name); });
+  // One camera: the user's pan or zoom in one viewer moves the other
+  // (once both show their side at the shared scale). A camera request is
+  // not echoed as an event, so this does not bounce back.
+  v.on((m) => {
+    if (m.type !== "camera" || !state.shown[0] || !state.shown[1]) return;
+    viewers[1 - k].send({ type: "camera", x0: m.x0, y0: m.y0, x1: m.x1, y1: m.y1 });
+  });
 }
 
 function select(name) {

@@ -106,6 +106,9 @@ function show(i, focus) {
   // A selection would carry over to a tensor of the same name in the
   // new graph and answer its task unasked.
   main.send({ type: "select", name: "" });
+  // So would the time cursor, at a step of the old plan; a lesson starts
+  // with the whole picture.
+  main.send({ type: "cursor", step: -1 });
   $("viewer").classList.add("loading");
   $("beside").classList.toggle("loading", !!l.beside);
   main.send(request(l, l.options || {}));

@@ -4,7 +4,10 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -78,7 +81,7 @@ func TestBrowserCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.waitLong("the page's first comparison", `window.memplanCompare.diff !== null`)
-	for _, c := range []struct{ a, b string }{{"best-fit", "no-reuse"}, {"best-fit", "first-use"}} {
+	for ci, c := range []struct{ a, b string }{{"best-fit", "no-reuse"}, {"best-fit", "first-use"}} {
 		pa, _, err := planner.PlanProblem(context.Background(), prob, c.a, planner.PlaceOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -143,6 +146,33 @@ func TestBrowserCompare(t *testing.T) {
 		if d := (ra.Y - rb.Y) - pxPerByte*float64(moved.OffsetB-moved.OffsetA); d > 1.5 || d < -1.5 {
 			p.fail("%s is drawn at y %.1f in A and %.1f in B; offsets %d and %d at %.2f px a byte", moved.Name, ra.Y, rb.Y, moved.OffsetA, moved.OffsetB, pxPerByte)
 		}
+		// One camera: zooming and panning one viewer with its keys (A,
+		// then B in the second comparison) moves the other to the same
+		// world rectangle, and the follower's move does not bounce back.
+		same := func(a, b string) string {
+			return fmt.Sprintf(`(() => { const a = %s, b = %s, w = Math.max(a.x1 - a.x0, 1), h = Math.max(a.y1 - a.y0, 1);
+				return Math.abs(a.x0 - b.x0) <= 1e-6 * w && Math.abs(a.x1 - b.x1) <= 1e-6 * w &&
+					Math.abs(a.y0 - b.y0) <= 1e-6 * h && Math.abs(a.y1 - b.y1) <= 1e-6 * h; })()`, a, b)
+		}
+		lead, follow := "viewer-a", "viewer-b"
+		if ci%2 == 1 {
+			lead, follow = follow, lead
+		}
+		visLead, visFollow := viewerIn(lead)+`.memplan.state().visible`, viewerIn(follow)+`.memplan.state().visible`
+		eval[bool](p, fmt.Sprintf(`(document.getElementById(%q).focus(), true)`, lead))
+		for _, k := range []string{"w", "w", "d"} {
+			p.run("key "+k+" in "+lead, chromedp.KeyEvent(k))
+		}
+		p.wait(lead+" zoomed in and panned", fmt.Sprintf(`(() => { const v = %s; return v.x1 - v.x0 < %g && v.x0 > %g; })()`, visLead, va.X1-va.X0, va.X0))
+		p.wait(follow+" at "+lead+"'s camera", same(visLead, visFollow))
+		zoomed := eval[world](p, visLead)
+		p.settle2()
+		if now := eval[world](p, visLead); now != zoomed {
+			p.fail("%s's camera moved on from %+v to %+v after %s followed it", lead, zoomed, now, follow)
+		}
+		if !eval[bool](p, same(visLead, visFollow)) {
+			p.fail("%s left %s's camera: %+v and %+v", follow, lead, eval[world](p, visFollow), eval[world](p, visLead))
+		}
 		p.screenshot("compare-" + c.a + "-" + c.b)
 	}
 	for _, size := range []struct{ w, h int64 }{{800, 600}, {390, 844}} {
@@ -162,13 +192,19 @@ func (p *page) settle2() {
 }
 
 // Each lesson loads, its task is done through the page (a click on the
-// plan or on the lesson's own buttons), and the page says so; a wrong
-// answer first does not count. Screenshots of every lesson at 1280×800
-// and 800×600 go to the artifacts directory.
+// plan, the time cursor dragged on the live strip, or the lesson's own
+// buttons), and the page says so; a wrong answer first does not count.
+// Screenshots of every lesson at 1280×800 and 800×600 go to the
+// artifacts directory.
 func TestBrowserLessons(t *testing.T) {
 	type step struct {
 		button string // a lesson button's label, or
-		tensor string // a tensor to click on the plan
+		tensor string // a tensor to click on the plan, or
+		// cursor moves the time cursor to step 0 ("first") or to the
+		// first step whose live bytes reach the lower bound ("peak"):
+		// dragged along the live strip, or at the smaller size stepped
+		// with the lesson's "Step forward →" button
+		cursor string
 		// keyboard picks the tensor from the list under the plot by
 		// typing its name, at the smaller size
 		keyboard bool
@@ -176,22 +212,28 @@ func TestBrowserLessons(t *testing.T) {
 	lessons := []struct {
 		file         string
 		wrong, right step
+		// peak, when set, is a button that must move the time cursor to
+		// the plan's peak (pressed before the task)
+		peak string
 	}{
-		{"liveness.json", step{tensor: "b"}, step{tensor: "a"}},
-		{"reuse.json", step{tensor: "x"}, step{tensor: "c"}},
-		{"r1-views.json", step{tensor: "x"}, step{tensor: "n"}},
-		{"guards.json", step{button: "Alignment 1"}, step{button: "No guards"}},
-		{"fragmentation.csv", step{button: "first-use"}, step{button: "exact"}},
-		{"transformer.json", step{button: "seq 1024"}, step{button: "seq 2048"}},
+		{file: "liveness.json", wrong: step{cursor: "first"}, right: step{cursor: "peak"}},
+		{file: "reuse.json", wrong: step{tensor: "x"}, right: step{tensor: "c"}, peak: "Show the tallest stack"},
+		{file: "r1-views.json", wrong: step{tensor: "x"}, right: step{tensor: "n"}},
+		{file: "guards.json", wrong: step{button: "Alignment 1"}, right: step{button: "No guards"}},
+		{file: "fragmentation.csv", wrong: step{button: "first-use"}, right: step{button: "exact"}},
+		{file: "transformer.json", wrong: step{button: "seq 1024"}, right: step{button: "seq 2048"}},
 	}
+	// The lessons' own plans, as the host test plans them, for the steps
+	// the time cursor must reach.
+	peaks := lessonPeaks(t)
 	for _, size := range []struct{ w, h int64 }{{1280, 800}, {800, 600}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			s := open(t, "/learn.html")
 			p := s.page
 			p.resize(size.w, size.h)
 			p.wait("the lessons", `window.memplanLearn.lessons.length > 0`)
-			if n := eval[int](p, `window.memplanLearn.lessons.length`); n != len(lessons) {
-				p.fail("%d lessons, the test knows %d", n, len(lessons))
+			if n := eval[int](p, `window.memplanLearn.lessons.length`); n != len(lessons) || n != len(peaks) {
+				p.fail("%d lessons, the test knows %d (%d in the index)", n, len(lessons), len(peaks))
 			}
 			for i, l := range lessons {
 				if i > 0 {
@@ -202,24 +244,55 @@ func TestBrowserLessons(t *testing.T) {
 				if eval[bool](p, `document.getElementById("task").classList.contains("done")`) {
 					p.fail("lesson %d is done before the task was tried", i+1)
 				}
+				if c := eval[int](p, frame+`.memplan.state().cursor`); c != -1 {
+					p.fail("lesson %d opens with the time cursor at step %d", i+1, c)
+				}
 				p.settle()
 				p.screenshot(fmt.Sprintf("lesson-%d-%dx%d-start", i+1, size.w, size.h))
+				button := func(label string) {
+					k := eval[int](p, fmt.Sprintf(`[...document.querySelectorAll("#actions button")].findIndex(b => b.textContent === %q)`, label))
+					if k < 0 {
+						p.fail("lesson %d has no button %q", i+1, label)
+					}
+					p.clickElement(fmt.Sprintf("#actions button:nth-child(%d)", k+1))
+				}
+				if l.peak != "" {
+					button(l.peak)
+					p.wait("the cursor at the peak", fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, peaks[i]))
+					p.settle()
+					p.screenshot(fmt.Sprintf("lesson-%d-%dx%d-peak", i+1, size.w, size.h))
+				}
 				do := func(st step) {
-					if st.button != "" {
-						k := eval[int](p, fmt.Sprintf(`[...document.querySelectorAll("#actions button")].findIndex(b => b.textContent === %q)`, st.button))
-						if k < 0 {
-							p.fail("lesson %d has no button %q", i+1, st.button)
+					switch {
+					case st.cursor != "" && size.w < 1000:
+						to := 0
+						if st.cursor == "peak" {
+							to = peaks[i]
 						}
-						p.clickElement(fmt.Sprintf("#actions button:nth-child(%d)", k+1))
+						for c := eval[int](p, frame+`.memplan.state().cursor`); c != to; c++ {
+							if c > to {
+								p.fail("the cursor is at step %d, past %d", c, to)
+							}
+							button("Step forward →")
+							p.wait(fmt.Sprintf("the cursor at step %d", c+1), fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, c+1))
+						}
+					case st.cursor != "":
+						to := 0
+						if st.cursor == "peak" {
+							to = peaks[i]
+						}
+						p.dragCursor(0, to)
+					case st.button != "":
+						button(st.button)
 						// The button re-plans: wait for the new plan on screen.
 						p.wait("the re-plan", fmt.Sprintf(`(() => { const s = %s.memplan.state(); return !s.dirty; })() &&
 							document.getElementById("readout").textContent !== ""`, frame))
-					} else if st.keyboard {
+					case st.keyboard:
 						// The keyboard's way: the tensor list under the plot.
 						eval[bool](p, `(document.getElementById("pick-tensor").focus(), true)`)
 						p.run("type "+st.tensor, chromedp.KeyEvent(st.tensor))
 						p.wait("the selection of "+st.tensor, fmt.Sprintf(`%s.memplan.state().selected === %q`, frame, st.tensor))
-					} else {
+					default:
 						p.settle()
 						p.clickTensor("viewer", st.tensor)
 						p.wait("the selection of "+st.tensor, fmt.Sprintf(`%s.memplan.state().selected === %q`, frame, st.tensor))
@@ -246,4 +319,61 @@ func TestBrowserLessons(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dragCursor drags the time cursor along the lesson viewer's live strip
+// from step from to step to, as a hand does.
+func (p *page) dragCursor(from, to int) {
+	p.t.Helper()
+	eval[bool](p, `(document.getElementById("viewer").scrollIntoView({block: "nearest"}), true)`)
+	x0, y := p.stripX(from)
+	x1, _ := p.stripX(to)
+	p.run("press on the strip", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	p.frames(2)
+	p.wait(fmt.Sprintf("the cursor at step %d", from), fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, from))
+	p.run("drag", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (x0+x1)/2, y, chromedp.ButtonLeft))
+	p.frames(2)
+	p.run("drag on", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x1, y, chromedp.ButtonLeft))
+	p.frames(2)
+	p.run("release", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	p.wait(fmt.Sprintf("the cursor at step %d", to), fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, to))
+}
+
+// lessonPeaks is, for each lesson in the index's order, the first step
+// of its plan whose live bytes reach the lower bound.
+func lessonPeaks(t *testing.T) []int {
+	t.Helper()
+	var index struct {
+		Lessons []string `json:"lessons"`
+	}
+	data, err := os.ReadFile("lessons/index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &index); err != nil {
+		t.Fatal(err)
+	}
+	var peaks []int
+	for _, name := range index.Lessons {
+		data, err := os.ReadFile(filepath.Join("lessons", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l lesson
+		if err := strict(data, &l); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		plan := planLesson(t, &l, l.Options)
+		peak := -1
+		for st := 0; st <= plan.Steps && peak < 0; st++ {
+			if b, _ := liveAt(plan, st); b == plan.LowerBound {
+				peak = st
+			}
+		}
+		if peak < 0 {
+			t.Fatalf("%s: no step of its plan reaches the lower bound", name)
+		}
+		peaks = append(peaks, peak)
+	}
+	return peaks
 }

@@ -56,7 +56,7 @@ type lessonFile struct {
 // explain are the time cursor's), the events a task may watch, and the
 // comparisons learn.js knows.
 var (
-	viewerRequests = []string{"load", "example", "options", "dismiss", "select", "focus", "fit", "theme", "reveal", "key", "wheel", "world", "cursor", "peak", "explain"}
+	viewerRequests = []string{"load", "example", "options", "dismiss", "select", "focus", "fit", "theme", "reveal", "key", "wheel", "world", "camera", "cursor", "peak", "explain"}
 	viewerEvents   = []string{"summary", "select", "hover", "cursor", "explain"}
 	taskOps        = []string{"==", "!=", "<", "<=", ">", ">=", "in", "exists"}
 )
