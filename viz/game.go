@@ -35,8 +35,10 @@ type Game struct {
 	pressX, pressY float64 // where the left button went down
 	lastX, lastY   float64
 	dragging       bool
-	scrubbing      bool // the press began on the strip or the cursor: it moves the cursor
-	lastClick      int  // tick of the last click, for double clicks
+	scrubbing      bool    // the press began on the strip or the cursor: it moves the cursor
+	lastClick      int     // tick of the last click, for double clicks
+	lastClickX     float64 // and where it was
+	lastClickY     float64
 	tick           int
 	lastCursorX    float64
 	lastCursorY    float64
@@ -133,13 +135,16 @@ func (g *Game) scrub(sx float64) {
 // place soon after fits the view instead.
 func (g *Game) click(sx, sy float64) {
 	v := g.V
-	if g.tick-g.lastClick < 20 {
+	// A double click fits the view: two clicks in a third of a second at
+	// the same spot. Two quick clicks on different tensors are two
+	// selections.
+	if g.tick-g.lastClick < 20 && math.Hypot(sx-g.lastClickX, sy-g.lastClickY) <= 6 {
 		g.lastClick = -100
 		v.Cam.Fit()
 		v.Dirty = true
 		return
 	}
-	g.lastClick = g.tick
+	g.lastClick, g.lastClickX, g.lastClickY = g.tick, sx, sy
 	h := v.HitAt(sx, sy)
 	if int(h.Tensor) == v.Selected {
 		return

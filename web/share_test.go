@@ -60,8 +60,9 @@ func TestBrowserOpenByURL(t *testing.T) {
 		{"/index.html#strategy=fastest", "Could not open the link", "the link's strategy parameter: unknown strategy"},
 	} {
 		p.run("open "+c.path, chromedp.Navigate("about:blank"), chromedp.Navigate(s.url+c.path))
-		if c.title == "" { // the viewer alone says it in its status line
-			p.wait("the viewer's error", fmt.Sprintf(`document.getElementById("status").textContent.includes(%q)`, c.says))
+		if c.title == "" { // the viewer alone says it in its own error box
+			p.wait("the viewer's error", fmt.Sprintf(`document.getElementById("error").classList.contains("open") &&
+				document.getElementById("error-msg").textContent.includes(%q)`, c.says))
 			continue
 		}
 		title, msg := p.errorShown(c.path)
