@@ -66,14 +66,7 @@ func (f *file) startPack(a *app) {
 	}
 	f.packing = true
 	go func() {
-		done := make(chan js.Value, 1)
-		then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			done <- args[0]
-			return nil
-		})
-		defer then.Release()
-		js.Global().Get("memplanPack").Invoke(f.data, link.MaxPackedGraph).Call("then", then)
-		res := <-done
+		res := await(js.Global().Get("memplanPack").Invoke(f.data, link.MaxPackedGraph))
 		a.queue(func() {
 			f.packing, f.packDone = false, true
 			if u := res.Get("packed"); u.Type() == js.TypeObject && u.Get("byteLength").Int() <= link.MaxPackedGraph {
@@ -229,14 +222,7 @@ func (a *app) fetch(st *link.State) {
 	name := nameOfURL(st.URL)
 	a.post(map[string]any{"type": "busy", "file": name, "message": "fetching " + st.URL})
 	go func() {
-		done := make(chan js.Value, 1)
-		then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			done <- args[0]
-			return nil
-		})
-		defer then.Release()
-		js.Global().Get("memplanFetch").Invoke(st.URL).Call("then", then)
-		res := <-done
+		res := await(js.Global().Get("memplanFetch").Invoke(st.URL))
 		a.queue(func() {
 			if e := res.Get("error"); e.Type() == js.TypeString {
 				a.share.opening = false
@@ -288,14 +274,7 @@ func (a *app) export(what string) {
 		req := map[string]any{"what": what, "name": base, "plan": a.planBytes, "json": a.planJSON,
 			"theme": v.Theme.Name, "budget": float64(v.Layout.Budget)}
 		go func() {
-			done := make(chan js.Value, 1)
-			then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-				done <- args[0]
-				return nil
-			})
-			defer then.Release()
-			js.Global().Get("memplanPlanner").Call("export", req).Call("then", then)
-			res := <-done
+			res := await(js.Global().Get("memplanPlanner").Call("export", req))
 			if res.Get("type").String() != "exported" {
 				msg := "export: the planner gave no answer"
 				if e := res.Get("error"); e.Type() == js.TypeObject && e.Get("message").Type() == js.TypeString {

@@ -239,12 +239,6 @@ type planResult struct {
 // The record that comes back is proven again here: no plan is drawn
 // unless Verify accepts it in the viewer itself.
 func (a *app) planFile(job *planJob) planResult {
-	done := make(chan planResult, 1)
-	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- resultOf(job.f.name, args[0])
-		return nil
-	})
-	defer then.Release()
 	progress := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			a.post(map[string]any{"type": "progress", "file": job.f.name, "message": args[0].String()})
@@ -253,7 +247,20 @@ func (a *app) planFile(job *planJob) planResult {
 	})
 	defer progress.Release()
 	opts, _ := json.Marshal(job.opts)
-	js.Global().Get("memplanPlanner").Call("plan", job.seq, job.f.name, job.f.data, string(opts), progress).Call("then", then)
+	return resultOf(job.f.name, await(js.Global().Get("memplanPlanner").Call("plan", job.seq, job.f.name, job.f.data, string(opts), progress)))
+}
+
+// await blocks until a JavaScript promise settles and returns its value.
+// Call it from a goroutine of its own: a JavaScript callback that waited
+// would hold up the event loop the promise needs.
+func await(promise js.Value) js.Value {
+	done := make(chan js.Value, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- args[0]
+		return nil
+	})
+	defer then.Release()
+	promise.Call("then", then)
 	return <-done
 }
 
