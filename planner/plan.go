@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"io"
 	"math"
@@ -206,74 +207,140 @@ func TotalUnshared(p *Problem) int64 {
 // FNV-1a does: SHA-256 pulled 44 KB of the standard library's FIPS
 // code into the page's wasm.
 func (p *Plan) ComputeFingerprint() string {
-	h := fnv.New128a()
-	put := func(vs ...any) {
-		for _, v := range vs {
-			switch v := v.(type) {
-			case string:
-				binary.Write(h, binary.LittleEndian, int64(len(v)))
-				io.WriteString(h, v)
-			case int:
-				binary.Write(h, binary.LittleEndian, int64(v))
-			case int64:
-				binary.Write(h, binary.LittleEndian, v)
-			case bool:
-				binary.Write(h, binary.LittleEndian, v)
-			}
-		}
-	}
-	put(PlanFormat, p.Name, p.ArenaSize, p.Alignment, p.Strategy, p.Steps)
+	h := &fingerprintHash{h: fnv.New128a()}
+	h.str(PlanFormat)
+	h.str(p.Name)
+	h.i64(p.ArenaSize)
+	h.i64(p.Alignment)
+	h.str(p.Strategy)
+	h.int(p.Steps)
 	opts, _ := json.Marshal(p.Options) // struct fields marshal in a fixed order
-	put(string(opts))
+	h.str(string(opts))
 	syms := make([]string, 0, len(p.Symbols))
 	for k, v := range p.Symbols {
 		syms = append(syms, fmt.Sprintf("%s=%d", k, v))
 	}
 	slices.Sort(syms)
-	put(strings.Join(syms, ","))
-	put(len(p.Schedule))
+	h.str(strings.Join(syms, ","))
+	h.int(len(p.Schedule))
 	for _, s := range p.Schedule {
-		put(s)
+		h.str(s)
 	}
 	if len(p.Phases) > 0 { // hashed only when present: older plans keep their fingerprints
-		put("phases", len(p.Phases))
+		h.str("phases")
+		h.int(len(p.Phases))
 		for _, s := range p.Phases {
-			put(s)
+			h.str(s)
 		}
 	}
 	if p.Reads != nil { // hashed only when present, like phases
-		put("reads", len(p.Reads))
+		h.str("reads")
+		h.int(len(p.Reads))
 		for _, r := range p.Reads {
-			put(len(r))
+			h.int(len(r))
 			for _, t := range r {
-				put(t)
+				h.int(t)
 			}
 		}
 	}
-	put(len(p.Tensors))
+	h.int(len(p.Tensors))
 	for i := range p.Tensors {
 		t := &p.Tensors[i]
-		put(t.Name, t.Op, string(t.Kind), t.DType, t.Size, t.Offset, t.Guard, t.Birth, t.Death, t.Root, t.ViewOffset, t.Skipped, len(t.Shape))
+		h.str(t.Name)
+		h.str(t.Op)
+		h.str(string(t.Kind))
+		h.str(t.DType)
+		h.i64(t.Size)
+		h.i64(t.Offset)
+		h.i64(t.Guard)
+		h.int(t.Birth)
+		h.int(t.Death)
+		h.str(t.Root)
+		h.i64(t.ViewOffset)
+		h.boolean(t.Skipped)
+		h.int(len(t.Shape))
 		for _, d := range t.Shape {
-			put(d)
+			h.i64(d)
 		}
 	}
 	if p.Binding != "" { // hashed only when present: older plans keep their fingerprints
-		put("gpu", p.Binding)
+		h.str("gpu")
+		h.str(p.Binding)
 		if l := p.Limits; l != nil {
-			put(l.Profile, l.MaxStorageBufferBindingSize, l.MaxBufferSize, l.MinStorageBufferOffsetAlignment)
+			h.str(l.Profile)
+			h.i64(l.MaxStorageBufferBindingSize)
+			h.i64(l.MaxBufferSize)
+			h.i64(l.MinStorageBufferOffsetAlignment)
 		}
-		put(len(p.Buffers))
+		h.int(len(p.Buffers))
 		for _, b := range p.Buffers {
-			put(b.Offset, b.Size)
+			h.i64(b.Offset)
+			h.i64(b.Size)
 		}
 		for i := range p.Tensors {
 			if s := p.Tensors[i].BufferSlot; s != nil {
-				put(i, s.Buffer, s.BufferOffset)
+				h.int(i)
+				h.int(s.Buffer)
+				h.i64(s.BufferOffset)
 			}
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return hex.EncodeToString(h.sum()[:16])
+}
+
+// fingerprintHash feeds the fingerprint's hash: each integer as 8 bytes
+// little-endian, a string as its length then its bytes, a bool as one
+// byte. It gathers them in a fixed buffer and hashes it in pieces: a plan
+// of 60,000 tensors is millions of values, and writing each through
+// encoding/binary's reflection cost a fifth of a second in wasm. The
+// buffer is an array, not a slice, so filling it stores no pointer (no
+// write barrier while the collector runs).
+type fingerprintHash struct {
+	h   hash.Hash
+	n   int
+	buf [8 << 10]byte
+}
+
+func (f *fingerprintHash) int(v int) { f.i64(int64(v)) }
+
+func (f *fingerprintHash) i64(v int64) {
+	if f.n+8 > len(f.buf) {
+		f.flush()
+	}
+	binary.LittleEndian.PutUint64(f.buf[f.n:], uint64(v))
+	f.n += 8
+}
+
+func (f *fingerprintHash) str(s string) {
+	f.i64(int64(len(s)))
+	for len(s) > 0 {
+		if f.n == len(f.buf) {
+			f.flush()
+		}
+		c := copy(f.buf[f.n:], s)
+		f.n, s = f.n+c, s[c:]
+	}
+}
+
+func (f *fingerprintHash) boolean(b bool) {
+	if f.n == len(f.buf) {
+		f.flush()
+	}
+	f.buf[f.n] = 0
+	if b {
+		f.buf[f.n] = 1
+	}
+	f.n++
+}
+
+func (f *fingerprintHash) flush() {
+	f.h.Write(f.buf[:f.n])
+	f.n = 0
+}
+
+func (f *fingerprintHash) sum() []byte {
+	f.flush()
+	return f.h.Sum(nil)
 }
 
 // WriteReport writes the text report: a header line with the totals, then
