@@ -1,8 +1,8 @@
 package planner
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 )
 
 // ReusedFrom returns, for each buffer, the index of the buffer that last
@@ -28,8 +28,10 @@ func ReusedFrom(p *Problem, offsets []int64) []int {
 	}
 	slices.Sort(coords)
 	coords = slices.Compact(coords)
-	index := func(v int64) int { return sort.Search(len(coords), func(k int) bool { return coords[k] >= v }) }
-	slices.SortStableFunc(order, func(a, b int) int { return p.Buffers[a].Birth - p.Buffers[b].Birth })
+	index := func(v int64) int { k, _ := slices.BinarySearch(coords, v); return k }
+	// By birth, ties in index order (order starts ascending): a stable
+	// sort's answer, without its cost.
+	slices.SortFunc(order, func(a, b int) int { return cmp.Or(p.Buffers[a].Birth-p.Buffers[b].Birth, a-b) })
 
 	t := newPaintTree(len(coords) - 1)
 	stride := int64(n) + 1

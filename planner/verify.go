@@ -1,10 +1,10 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 
 	"memplan/ir"
 )
@@ -53,7 +53,7 @@ func Verify(plan *Plan) error {
 	verifyDisjoint(plan, owners, v)
 	verifyGPU(plan, byName, v)
 	if plan.PlacementOrder != nil {
-		verifyOrder(plan, owners, v)
+		verifyOrder(plan, byName, owners, v)
 	}
 	// Only a plan whose owners are in range and disjoint has a meaningful
 	// peak; it is then at most the arena, so the sums below cannot wrap.
@@ -105,9 +105,8 @@ const maxSteps = 1 << 40
 // reports whether its offset, size and guard are in range; one that is not
 // is left out of the overlap sweep, whose sums would otherwise wrap.
 func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
-	name := ir.Quote(t.Name)
 	bad := func(format string, args ...any) bool {
-		v.add("tensor %s: %s", name, fmt.Sprintf(format, args...))
+		v.add("tensor %s: %s", ir.Quote(t.Name), fmt.Sprintf(format, args...))
 		return false
 	}
 	if err := ir.CheckSize(t.Size); err != nil {
@@ -150,25 +149,29 @@ func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
 
 // verifyOrder checks that placement_order names every tensor that owns
 // bytes once, and nothing else.
-func verifyOrder(plan *Plan, owners []int, v *violations) {
-	want := make(map[string]bool, len(owners))
+func verifyOrder(plan *Plan, byName map[string]int, owners []int, v *violations) {
+	owns := make([]bool, len(plan.Tensors))
 	for _, i := range owners {
-		want[plan.Tensors[i].Name] = true
+		owns[i] = true
 	}
-	seen := make(map[string]bool, len(plan.PlacementOrder))
+	seen := make([]bool, len(plan.Tensors))
+	named := 0
 	for _, name := range plan.PlacementOrder {
+		i, ok := byName[name]
 		switch {
-		case seen[name]:
+		case ok && seen[i]:
 			v.add("placement_order names %s twice", ir.Quote(name))
-		case !want[name]:
+		case !ok || !owns[i]:
 			v.add("placement_order names %s, which owns no bytes of the arena", ir.Quote(name))
+		default:
+			seen[i] = true
+			named++
 		}
-		seen[name] = true
 	}
-	if len(seen) < len(want) {
+	if named < len(owners) {
 		for _, i := range owners {
-			if name := plan.Tensors[i].Name; !seen[name] {
-				v.add("placement_order leaves out %s", ir.Quote(name))
+			if !seen[i] {
+				v.add("placement_order leaves out %s", ir.Quote(plan.Tensors[i].Name))
 				break
 			}
 		}
@@ -214,39 +217,41 @@ func verifyDisjoint(plan *Plan, owners []int, v *violations) {
 // items sorted by offset: while they are pairwise disjoint, a newcomer
 // overlaps one of them iff it overlaps a neighbour in that order, so a set
 // with any overlap gets at least one call. Ends must not wrap: callers
-// pass checked values.
+// pass checked values. The callbacks are read once per item into slices:
+// the sorts and searches then compare plain numbers, which in wasm is
+// several times faster than calling back.
 func sweepOverlaps(items []int, live func(int) (birth, death int), bytes func(int) (off, end int64), clash func(a, b int)) {
-	birth := func(i int) int { b, _ := live(i); return b }
-	death := func(i int) int { _, d := live(i); return d }
-	off := func(i int) int64 { o, _ := bytes(i); return o }
-	end := func(i int) int64 { _, e := bytes(i); return e }
-	byBirth := slices.Clone(items)
-	slices.SortStableFunc(byBirth, func(a, b int) int { return birth(a) - birth(b) })
-	byDeath := slices.Clone(items)
-	slices.SortStableFunc(byDeath, func(a, b int) int { return death(a) - death(b) })
-	set := &liveSet{offset: off}
+	n := len(items)
+	births, deaths := make([]int, n), make([]int, n)
+	offs, ends := make([]int64, n), make([]int64, n)
+	for k, i := range items {
+		births[k], deaths[k] = live(i)
+		offs[k], ends[k] = bytes(i)
+	}
+	byBirth, byDeath := byStep(births), byStep(deaths)
+	set := &liveSet{offs: offs}
 	d := 0
-	for _, i := range byBirth {
-		for ; d < len(byDeath) && death(byDeath[d]) < birth(i); d++ {
+	for _, k := range byBirth {
+		for ; d < n && deaths[byDeath[d]] < births[k]; d++ {
 			set.remove(byDeath[d])
 		}
-		prev, next := set.neighbours(off(i))
-		if prev >= 0 && end(prev) > off(i) {
-			clash(prev, i)
+		prev, next := set.neighbours(offs[k])
+		if prev >= 0 && ends[prev] > offs[k] {
+			clash(items[prev], items[k])
 		}
-		if next >= 0 && end(i) > off(next) {
-			clash(next, i)
+		if next >= 0 && ends[k] > offs[next] {
+			clash(items[next], items[k])
 		}
-		set.insert(i)
+		set.insert(k)
 	}
 }
 
-// liveSet keeps tensor indices sorted by offset in blocks of at most
-// liveBlock entries, so an insert or delete moves one small block rather
-// than the whole set: a million buffers with a hundred thousand live at
-// once verify in well under a second.
+// liveSet keeps item indices sorted by their offset (offs[i]) in blocks
+// of at most liveBlock entries, so an insert or delete moves one small
+// block rather than the whole set: a million buffers with a hundred
+// thousand live at once verify in well under a second.
 type liveSet struct {
-	offset func(int) int64
+	offs   []int64
 	blocks [][]int
 }
 
@@ -254,23 +259,41 @@ const liveBlock = 512
 
 // find returns the block that holds, or would hold, offset off.
 func (s *liveSet) find(off int64) int {
-	b := sort.Search(len(s.blocks), func(k int) bool {
-		blk := s.blocks[k]
-		return s.offset(blk[len(blk)-1]) >= off
-	})
-	return min(b, len(s.blocks)-1)
+	lo, hi := 0, len(s.blocks)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if blk := s.blocks[h]; s.offs[blk[len(blk)-1]] < off {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return min(lo, len(s.blocks)-1)
+}
+
+// at returns the first position in blk whose offset is at least off.
+func (s *liveSet) at(blk []int, off int64) int {
+	lo, hi := 0, len(blk)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if s.offs[blk[h]] < off {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
 }
 
 func (s *liveSet) insert(i int) {
-	off := s.offset(i)
+	off := s.offs[i]
 	if len(s.blocks) == 0 {
 		s.blocks = [][]int{{i}}
 		return
 	}
 	b := s.find(off)
 	blk := s.blocks[b]
-	k := sort.Search(len(blk), func(k int) bool { return s.offset(blk[k]) >= off })
-	blk = slices.Insert(blk, k, i)
+	blk = slices.Insert(blk, s.at(blk, off), i)
 	if len(blk) > liveBlock { // split in two halves
 		half := slices.Clone(blk[len(blk)/2:])
 		blk = blk[:len(blk)/2]
@@ -283,11 +306,11 @@ func (s *liveSet) remove(i int) {
 	if len(s.blocks) == 0 {
 		return
 	}
-	off := s.offset(i)
+	off := s.offs[i]
 	// Equal offsets only arise in invalid plans; scan past them.
 	for b := s.find(off); b < len(s.blocks); b++ {
 		blk := s.blocks[b]
-		for k := sort.Search(len(blk), func(k int) bool { return s.offset(blk[k]) >= off }); k < len(blk) && s.offset(blk[k]) == off; k++ {
+		for k := s.at(blk, off); k < len(blk) && s.offs[blk[k]] == off; k++ {
 			if blk[k] == i {
 				if blk = slices.Delete(blk, k, k+1); len(blk) == 0 {
 					s.blocks = slices.Delete(s.blocks, b, b+1)
@@ -297,7 +320,7 @@ func (s *liveSet) remove(i int) {
 				return
 			}
 		}
-		if s.offset(blk[len(blk)-1]) > off {
+		if s.offs[blk[len(blk)-1]] > off {
 			return
 		}
 	}
@@ -312,7 +335,7 @@ func (s *liveSet) neighbours(off int64) (prev, next int) {
 	}
 	b := s.find(off)
 	blk := s.blocks[b]
-	k := sort.Search(len(blk), func(k int) bool { return s.offset(blk[k]) >= off })
+	k := s.at(blk, off)
 	if k < len(blk) {
 		next = blk[k]
 	} else if b+1 < len(s.blocks) {
@@ -329,27 +352,55 @@ func (s *liveSet) neighbours(off int64) (prev, next int) {
 
 // liveMax is the largest sum of size + guard over tensors live at one step.
 func liveMax(plan *Plan, owners []int) int64 {
-	type event struct {
-		at    int
-		delta int64
+	births, deaths := make([]int, len(owners)), make([]int, len(owners))
+	for k, i := range owners {
+		births[k], deaths[k] = plan.Tensors[i].Birth, plan.Tensors[i].Death
 	}
-	var evs []event
-	for _, i := range owners {
-		t := &plan.Tensors[i]
-		evs = append(evs, event{t.Birth, t.Size + t.Guard}, event{t.Death + 1, -(t.Size + t.Guard)})
-	}
-	slices.SortFunc(evs, func(a, b event) int {
-		if a.at != b.at {
-			return a.at - b.at
-		}
-		return cmpInt64(a.delta, b.delta) // frees first at equal times
-	})
+	// Frees come before allocations at equal times: a buffer born at s
+	// uses bytes one that died at s-1 freed.
 	var live, peak int64
-	for _, e := range evs {
-		live += e.delta
+	d := 0
+	byDeath := byStep(deaths)
+	for _, k := range byStep(births) {
+		for ; d < len(byDeath) && deaths[byDeath[d]] < births[k]; d++ {
+			t := &plan.Tensors[owners[byDeath[d]]]
+			live -= t.Size + t.Guard
+		}
+		t := &plan.Tensors[owners[k]]
+		live += t.Size + t.Guard
 		peak = max(peak, live)
 	}
 	return peak
+}
+
+// byStep returns the positions of steps sorted by step, ties in position
+// order. Schedules number steps densely, so it counts rather than
+// compares when the steps span at most a few times their number.
+func byStep(steps []int) []int {
+	out := make([]int, len(steps))
+	if len(steps) == 0 {
+		return out
+	}
+	lo, hi := slices.Min(steps), slices.Max(steps)
+	if span := uint(hi) - uint(lo); span > 4*uint(len(steps))+64 {
+		for k := range out {
+			out[k] = k
+		}
+		slices.SortFunc(out, func(a, b int) int { return cmp.Or(cmp.Compare(steps[a], steps[b]), a-b) })
+		return out
+	}
+	start := make([]int, hi-lo+2)
+	for _, s := range steps {
+		start[s-lo+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	for k, s := range steps {
+		out[start[s-lo]] = k
+		start[s-lo]++
+	}
+	return out
 }
 
 type violations struct {

@@ -222,7 +222,7 @@ func TestLiveSetMatchesSortedSlice(t *testing.T) {
 	for i := range offsets {
 		offsets[i] = int64(r.IntN(3000)) // duplicates on purpose
 	}
-	s := &liveSet{offset: func(i int) int64 { return offsets[i] }}
+	s := &liveSet{offs: offsets}
 	var ref []int // sorted by offset, then by insertion
 	in := map[int]bool{}
 	for step := range 20000 {
@@ -306,5 +306,24 @@ func TestLiveProfile(t *testing.T) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// byStep sorts positions by step, ties in position order, whether it
+// counts (dense steps) or compares (sparse ones).
+func TestByStep(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		steps []int
+		want  []int
+	}{
+		{"empty", nil, []int{}},
+		{"dense with ties", []int{3, 1, 3, 0, 1}, []int{3, 1, 4, 0, 2}},
+		{"sparse with ties", []int{1 << 40, 5, 1 << 40, 5, 0}, []int{4, 1, 3, 0, 2}},
+		{"negative", []int{-2, 4, -2}, []int{0, 2, 1}},
+	} {
+		if got := byStep(tt.steps); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: byStep(%v) = %v, want %v", tt.name, tt.steps, got, tt.want)
+		}
 	}
 }
