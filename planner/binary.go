@@ -23,7 +23,19 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := binWriter{b: append(b, binaryMagic...)}
+	// Room for the whole record at once, as AppendTensorsJSON makes.
+	need := 256 + len(opts)
+	for _, s := range p.Schedule {
+		need += len(s) + 2
+	}
+	for _, r := range p.Reads {
+		need += 2 + 3*len(r)
+	}
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		need += 48 + len(t.Name) + len(t.Op) + len(t.Node) + len(t.Phase) + len(t.Kind) + len(t.DType) + len(t.Reuses) + len(t.Root) + 10*len(t.Shape)
+	}
+	w := binWriter{b: append(slices.Grow(b, need), binaryMagic...)}
 	w.str(p.Format)
 	w.str(p.Name)
 	w.ints(p.ArenaSize, p.LowerBound, p.AlignedLowerBound, p.TotalUnshared, p.Saved)

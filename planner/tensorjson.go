@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -10,6 +11,14 @@ import (
 // viewer sends every tensor to the page after each plan, and for 62,000
 // tensors encoding/json took over half a second in the browser's wasm.
 func AppendTensorsJSON(b []byte, ts []PlanTensor) []byte {
+	// Room for every row at once: ten megabytes grown by doubling were
+	// copied twice over and gave the collector work, half the time here.
+	need := 2
+	for i := range ts {
+		t := &ts[i]
+		need += tensorJSONRoom + len(t.Name) + len(t.Op) + len(t.Node) + len(t.Phase) + len(t.DType) + len(t.Reuses) + len(t.Root) + 8*len(t.Shape)
+	}
+	b = slices.Grow(b, need)
 	b = append(b, '[')
 	for i := range ts {
 		if i > 0 {
@@ -19,6 +28,10 @@ func AppendTensorsJSON(b []byte, ts []PlanTensor) []byte {
 	}
 	return append(b, ']')
 }
+
+// tensorJSONRoom is a row's bytes besides its strings and shape: the keys
+// and numbers of typical sizes (a larger row only grows the buffer).
+const tensorJSONRoom = 160
 
 func appendTensorJSON(b []byte, t *PlanTensor) []byte {
 	b = append(b, `{"name":`...)
