@@ -50,23 +50,30 @@ func newHitIndex(items []Item) *hitIndex {
 	ncol = max(ncol, 1)
 	h.colW = span / float64(ncol)
 	h.cols = make([][]int32, ncol)
-	for i := range items {
+	// Filling the columns in (Y0, index) order leaves each one sorted: one
+	// sort of the items instead of one per column, whose entries count
+	// long items many times over.
+	byY := make([]int32, len(items))
+	for i := range byY {
+		byY[i] = int32(i)
+	}
+	slices.SortFunc(byY, func(a, b int32) int {
+		switch ya, yb := items[a].Y0, items[b].Y0; {
+		case ya < yb:
+			return -1
+		case ya > yb:
+			return 1
+		}
+		return int(a - b)
+	})
+	for _, i := range byY {
 		a, b := h.colRange(items[i].Rect, h.colW, ncol)
 		for c := a; c <= b; c++ {
-			h.cols[c] = append(h.cols[c], int32(i))
+			h.cols[c] = append(h.cols[c], i)
 		}
 	}
 	h.reach = make([][]float64, ncol)
 	for c, col := range h.cols {
-		slices.SortFunc(col, func(a, b int32) int {
-			switch ya, yb := items[a].Y0, items[b].Y0; {
-			case ya < yb:
-				return -1
-			case ya > yb:
-				return 1
-			}
-			return int(a - b)
-		})
 		r := make([]float64, len(col))
 		m := math.Inf(-1)
 		for k, i := range col {
