@@ -17,10 +17,12 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -59,6 +61,9 @@ type app struct {
 
 	view *viz.View
 	game *viz.Game
+
+	warmed bool   // the warm-up has been asked for (warmUp)
+	warm   string // and how it ended: "done" or "skipped" (state().warm)
 
 	// Planning runs on its own goroutine; a newer request replaces one
 	// still waiting, so typing in an options field plans once.
@@ -118,6 +123,11 @@ type planJob struct {
 }
 
 func main() {
+	// As in the worker: a large plan's decode and layout build their
+	// heap in one go, and at Go's default the collector ran over it again
+	// and again while it grew (one thread: the page waits for each).
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(planner.BrowserMemoryLimit)
 	a := &app{planReq: make(chan struct{}, 1)}
 	a.share.opening = true
 	a.opts = wireOptions{Options: planner.DefaultOptions()}
@@ -410,6 +420,32 @@ func (a *app) planned(job *planJob, res planResult) {
 	if a.view.Cursor >= 0 {
 		a.postCursor() // the same step of the new plan
 	}
+	if !a.warmed {
+		a.warmed = true
+		go a.warmUp()
+	}
+}
+
+// warmUp has the first worker plan a generated file once the first picture
+// is up, and decodes, lays out and summarizes the plan here, unseen: the
+// browser optimizes wasm code only after it has run a while, so the first
+// large file would otherwise plan and draw at the baseline compiler's
+// speed (wasm/worker/warm.go has the numbers). Any request cancels it.
+func (a *app) warmUp() {
+	res := resultOf("warm-up.csv", await(js.Global().Get("memplanPlanner").Call("warm")))
+	if res.err != nil {
+		a.queue(func() { a.warm = "skipped" }) // cancelled by a request, or the worker was in use
+		return
+	}
+	a.queue(func() {
+		start := time.Now()
+		l := viz.NewLayout(res.plan, 0)
+		if _, err := json.Marshal(summary(l)); err == nil {
+			planner.AppendTensorsJSON(nil, res.plan.Tensors)
+		}
+		a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
+			res.millis["decode"]+float64(time.Since(start).Milliseconds()))
+	})
 }
 
 // postCursor tells the host what the time cursor's step holds.
@@ -588,7 +624,9 @@ func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	w := js.Global()
 	obj := w.Get("JSON").Call("parse", string(b))
 	if ts != nil {
-		obj.Set("tensors_json", string(planner.AppendTensorsJSON(nil, ts)))
+		tj := planner.AppendTensorsJSON(nil, ts)
+		// The bytes are not used again: JavaScript decodes them in place.
+		obj.Set("tensors_json", unsafe.String(unsafe.SliceData(tj), len(tj)))
 	}
 	// viewer.js posts to the host, to its origin once known
 	// (docs/embedding.md).
@@ -626,7 +664,7 @@ func (a *app) installJS() {
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
 		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
-			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "millis": map[string]any{}}
+			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "millis": map[string]any{}, "warm": a.warm}
 		if a.cur != nil {
 			s["file"] = a.cur.name
 		}

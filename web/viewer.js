@@ -262,8 +262,10 @@
   function failAll(message) {
     for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
     pending.clear();
-    for (const r of explains.values()) r({ type: "error", error: { kind: "stopped", message } });
-    explains.clear();
+    for (const waiting of [explains, warms]) {
+      for (const r of waiting.values()) r({ type: "error", error: { kind: "stopped", message } });
+      waiting.clear();
+    }
     if (pool) for (const w of pool) w.terminate();
     pool = null;
   }
@@ -282,6 +284,8 @@
   }
   const explains = new Map(); // id -> resolve, for explain requests
   let explainID = 1 << 30; // apart from the viewer's plan ids
+  const warms = new Map(); // id -> resolve, for warm-up requests
+  let warmID = 1 << 29; // apart from plan and explain ids
   // winner[id]: the worker whose plan won request id; it keeps that plan
   // and explains it. Only the newest request's is kept.
   let winner = { id: 0, worker: 0 };
@@ -292,10 +296,12 @@
       ex(m);
       return;
     }
-    if (explains.has(m.id)) {
-      explains.get(m.id)(m);
-      explains.delete(m.id);
-      return;
+    for (const waiting of [explains, warms]) {
+      if (waiting.has(m.id)) {
+        waiting.get(m.id)(m);
+        waiting.delete(m.id);
+        return;
+      }
     }
     if (m.type === "progress") {
       const r = pending.get(m.id);
@@ -341,6 +347,18 @@
       });
     },
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
+    // warm(): the first worker plans a generated file while the page is
+    // idle, so the browser optimizes the planner's code before the first
+    // real file (wasm/worker/warm.go); a promise of its answer, "planned"
+    // or "error". Any request cancels it.
+    warm() {
+      const workers = startPool();
+      const id = warmID++;
+      return new Promise((resolve) => {
+        warms.set(id, resolve);
+        workers[0].postMessage({ type: "warm", id });
+      });
+    },
     // export({what, name, plan, json, theme, budget}) asks the first
     // worker for a file of the plan (protocol.ExportRequest); the promise
     // gives {type: "exported", name, mime, data} or {type: "error", error}.

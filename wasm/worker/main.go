@@ -105,6 +105,8 @@ func (w *worker) handle(m js.Value) {
 			js.CopyBytesToJS(u, out)
 			postWith(ev, "data", u)
 		}()
+	case "warm":
+		w.warm(m.Get("id").Int())
 	case "plan", "fit":
 		var req protocol.PlanRequest
 		req.ID = m.Get("id").Int()
