@@ -150,6 +150,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		switch {
 		case found:
 			s.apply(offsets)
+			ex.improved(ArenaOf(p, offsets))
 			pl.Order = nil // the search's answer was not built one at a time
 		case complete:
 			floors[k] = lb + 1
@@ -197,7 +198,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 				s.apply(offsets)
 				pl.Order = nil
 				worstArena = groupArena(p, groups[worst], offsets)
-				ex.best = ArenaOf(p, offsets)
+				ex.improved(ArenaOf(p, offsets))
 				step = min(step, (worstArena-floor+1)/2)
 			case done:
 				floor = target + 1
@@ -268,6 +269,7 @@ func (ex *exact) descend(s *search, p *Problem, g []int, offsets []int64, stopAt
 		case found:
 			s.apply(offsets)
 			improved, arena = true, groupArena(p, g, offsets)
+			ex.improved(ArenaOf(p, offsets))
 			target = arena - (arena-floor+1)/2
 		case complete:
 			floor = target + 1
@@ -303,8 +305,20 @@ func (ex *exact) report() {
 		return
 	}
 	ex.lastReport = time.Now()
-	ex.opts.Progress(fmt.Sprintf("exact: %.0fs, best arena %d, target %d, lower bound %d, %d nodes",
+	ex.opts.Progress(fmt.Sprintf("exact: %.1fs, best arena %d, target %d, lower bound %d, %d nodes",
 		time.Since(ex.start).Seconds(), ex.best, ex.target, ex.lb, ex.nodes))
+}
+
+// improved records a smaller arena found for the whole problem and
+// reports it at once, whenever in the second it comes: the descent and
+// the decision at the bound find arenas long before phase 2 would say so.
+func (ex *exact) improved(arena int64) {
+	if arena >= ex.best {
+		return
+	}
+	ex.best = arena
+	ex.lastReport = time.Time{}
+	ex.report()
 }
 
 // groups splits the buffers to place, fixed ones included, into groups
