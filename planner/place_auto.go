@@ -62,9 +62,19 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 	if len(pr.movable) > autoLarge {
 		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
 	}
-	a, best, err := pr.portfolio(ctx, members, opts.Shard, opts.Shards)
-	if err != nil {
-		return Placement{}, err
+	var a answer
+	var best int
+	if f := opts.From; f != nil {
+		if len(f.Offsets) != len(p.Buffers) || f.Member < 0 || f.Member >= len(members) {
+			return Placement{}, fmt.Errorf("the answer to improve is not one of auto's members' for this problem (member %d, %d offsets for %d buffers)", f.Member, len(f.Offsets), len(p.Buffers))
+		}
+		a, best = answer{offsets: slices.Clone(f.Offsets), order: slices.Clone(f.Order), rule: f.Rule}, f.Member
+		opts.Shard, opts.Shards = 0, 1 // the whole portfolio's answer now
+	} else {
+		var err error
+		if a, best, err = pr.portfolio(ctx, members, opts.Shard, opts.Shards); err != nil {
+			return Placement{}, err
+		}
 	}
 	pl, err := pr.polish(ctx, a, "won by "+members[best].name, opts, false)
 	pl.Member = best

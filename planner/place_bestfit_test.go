@@ -346,10 +346,13 @@ func TestLoadCSVFailsOnMissingFile(t *testing.T) {
 
 // TestAutoShardsAgreeWithTheWholePortfolio: splitting auto's portfolio
 // over shards and keeping the smallest arena, ties to the lower member,
-// gives the same placement as running it whole.
+// gives the same placement as running it whole; the winner improved by
+// auto with From gives the whole portfolio's plan with its slice too
+// (DenseNet-121's activations: 1.0444 x the bound without it, at the
+// bound with it).
 func TestAutoShardsAgreeWithTheWholePortfolio(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
-	problems := []*Problem{loadCSV(t, "testdata/C.1048576.csv"), loadCSV(t, "testdata/G_1.csv")}
+	problems := []*Problem{loadCSV(t, "testdata/C.1048576.csv"), loadCSV(t, "testdata/G_1.csv"), loadCSV(t, "testdata/densenet121_activations.csv")}
 	for range 20 {
 		problems = append(problems, randomProblem(rng, 40, 12))
 	}
@@ -359,19 +362,47 @@ func TestAutoShardsAgreeWithTheWholePortfolio(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, shards := range []int{2, 3} {
-			var best Placement
+			var best, loser Placement
 			for shard := range shards {
 				pl, err := Place(context.Background(), p, "auto", PlaceOptions{Shard: shard, Shards: shards})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if shard == 0 || pl.Arena < best.Arena || pl.Arena == best.Arena && pl.Member < best.Member {
-					best = pl
+					best, loser = pl, best
+				} else {
+					loser = pl
 				}
 			}
 			if best.Member != whole.Member || best.Arena != whole.Arena || !slices.Equal(best.Offsets, whole.Offsets) || best.Detail != whole.Detail {
 				t.Fatalf("problem %d, %d shards: member %d arena %d (%s), whole portfolio member %d arena %d (%s)",
 					k, shards, best.Member, best.Arena, best.Detail, whole.Member, whole.Arena, whole.Detail)
+			}
+			// A node limit above the slice's budget takes the clock off it:
+			// the same answer however loaded the machine.
+			const noClock = 1 << 40
+			polished, err := Place(context.Background(), p, "auto", PlaceOptions{From: &best, NodeLimit: noClock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slice, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: noClock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if polished.Arena != slice.Arena || !slices.Equal(polished.Offsets, slice.Offsets) || polished.Detail != slice.Detail || polished.Member != slice.Member {
+				t.Fatalf("problem %d, %d shards, improved from the winner: arena %d (%s), whole portfolio with its slice %d (%s)",
+					k, shards, polished.Arena, polished.Detail, slice.Arena, slice.Detail)
+			}
+			if k == 2 && polished.Arena >= best.Arena {
+				t.Errorf("DenseNet-121: the slice left the shards' %d at %d", best.Arena, polished.Arena)
+			}
+			// From is improved, not replaced by the portfolio's answer.
+			other, err := Place(context.Background(), p, "auto", PlaceOptions{From: &loser, NodeLimit: noClock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other.Member != loser.Member || other.Arena > loser.Arena {
+				t.Fatalf("problem %d: improving member %d's arena %d gave member %d's %d", k, loser.Member, loser.Arena, other.Member, other.Arena)
 			}
 		}
 	}

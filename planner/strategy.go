@@ -83,6 +83,13 @@ type PlaceOptions struct {
 	// answer with the smallest arena, ties to the lower member, which is
 	// what one process running every member returns.
 	Shard, Shards int
+	// From, for auto, is the winning answer of a portfolio split into
+	// shards (the Placement that shard's auto returned): auto then runs no
+	// member, and gives that answer the improvement slice one process
+	// running every member gives its best. A shard's own answer gets no
+	// slice, so without this step the split portfolio could end above
+	// the command line's plan.
+	From *Placement
 	// Yield, if non-nil, lets the caller's other work run: in the browser
 	// Go's wasm has no preemption, so the page freezes while planning
 	// unless the planner pauses now and then. Place calls it before and
