@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,4 +169,36 @@ func TestBrowserWarmUp(t *testing.T) {
 		}
 		t.Logf("warm-up: %s", got)
 	})
+}
+
+// TestBrowserAutoMatchesCommandLine: the page splits auto's portfolio
+// over its workers; the winning shard's answer then gets the improvement
+// slice the command line gives its portfolio's best, so the page's plan
+// is the command line's. DenseNet-121's activations need that slice to
+// reach their bound (1.0444 x it without).
+func TestBrowserAutoMatchesCommandLine(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	const name = "densenet121_activations.csv"
+	data, err := os.ReadFile(filepath.Join(s.root, "planner", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := exec.Command("go", "run", "./tools/memplan", "plan", filepath.Join("planner", "testdata", name))
+	cli.Dir = s.root
+	out, err := cli.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the CLI: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`arena_size=(\d+) `).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no arena_size in the CLI's report:\n%s", out)
+	}
+	want, _ := strconv.ParseFloat(string(m[1]), 64)
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.dropBytes(name, data)
+	p.wait("the model planned", viewerShows(name))
+	if got := eval[float64](p, frame+`.memplan.state().arena_size`); got != want {
+		p.fail("the page's arena is %.0f, the command line's %.0f", got, want)
+	}
 }

@@ -315,6 +315,13 @@
     }
     const r = pending.get(m.id);
     if (!r) return;
+    if (r.polishing) { // the winning shard's answer, improved (or not, on an error)
+      pending.delete(m.id);
+      if (m.type !== "planned") m = r.best;
+      else if (r.best.millis && m.millis) for (const k in r.best.millis) m.millis[k] = r.best.millis[k] + (m.millis[k] || 0);
+      r.resolve(m);
+      return;
+    }
     if (m.type === "error") { // every shard reads the same file: the first error is the answer
       pending.delete(m.id);
       r.resolve(m);
@@ -328,9 +335,17 @@
     // Member 0 at the bound wins whatever the other shards find: stop
     // them, or they keep a core busy while the page shows the plan.
     if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
-      pending.delete(m.id);
       winner = { id: m.id, worker: r.from };
       if (r.left > 0 && pool) for (let k = 0; k < r.shards; k++) pool[k].postMessage({ type: "cancel", id: m.id });
+      // A shard's answer gets no improvement slice; the whole portfolio's
+      // best does. The winner gives its answer that slice, so the page
+      // makes the command line's plan.
+      if (r.shards > 1 && !r.best.optimal && pool) {
+        r.polishing = true;
+        pool[r.from].postMessage({ type: "polish", id: m.id });
+        return;
+      }
+      pending.delete(m.id);
       r.resolve(r.best);
     }
   }

@@ -150,7 +150,10 @@ func ErrorOf(err error) *Error {
 // browser gives each worker one thread, so the viewer sends the same
 // request to several workers, each with its own Shard of Shards
 // (planner.PlaceOptions), and keeps the answer with the smallest arena,
-// ties to the lower Member: the plan the command line makes.
+// ties to the lower Member; unless it is optimal, it then sends {type:
+// "polish", id} to the worker whose shard won, which improves its answer
+// as auto improves a whole portfolio's best (planner.PlaceOptions.From)
+// and answers "planned" again: the plan the command line makes.
 type PlanRequest struct {
 	ID      int     `json:"id"`
 	Name    string  `json:"name"`

@@ -38,6 +38,19 @@ type worker struct {
 	// shows why a tensor sits where it does.
 	explainKey  int
 	explainPlan *planner.Plan
+	// The last shard of auto this worker planned: the viewer asks the
+	// shard whose answer won to improve it (polish).
+	shard *shardAnswer
+}
+
+// shardAnswer is what polishing a shard's answer needs.
+type shardAnswer struct {
+	req              protocol.PlanRequest
+	data             []byte // the file, to say which symbols drive a size
+	prob             *planner.Problem
+	place            planner.Placement
+	format           string
+	defaultAlignment int64
 }
 
 func main() {
@@ -107,6 +120,8 @@ func (w *worker) handle(m js.Value) {
 		}()
 	case "warm":
 		w.warm(m.Get("id").Int())
+	case "polish":
+		w.polish(m.Get("id").Int())
 	case "plan", "fit":
 		var req protocol.PlanRequest
 		req.ID = m.Get("id").Int()
@@ -275,11 +290,14 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev, bin, p := plan(ctx, req, data)
+	ev, bin, p, shard := plan(ctx, req, data)
 	ev.ID = req.ID
 	if p != nil {
 		w.keep(req.ID, p)
 	}
+	w.mu.Lock()
+	w.shard = shard
+	w.mu.Unlock()
 	if bin == nil {
 		post(ev)
 		return
@@ -294,15 +312,15 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte)
 // with the file's name: the worker survives to plan the next file.
 // A plan comes back in planner's binary form; it has passed Verify here
 // (PlanSource proves every plan it makes, Load every record it reads).
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan) {
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
-			ev, bin, kept = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil
+			ev, bin, kept, shard = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil, nil
 		}
 	}()
 	if ctx.Err() != nil {
-		return cancelled(), nil, nil
+		return cancelled(), nil, nil, nil
 	}
 	o := req.Options
 	start := time.Now()
@@ -313,50 +331,132 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	}
 	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil, nil
 	}
 	lap("load")
 	p, member := in.Plan, -1
-	var fit *planner.Fit
+	var prob *planner.Problem
 	if p == nil {
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
 		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards}
-		var prob *planner.Problem
 		prob, err = planner.Lower(in.Source, o.Options)
+		var pl planner.Placement
 		if err == nil {
-			var pl planner.Placement
 			p, pl, err = planner.PlanProblem(ctx, prob, o.Strategy, popts)
 			member = pl.Member
 		}
 		if ctx.Err() != nil {
-			return cancelled(), nil, nil
+			return cancelled(), nil, nil, nil
 		}
-		var tooLarge *planner.LimitError
-		if errors.As(err, &tooLarge) {
-			// No plan binds these tensors: the error is the fit report.
-			fit = planner.FitOfLimits(tooLarge)
-			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort: the verdict stands without
-			e := protocol.ErrorOf(err)
-			e.Message = strings.Join(append([]string{fit.Text}, fit.Lines...), "\n")
-			return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil, nil
+		if err == nil && req.Shards > 1 && pl.Strategy == "auto" {
+			shard = &shardAnswer{req: req, data: data, prob: prob, place: pl}
 		}
-		if err != nil {
-			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
-		}
+	}
+	ev, bin, err = answer(req, data, prob, p, err, member, millis, lap)
+	if err != nil {
+		return ev, nil, nil, nil
+	}
+	ev.Format = in.Format
+	if in.Source != nil {
+		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
+	}
+	if shard != nil {
+		shard.format, shard.defaultAlignment = ev.Format, ev.DefaultAlignment
+	}
+	return ev, bin, p, shard
+}
+
+// answer makes the worker's answer to a plan request: plan p of problem
+// prob (nil for a plan record read as it is), or the error err that
+// planning it met, judged against the request's WebGPU device. The
+// error it returns says only that the event is an error event.
+func answer(req protocol.PlanRequest, data []byte, prob *planner.Problem, p *planner.Plan, err error, member int, millis map[string]float64, lap func(string)) (protocol.WorkerEvent, []byte, error) {
+	var fit *planner.Fit
+	var tooLarge *planner.LimitError
+	if errors.As(err, &tooLarge) {
+		// No plan binds these tensors: the error is the fit report.
+		fit = planner.FitOfLimits(tooLarge)
+		_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort: the verdict stands without
+		e := protocol.ErrorOf(err)
+		e.Message = strings.Join(append([]string{fit.Text}, fit.Lines...), "\n")
+		return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil, err
+	}
+	if err != nil {
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, err
+	}
+	if prob != nil {
 		if fit = p.FitGPU(); fit != nil && !fit.Fits {
 			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort, as above
 		}
 	}
 	lap("plan")
-	bin, err = p.AppendBinary(nil)
+	bin, err := p.AppendBinary(nil)
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, err
 	}
 	lap("encode")
-	ev = protocol.WorkerEvent{Type: "planned", Format: in.Format, Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member, Fit: fit}
-	if in.Source != nil {
-		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
+	return protocol.WorkerEvent{Type: "planned", Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal, Member: member, Fit: fit}, bin, nil
+}
+
+// polish answers a "polish" request: the viewer split auto's portfolio
+// over its workers, and this worker's shard won request id; it gives its
+// answer the improvement slice the whole portfolio gives its best
+// (planner.PlaceOptions.From), so the page makes the command line's plan.
+// Its answer is "planned", for id, like the shard's own.
+func (w *worker) polish(id int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.mu.Lock()
+	if w.cancel != nil {
+		w.cancel()
 	}
+	w.cancel, w.id = cancel, id
+	shard := w.shard
+	w.mu.Unlock()
+	go func() {
+		w.running.Lock()
+		defer w.running.Unlock()
+		if shard == nil || shard.req.ID != id {
+			post(protocol.WorkerEvent{Type: "error", ID: id, Error: &protocol.Error{Message: "this worker no longer holds that answer", Kind: "cancelled"}})
+			return
+		}
+		ev, bin, p := polished(ctx, shard)
+		ev.ID = id
+		if p != nil {
+			w.keep(id, p)
+		}
+		if bin == nil {
+			post(ev)
+			return
+		}
+		u := js.Global().Get("Uint8Array").New(len(bin))
+		js.CopyBytesToJS(u, bin)
+		postWith(ev, "plan", u)
+	}()
+}
+
+func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan) {
+	defer func() {
+		if r := recover(); r != nil {
+			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while improving a plan (please report it): %v", s.req.Name, r), File: s.req.Name, Kind: "bug"}
+			ev, bin, kept = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil
+		}
+	}()
+	start := time.Now()
+	millis := map[string]float64{}
+	lap := func(what string) {
+		millis[what] = float64(time.Since(start).Microseconds()) / 1000
+		start = time.Now()
+	}
+	popts := planner.PlaceOptions{Yield: yielder(), From: &s.place}
+	p, pl, err := planner.PlanProblem(ctx, s.prob, "auto", popts)
+	if ctx.Err() != nil {
+		return cancelled(), nil, nil
+	}
+	ev, bin, err = answer(s.req, s.data, s.prob, p, err, pl.Member, millis, lap)
+	if err != nil {
+		return ev, nil, nil
+	}
+	ev.Format, ev.DefaultAlignment = s.format, s.defaultAlignment
 	return ev, bin, p
 }
 

@@ -42,7 +42,7 @@ func (w *worker) warm(id int) {
 		// improvement slice: the point is the code, not the plan.
 		req := protocol.PlanRequest{ID: id, Name: "warm-up.csv", Shard: 0, Shards: 2}
 		req.Options.Strategy = "auto"
-		ev, bin, _ := plan(ctx, req, warmCSV(warmBuffers))
+		ev, bin, _, _ := plan(ctx, req, warmCSV(warmBuffers))
 		ev.ID = id
 		if bin == nil {
 			post(ev)
