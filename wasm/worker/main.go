@@ -110,13 +110,7 @@ func (w *worker) handle(m js.Value) {
 		go func() {
 			ev, out := export(req, data)
 			ev.ID = req.ID
-			if out == nil {
-				post(ev)
-				return
-			}
-			u := js.Global().Get("Uint8Array").New(len(out))
-			js.CopyBytesToJS(u, out)
-			postWith(ev, "data", u)
+			postBytes(ev, "data", out)
 		}()
 	case "warm":
 		w.warm(m.Get("id").Int())
@@ -137,13 +131,7 @@ func (w *worker) handle(m js.Value) {
 			post(protocol.WorkerEvent{Type: "error", ID: req.ID, Error: protocol.ErrorOf(err)})
 			return
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		w.mu.Lock()
-		if w.cancel != nil {
-			w.cancel() // a newer request supersedes the one in flight
-		}
-		w.cancel, w.id = cancel, req.ID
-		w.mu.Unlock()
+		ctx := w.supersede(req.ID)
 		if m.Get("type").String() == "fit" {
 			req.Symbol = m.Get("symbol").String()
 			go func() {
@@ -182,13 +170,7 @@ func (w *worker) handle(m js.Value) {
 			}
 			sides[k].data = data
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		w.mu.Lock()
-		if w.cancel != nil {
-			w.cancel()
-		}
-		w.cancel, w.id = cancel, id
-		w.mu.Unlock()
+		ctx := w.supersede(id)
 		go func() {
 			w.running.Lock()
 			defer w.running.Unlock()
@@ -197,6 +179,19 @@ func (w *worker) handle(m js.Value) {
 			post(ev)
 		}()
 	}
+}
+
+// supersede makes request id the one in flight, cancelling any other,
+// and returns its context.
+func (w *worker) supersede(id int) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.mu.Lock()
+	if w.cancel != nil {
+		w.cancel()
+	}
+	w.cancel, w.id = cancel, id
+	w.mu.Unlock()
+	return ctx
 }
 
 // explain answers why a tensor of plan key (the id of the request this
@@ -298,13 +293,7 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte)
 	w.mu.Lock()
 	w.shard = shard
 	w.mu.Unlock()
-	if bin == nil {
-		post(ev)
-		return
-	}
-	u := js.Global().Get("Uint8Array").New(len(bin))
-	js.CopyBytesToJS(u, bin)
-	postWith(ev, "plan", u)
+	postBytes(ev, "plan", bin)
 }
 
 // plan loads and plans one file, and returns the plan too, which the
@@ -404,12 +393,8 @@ func answer(req protocol.PlanRequest, data []byte, prob *planner.Problem, p *pla
 // (planner.PlaceOptions.From), so the page makes the command line's plan.
 // Its answer is "planned", for id, like the shard's own.
 func (w *worker) polish(id int) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx := w.supersede(id)
 	w.mu.Lock()
-	if w.cancel != nil {
-		w.cancel()
-	}
-	w.cancel, w.id = cancel, id
 	shard := w.shard
 	w.mu.Unlock()
 	go func() {
@@ -424,13 +409,7 @@ func (w *worker) polish(id int) {
 		if p != nil {
 			w.keep(id, p)
 		}
-		if bin == nil {
-			post(ev)
-			return
-		}
-		u := js.Global().Get("Uint8Array").New(len(bin))
-		js.CopyBytesToJS(u, bin)
-		postWith(ev, "plan", u)
+		postBytes(ev, "plan", bin)
 	}()
 }
 
@@ -587,9 +566,15 @@ func post(ev protocol.WorkerEvent) {
 	js.Global().Call("postMessage", encode(ev))
 }
 
-// postWith sends an event with a Uint8Array beside it under key, its
-// buffer transferred rather than copied.
-func postWith(ev protocol.WorkerEvent, key string, u js.Value) {
+// postBytes sends an event with b beside it under key as a Uint8Array,
+// its buffer transferred rather than copied; with b nil, the event alone.
+func postBytes(ev protocol.WorkerEvent, key string, b []byte) {
+	if b == nil {
+		post(ev)
+		return
+	}
+	u := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u, b)
 	obj := encode(ev)
 	obj.Set(key, u)
 	js.Global().Call("postMessage", obj, []any{u.Get("buffer")})

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"syscall/js"
 
 	"memplan/wasm/protocol"
 )
@@ -44,13 +43,7 @@ func (w *worker) warm(id int) {
 		req.Options.Strategy = "auto"
 		ev, bin, _, _ := plan(ctx, req, warmCSV(warmBuffers))
 		ev.ID = id
-		if bin == nil {
-			post(ev)
-			return
-		}
-		u := js.Global().Get("Uint8Array").New(len(bin))
-		js.CopyBytesToJS(u, bin)
-		postWith(ev, "plan", u)
+		postBytes(ev, "plan", bin)
 	}()
 }
 
