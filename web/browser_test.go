@@ -397,6 +397,9 @@ func (p *page) shows(file, name string) {
 	if f := eval[*string](p, frame+`.memplan.state().file`); f == nil || *f != file {
 		p.fail("the viewer shows %v, want %s", f, file)
 	}
+	// A banner that just appeared can resize the canvas: sample the
+	// pixel once the viewer has drawn what it holds.
+	p.settle()
 	x, y, want := p.point(name)
 	if got := p.pixel(x, y); got != want {
 		p.fail("pixel (%.0f, %.0f) inside %s of %s is %s, want %s", x, y, name, file, got, want)

@@ -48,6 +48,11 @@ type Options struct {
 	// --limits writes them ("binding=1GiB,buffer=1GiB,offset-align=256");
 	// like Binding, they apply only with a profile.
 	Limits string `json:"limits,omitempty"`
+	// NodeLimit is the command line's --node-limit: exact, improve and
+	// auto's improvement slice stop after this many search nodes and no
+	// clock stops them, so the same file and options give the same plan
+	// on any machine, however loaded. 0: the clock's defaults.
+	NodeLimit int64 `json:"node_limit,omitempty"`
 }
 
 // ResolveGPU reads the WebGPU choices into o.GPU. It is a function,

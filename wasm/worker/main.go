@@ -327,7 +327,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 	var prob *planner.Problem
 	if p == nil {
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
-		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards}
+		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit}
 		prob, err = planner.Lower(in.Source, o.Options)
 		var pl planner.Placement
 		if err == nil {
@@ -426,7 +426,7 @@ func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin
 		millis[what] = float64(time.Since(start).Microseconds()) / 1000
 		start = time.Now()
 	}
-	popts := planner.PlaceOptions{Yield: yielder(), From: &s.place}
+	popts := planner.PlaceOptions{Yield: yielder(), From: &s.place, NodeLimit: s.req.Options.NodeLimit}
 	p, pl, err := planner.PlanProblem(ctx, s.prob, "auto", popts)
 	if ctx.Err() != nil {
 		return cancelled(), nil, nil
