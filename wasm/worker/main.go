@@ -312,12 +312,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 		return cancelled(), nil, nil, nil
 	}
 	o := req.Options
-	start := time.Now()
-	millis := map[string]float64{}
-	lap := func(what string) {
-		millis[what] = float64(time.Since(start).Microseconds()) / 1000
-		start = time.Now()
-	}
+	millis, lap := stopwatch()
 	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
 	if err != nil {
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil, nil
@@ -353,6 +348,17 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 		shard.format, shard.defaultAlignment = ev.Format, ev.DefaultAlignment
 	}
 	return ev, bin, p, shard
+}
+
+// stopwatch returns where a request's time went, in milliseconds by
+// phase, and the function that ends the current phase under a name.
+func stopwatch() (map[string]float64, func(string)) {
+	start := time.Now()
+	millis := map[string]float64{}
+	return millis, func(what string) {
+		millis[what] = float64(time.Since(start).Microseconds()) / 1000
+		start = time.Now()
+	}
 }
 
 // answer makes the worker's answer to a plan request: plan p of problem
@@ -420,12 +426,7 @@ func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin
 			ev, bin, kept = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil
 		}
 	}()
-	start := time.Now()
-	millis := map[string]float64{}
-	lap := func(what string) {
-		millis[what] = float64(time.Since(start).Microseconds()) / 1000
-		start = time.Now()
-	}
+	millis, lap := stopwatch()
 	popts := planner.PlaceOptions{Yield: yielder(), From: &s.place, NodeLimit: s.req.Options.NodeLimit}
 	p, pl, err := planner.PlanProblem(ctx, s.prob, "auto", popts)
 	if ctx.Err() != nil {
