@@ -93,7 +93,11 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	if len(data) < len(binaryMagic) || string(data[:len(binaryMagic)]) != string(binaryMagic) {
 		return nil, errors.New("not a binary plan record")
 	}
-	r := binReader{b: data[len(binaryMagic):]}
+	// One copy of the record as a string: every string in the plan is a
+	// slice of it, and every shape a slice of one array, rather than a few
+	// hundred thousand small allocations, which in the browser's wasm
+	// cost seven times what the decoding itself does.
+	r := binReader{b: data[len(binaryMagic):], text: string(data[len(binaryMagic):])}
 	p := &Plan{}
 	p.Format = r.str()
 	p.Name = r.str()
@@ -116,10 +120,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 		for i := range p.Tensors {
 			t := &p.Tensors[i]
 			t.Name, t.Op, t.Node, t.Phase, t.Kind = r.str(), r.str(), r.str(), r.str(), Kind(r.str())
-			t.Shape = make([]int64, r.count())
-			for k := range t.Shape {
-				t.Shape[k] = r.int()
-			}
+			t.Shape = r.shape()
 			t.DType = r.str()
 			t.Size, t.Offset, t.Guard, t.Birth, t.Death = r.int(), r.int(), r.int(), int(r.int()), int(r.int())
 			t.Reuses, t.Root = r.str(), r.str()
@@ -207,8 +208,10 @@ func (w *binWriter) reads(rs [][]int) {
 // binReader reads what binWriter wrote; the first error sticks, and
 // every read after it returns zero values.
 type binReader struct {
-	b   []byte
-	err error
+	b    []byte
+	text string  // the bytes b started as, as a string for str to slice
+	dims []int64 // room for shapes still unused
+	err  error
 }
 
 func (r *binReader) fail(msg string) {
@@ -286,9 +289,29 @@ func (r *binReader) str() string {
 		r.fail("a string runs past the end")
 		return ""
 	}
-	s := string(r.b[:n])
+	at := len(r.text) - len(r.b)
 	r.b = r.b[n:]
-	return s
+	return r.text[at : at+int(n)]
+}
+
+// shape reads a tensor's shape into the shared room for shapes: a
+// 62,000-tensor plan takes a few arrays instead of 62,000.
+func (r *binReader) shape() []int64 {
+	n := r.count()
+	if r.err != nil {
+		return nil
+	}
+	if n == 0 {
+		return []int64{} // a scalar's shape: empty, not absent
+	}
+	if len(r.dims)+n > cap(r.dims) {
+		r.dims = make([]int64, 0, max(n, 4096))
+	}
+	from := len(r.dims)
+	for range n {
+		r.dims = append(r.dims, r.int())
+	}
+	return r.dims[from:len(r.dims):len(r.dims)]
 }
 
 func (r *binReader) strs() []string {
