@@ -464,9 +464,15 @@
     }
   }
 
-  const TABLE_LIMIT = 1000;
-  const TABLE_CHUNK = 50;
-  state.tableRender = 0;
+  // The table lists every tensor but builds rows only for what its
+  // scroll box shows: a thousand real rows took a third of a second to lay
+  // out, every time one changed, and froze the canvas meanwhile.
+  const OVERSCAN = 8; // rows built beyond each edge, so a scroll shows no gap
+  state.order = []; // tensor indices in table order
+  state.tabPos = 0; // the row in the Tab order, by position in state.order
+  let rowH = 0; // a row's height in CSS pixels, measured once
+  let drawn = null; // what drawRows last built
+  const tbody = document.querySelector("#table tbody"), tableWrap = $("table-wrap");
   const sortValue = {
     name: (t) => t.name, op: (t) => t.op, kind: (t) => t.kind, dtype: (t) => t.dtype,
     shape: (t) => t.shape.reduce((a, b) => a * b, 1), size: (t) => t.size, offset: (t) => t.offset,
@@ -476,47 +482,96 @@
   function sortedTensors() {
     const { key, dir } = state.sort;
     const f = sortValue[key];
+    const keys = state.tensors.map(f); // once per tensor, not once per comparison
     const idx = state.tensors.map((_, i) => i);
     idx.sort((a, b) => {
-      const x = f(state.tensors[a]), y = f(state.tensors[b]);
+      const x = keys[a], y = keys[b];
       return (x < y ? -1 : x > y ? 1 : a - b) * dir;
     });
     return idx;
   }
 
   function renderTable() {
-    const tbody = document.querySelector("#table tbody");
-    const idx = sortedTensors();
-    // The selected tensor is always among the rows shown.
-    let shown = idx.slice(0, TABLE_LIMIT);
-    const sel = state.tensors.findIndex((t) => t.name === state.selected);
-    if (sel >= 0 && !shown.includes(sel)) shown.push(sel);
-    // A thousand rows take the main thread for most of a second on a slow
-    // machine: build the first screenful now and the rest a chunk a frame,
-    // so the canvas keeps drawing.
-    const render = ++state.tableRender;
-    const chunk = (from) => {
-      if (render !== state.tableRender) return; // a newer table replaced this one
-      const frag = document.createDocumentFragment();
-      for (const i of shown.slice(from, from + TABLE_CHUNK)) frag.append(row(state.tensors[i]));
-      if (from === 0) tbody.replaceChildren(frag);
-      else tbody.append(frag);
-      if (from + TABLE_CHUNK < shown.length) requestAnimationFrame(() => chunk(from + TABLE_CHUNK));
-      else markSelectedRow(false);
-    };
-    chunk(0);
-    $("table-note").textContent = idx.length > TABLE_LIMIT
-      ? "Showing " + TABLE_LIMIT + " of " + idx.length.toLocaleString("en-US") + " tensors; sort or search to find others." : "";
+    const sel = selectedPos();
+    state.order = sortedTensors();
+    state.tabPos = Math.max(0, selectedPos());
+    if (sel < 0) tableWrap.scrollTop = 0; // a new table starts at its top
+    $("table").setAttribute("aria-rowcount", String(state.order.length + 1)); // with the header's
     for (const th of document.querySelectorAll("#table th")) {
       th.setAttribute("aria-sort", th.dataset.key === state.sort.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none");
     }
-    markSelectedRow(false);
+    drawn = null;
+    markSelectedRow(sel >= 0);
   }
 
-  function row(t) {
+  // selectedPos is the selected tensor's row, or -1.
+  function selectedPos() {
+    if (!state.selected) return -1;
+    const i = state.tensors.findIndex((t) => t.name === state.selected);
+    return i < 0 ? -1 : state.order.indexOf(i);
+  }
+
+  // drawRows builds the rows the scroll box shows, between two spacer rows
+  // that keep the scroll height of the whole table.
+  function drawRows() {
+    const n = state.order.length;
+    if (!rowH && n) {
+      tbody.replaceChildren(row(state.tensors[state.order[0]], 0));
+      rowH = tbody.firstElementChild.getBoundingClientRect().height || 20;
+    }
+    const head = document.querySelector("#table thead").offsetHeight;
+    const from = Math.max(0, Math.min(n, Math.floor((tableWrap.scrollTop - head) / rowH) - OVERSCAN));
+    const to = Math.min(n, from + Math.ceil(tableWrap.clientHeight / rowH) + 2 * OVERSCAN);
+    if (drawn && drawn.from === from && drawn.to === to && drawn.order === state.order) return markRows();
+    const frag = document.createDocumentFragment();
+    if (from > 0) frag.append(spacer(from * rowH));
+    for (let p = from; p < to; p++) frag.append(row(state.tensors[state.order[p]], p));
+    if (to < n) frag.append(spacer((n - to) * rowH));
+    tbody.replaceChildren(frag);
+    drawn = { from, to, order: state.order };
+    // A row measured while the table was hidden (a narrow layout) had no
+    // height: measure again once one shows.
+    const h = tbody.querySelector("tr[data-pos]")?.getBoundingClientRect().height;
+    if (h && Math.abs(h - rowH) > 0.5) { rowH = h; drawn = null; return drawRows(); }
+    markRows();
+  }
+
+  function spacer(height) {
+    const tr = document.createElement("tr");
+    tr.className = "spacer";
+    tr.setAttribute("aria-hidden", "true");
+    tr.style.height = height + "px";
+    const td = document.createElement("td");
+    td.colSpan = 9;
+    tr.append(td);
+    return tr;
+  }
+
+  // markRows marks the selected row and puts one row in the Tab order: the
+  // one at tabPos, or the first built when that one is scrolled away.
+  function markRows() {
+    const rows = tbody.querySelectorAll("tr[data-pos]");
+    const tab = Array.from(rows).find((r) => +r.dataset.pos === state.tabPos) || rows[0];
+    for (const r of rows) {
+      r.classList.toggle("selected", r.dataset.name === state.selected);
+      r.tabIndex = r === tab ? 0 : -1;
+    }
+  }
+
+  let scrollQueued = false;
+  tableWrap.addEventListener("scroll", () => {
+    if (scrollQueued) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => { scrollQueued = false; drawRows(); });
+  });
+  new ResizeObserver(() => drawRows()).observe(tableWrap);
+
+  function row(t, pos) {
     const tr = document.createElement("tr");
     tr.dataset.name = t.name;
-    tr.tabIndex = -1; // tabRow puts one row in the Tab order
+    tr.dataset.pos = String(pos);
+    tr.setAttribute("aria-rowindex", String(pos + 2)); // the header is row 1
+    tr.tabIndex = -1; // markRows puts one row in the Tab order
     const cells = [
       t.name, t.op, t.kind, "[" + t.shape.join(", ") + "]", t.dtype,
       fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : grouped.format(t.offset),
@@ -546,49 +601,51 @@
     state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
     renderTable();
   });
-  document.querySelector("#table tbody").addEventListener("click", (e) => {
-    const tr = e.target.closest("tr");
-    if (tr) { tabRow(tr); send({ type: "focus", name: tr.dataset.name }); }
+  tbody.addEventListener("click", (e) => {
+    const tr = e.target.closest("tr[data-pos]");
+    if (tr) { state.tabPos = +tr.dataset.pos; markRows(); send({ type: "focus", name: tr.dataset.name }); }
   });
   // The keyboard: one row is in the Tab order (the selected one, else the
-  // first); arrows, Home and End move between rows, Enter or Space selects.
-  document.querySelector("#table tbody").addEventListener("keydown", (e) => {
+  // first); arrows, Page Up/Down, Home and End move between rows, Enter or
+  // Space selects.
+  tbody.addEventListener("keydown", (e) => {
     const tr = e.target;
-    if (!tr.matches("tr") || e.ctrlKey || e.metaKey || e.altKey) return;
-    const rows = tr.parentNode;
-    const to = { ArrowDown: tr.nextElementSibling, ArrowUp: tr.previousElementSibling,
-      Home: rows.firstElementChild, End: rows.lastElementChild }[e.key];
+    if (!tr.matches("tr[data-pos]") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const at = +tr.dataset.pos, n = state.order.length, page = Math.max(1, Math.floor(tableWrap.clientHeight / rowH) - 1);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 0, End: n - 1 }[e.key];
     if (e.key === "Enter" || e.key === " ") send({ type: "focus", name: tr.dataset.name });
     else if (to === undefined) return;
     e.preventDefault();
     e.stopPropagation(); // arrows here move in the table, not the plot
-    if (to) { tabRow(to); to.focus({ preventScroll: true }); showRow(to); }
+    if (to !== undefined) focusRow(Math.max(0, Math.min(n - 1, to)));
   });
 
-  // showRow scrolls the table, never the page (on a phone the table is
-  // far below the plot that was tapped), to show row tr below its header.
-  function showRow(tr) {
-    const wrap = $("table-wrap"), w = wrap.getBoundingClientRect(), r = tr.getBoundingClientRect();
-    const top = w.top + document.querySelector("#table thead").offsetHeight, bottom = w.top + wrap.clientHeight;
-    if (r.top < top) wrap.scrollTop -= top - r.top;
-    else if (r.bottom > bottom) wrap.scrollTop += Math.min(r.bottom - bottom, r.top - top);
+  // focusRow scrolls row pos into view, builds it and gives it the focus.
+  function focusRow(pos) {
+    state.tabPos = pos;
+    showRow(pos);
+    const tr = tbody.querySelector("tr[data-pos='" + pos + "']");
+    if (tr) tr.focus({ preventScroll: true });
   }
 
-  function tabRow(tr) {
-    for (const r of document.querySelectorAll("#table tbody tr[tabindex='0']")) if (r !== tr) r.tabIndex = -1;
-    if (tr) tr.tabIndex = 0;
+  // showRow scrolls the table, never the page (on a phone the table is
+  // far below the plot that was tapped), to show row pos below its header,
+  // and builds the rows now in view.
+  function showRow(pos) {
+    const head = document.querySelector("#table thead").offsetHeight;
+    const top = head + pos * rowH;
+    if (top < tableWrap.scrollTop + head) tableWrap.scrollTop = top - head;
+    else if (top + rowH > tableWrap.scrollTop + tableWrap.clientHeight) tableWrap.scrollTop = top + rowH - tableWrap.clientHeight;
+    drawRows();
   }
 
   function markSelectedRow(scroll) {
-    for (const tr of document.querySelectorAll("#table tbody tr.selected")) tr.classList.remove("selected");
-    const tr = state.selected && Array.from(document.querySelectorAll("#table tbody tr")).find((r) => r.dataset.name === state.selected);
-    if (!tr) {
-      if (!document.querySelector("#table tbody tr[tabindex='0']")) tabRow(document.querySelector("#table tbody tr"));
-      return;
-    }
-    tabRow(tr);
-    tr.classList.add("selected");
-    if (scroll) showRow(tr);
+    const pos = selectedPos();
+    if (pos >= 0) state.tabPos = pos;
+    if (scroll && pos >= 0) {
+      if (!rowH) drawRows(); // measures a row
+      showRow(pos);
+    } else drawRows();
   }
 
   // ---- hover and selection ----
@@ -660,7 +717,6 @@
       li.append(b);
       return li;
     }));
-    if (!document.querySelector("#table tbody tr[data-name='" + CSS.escape(t.name) + "']")) renderTable();
     markSelectedRow(true);
   }
   // ---- why is this buffer here (Go explains; the worker has the plan) ----
