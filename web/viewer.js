@@ -477,29 +477,49 @@
   // memplanPack(bytes, limit) compresses a file for a link with the
   // browser's own deflate (raw, as Go's link package inflates it): a
   // promise of {packed: Uint8Array}, or {error} once the output passes
-  // limit (Go's), without compressing the rest.
+  // limit (Go's), without compressing the rest. The input goes in small
+  // slices, each awaited: deflate runs on this thread, and a 10 MB model
+  // handed over whole kept it (and the canvas) for most of a second before
+  // the first output could say it was over.
   window.memplanPack = async (data, limit) => {
-    try {
-      const reader = new Blob([data]).stream().pipeThrough(new CompressionStream("deflate-raw")).getReader();
-      const chunks = [];
-      let n = 0;
+    const SLICE = 64 << 10;
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    const cs = new CompressionStream("deflate-raw");
+    const writer = cs.writable.getWriter(), reader = cs.readable.getReader();
+    const chunks = [];
+    let n = 0, over = false;
+    const reading = (async () => {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) break;
+        if (done) return;
         n += value.length;
         if (n > limit) {
-          reader.cancel();
-          return { error: "over the limit" };
+          over = true;
+          await reader.cancel(); // fails a write still waiting
+          return;
         }
         chunks.push(value);
       }
-      const out = new Uint8Array(n);
-      let at = 0;
-      for (const c of chunks) { out.set(c, at); at += c.length; }
-      return { packed: out };
+    })();
+    reading.catch(() => {}); // awaited below; its failure is the write's
+    try {
+      for (let at = 0; at < bytes.length && !over; at += SLICE) await writer.write(bytes.subarray(at, at + SLICE));
+      if (!over) await writer.close();
+      await reading;
     } catch (err) {
-      return { error: String(err && err.message ? err.message : err) };
+      if (!over) {
+        reader.cancel().catch(() => {});
+        return { error: String(err && err.message ? err.message : err) };
+      }
     }
+    if (over) {
+      writer.abort().catch(() => {});
+      return { error: "over the limit" };
+    }
+    const out = new Uint8Array(n);
+    let at = 0;
+    for (const c of chunks) { out.set(c, at); at += c.length; }
+    return { packed: out };
   };
 
   // The link: Go encodes the state in the fragment and posts it as a
