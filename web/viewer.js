@@ -349,15 +349,27 @@
       r.resolve(r.best);
     }
   }
+  // blobOf(data) is the file's bytes as a Blob, made once per file: a
+  // Blob goes to each worker by reference, where the bytes themselves
+  // were copied on this thread once per worker (a tenth of a second, with
+  // the canvas waiting, for a 10 MB model and two workers), and again on
+  // every re-plan. worker.js reads it back.
+  const blobs = new WeakMap();
+  function blobOf(data) {
+    let b = blobs.get(data);
+    if (!b) blobs.set(data, b = new Blob([data]));
+    return b;
+  }
   window.memplanPlanner = {
     plan(id, name, data, options, progress) {
       const workers = startPool();
       const opts = JSON.parse(options);
       const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
+      const blob = blobOf(data);
       return new Promise((resolve) => {
         pending.set(id, { resolve, progress, left: shards, shards, best: null });
         for (let k = 0; k < shards; k++) {
-          workers[k].postMessage({ type: "plan", id, name, data, options: opts, shard: k, shards });
+          workers[k].postMessage({ type: "plan", id, name, data: blob, options: opts, shard: k, shards });
         }
       });
     },

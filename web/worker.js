@@ -1,7 +1,7 @@
 // A planner worker: memplan's planner-only wasm, off the page's main
 // thread. The viewer compiles planner.wasm once and posts the module
 // ({type: "module", module}); then it posts {type: "plan", id, name,
-// data, options, shard, shards} and gets back the events of
+// data (bytes or a Blob), options, shard, shards} and gets back the events of
 // wasm/protocol (ready, progress, planned, error). Requests that arrive
 // while the module starts wait in a queue.
 "use strict";
@@ -10,11 +10,18 @@
 if (typeof Go === "undefined") importScripts("wasm_exec.js");
 
 const waiting = [];
+// A file may come as a Blob (viewer.js's blobOf): its bytes are read
+// here, off the page's thread. Messages keep their order meanwhile, so a
+// cancel never overtakes the request it cancels.
+let inOrder = Promise.resolve();
 self.onmessage = (e) => {
   const m = e.data;
   if (m && m.type === "module") { start(m.module); return; }
-  if (self.memplanWorker) self.memplanWorker.handle(m);
-  else waiting.push(m);
+  inOrder = inOrder.then(async () => {
+    if (m && m.data instanceof Blob) m.data = new Uint8Array(await m.data.arrayBuffer());
+    if (self.memplanWorker) self.memplanWorker.handle(m);
+    else waiting.push(m);
+  }).catch((err) => stopped("reading a file: " + String(err && err.message ? err.message : err)));
 };
 // Go calls this once memplanWorker exists.
 self.memplanWorkerReady = () => {
