@@ -49,8 +49,9 @@ const frameRecorder = `(() => {
 // draws no frame between handing the file to the planner and getting the
 // plan back; the page here draws dozens. The test counts frames over that
 // stretch rather than timing them, so a loaded machine slows it without
-// failing it. The goal of gaps under 100 ms is measured, not asserted:
-// the test logs the longest gap.
+// failing it. The goal of gaps under 100 ms while the workers plan is
+// measured, not asserted: the test logs the longest gap until the plan
+// arrives, and until its picture is drawn.
 func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
@@ -66,15 +67,15 @@ func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 		window.__planFrames = -1;
 		planner.plan = function (...args) {
 			const from = window.__frames.n;
-			return plan.apply(this, args).then((r) => { window.__planFrames = window.__frames.n - from; return r; });
+			return plan.apply(this, args).then((r) => { window.__planFrames = window.__frames.n - from; window.__planGap = window.__frames.max; return r; });
 		};
 		return true; })()`)
 	eval[bool](p, frameRecorder)
 	p.dropJS("ppocrv4_rec.static.onnx", "window.__file")
 	p.wait("the model planned", viewerShows("ppocrv4_rec.static.onnx"))
 	during := eval[float64](p, `window.__planFrames`)
-	t.Logf("%.0f frames while the workers planned; longest gap between frames %.0f ms from drop to picture (%.0f ms idle); where: %s",
-		during, eval[float64](p, `window.__frames.max`), idle, eval[string](p, `JSON.stringify(`+frame+`.memplan.state().millis)`))
+	t.Logf("%.0f frames while the workers planned; longest gap between frames %.0f ms from the drop to the plan's arrival, %.0f ms to the picture (%.0f ms idle); where: %s",
+		during, eval[float64](p, `window.__planGap`), eval[float64](p, `window.__frames.max`), idle, eval[string](p, `JSON.stringify(`+frame+`.memplan.state().millis)`))
 	if during < 3 {
 		p.fail("%.0f frames drawn while the model was planned: the planner holds the page's thread", during)
 	}
