@@ -437,15 +437,29 @@ func (a *app) warmUp() {
 		a.queue(func() { a.warm = "skipped" }) // cancelled by a request, or the worker was in use
 		return
 	}
-	a.queue(func() {
-		start := time.Now()
-		l := viz.NewLayout(res.plan, 0)
-		if _, err := json.Marshal(summary(l)); err == nil {
-			planner.AppendTensorsJSON(nil, res.plan.Tensors)
+	// One step a frame: together they hold the page's thread for a
+	// quarter of a second, a hitch a person sees in a panning plot, or in
+	// the frames of a plan that was dropped meanwhile.
+	var spent time.Duration
+	step := func(f func()) func() {
+		return func() {
+			start := time.Now()
+			f()
+			spent += time.Since(start)
 		}
-		a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
-			res.millis["decode"]+float64(time.Since(start).Milliseconds()))
-	})
+	}
+	var l *viz.Layout
+	a.queue(step(func() {
+		l = viz.NewLayout(res.plan, 0)
+		a.queue(step(func() {
+			_, _ = json.Marshal(summary(l))
+			a.queue(func() {
+				step(func() { planner.AppendTensorsJSON(nil, res.plan.Tensors) })()
+				a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
+					res.millis["decode"]+float64(spent.Milliseconds()))
+			})
+		}))
+	}))
 }
 
 // postCursor tells the host what the time cursor's step holds.
