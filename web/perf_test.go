@@ -57,6 +57,10 @@ func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
 	p.wait("the worker", `window.frames[0].memplanPlanner !== undefined`)
+	// The viewer's warm-up (wasm/worker/warm.go) runs once, seconds after
+	// the page opens, before a person has found a file to drop; its steps
+	// on the page's thread are not this model's planning.
+	p.wait("the warm-up", frame+`.memplan.state().warm !== ""`)
 	eval[bool](p, frameRecorder)
 	p.wait("an idle stretch of frames", `window.__frames.n >= 60`)
 	idle := eval[float64](p, `window.__frames.max`)
