@@ -50,6 +50,11 @@ func New(parent context.Context, userDataDir string) (context.Context, context.C
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.UserDataDir(userDataDir),
+		// With disable-dev-shm-usage Chromium keeps its shared memory in
+		// files under TMPDIR and leaves them behind when it is closed:
+		// a thousand a day of test runs. They go in the profile instead,
+		// which its owner removes.
+		chromedp.Env("TMPDIR=" + userDataDir),
 		chromedp.WindowSize(1280, 800),
 	}
 	if os.Getenv("MEMPLAN_CHROMIUM_GPU") == "1" {
