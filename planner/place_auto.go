@@ -51,6 +51,14 @@ func autoMembers() []autoMember {
 	}
 }
 
+// FirstMemberAlone reports whether a caller that splits auto's portfolio
+// across processes (Shard, Shards) should run member 0 alone before
+// starting the other shards: on problems this large it often reaches the
+// lower bound, which ends the portfolio, and a second wasm planner beside
+// it slowed it by up to 60 % on a two-core machine (they share the memory
+// bus). Below the size the other shards start at once.
+func FirstMemberAlone(p *Problem) bool { return len(p.Buffers) > autoLarge }
+
 // autoLarge is the size above which auto leaves out best fit by area and
 // first fit, which rarely win there, to stay under a second at 60,000
 // buffers. It is also the most buffers reference accepts.
@@ -72,7 +80,7 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 		opts.Shard, opts.Shards = 0, 1 // the whole portfolio's answer now
 	} else {
 		var err error
-		if a, best, err = pr.portfolio(ctx, members, opts.Shard, opts.Shards); err != nil {
+		if a, best, err = pr.portfolio(ctx, members, opts.Shard, opts.Shards, opts.MemberDone); err != nil {
 			return Placement{}, err
 		}
 	}
@@ -87,7 +95,8 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 // no later member can win (ties go to the earlier), so later ones are
 // skipped or cancelled. The answer is the same on one thread (wasm) or
 // many. With shards > 1 only members i with i%shards == shard run.
-func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, shards int) (answer, int, error) {
+// done, if non-nil, hears of each member that finishes (MemberDone).
+func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, shards int, done func(member int, atBound bool)) (answer, int, error) {
 	type result struct {
 		answer
 		err error
@@ -120,9 +129,13 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				}
 				a, err := members[i].run(mctx, pr)
 				cancel()
+				atBound := err == nil && ArenaOf(pr.p, a.offsets) == lb
+				if err == nil && done != nil {
+					done(i, atBound)
+				}
 				mu.Lock()
 				results[i] = result{a, err, true}
-				if err == nil && i < optimalAt && ArenaOf(pr.p, a.offsets) == lb {
+				if atBound && i < optimalAt {
 					optimalAt = i
 					for j := i + 1; j < len(members); j++ {
 						if cancels[j] != nil {

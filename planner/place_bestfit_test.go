@@ -407,3 +407,42 @@ func TestAutoShardsAgreeWithTheWholePortfolio(t *testing.T) {
 		}
 	}
 }
+
+// MemberDone hears of every member a shard runs, and says at-bound only
+// of members whose arena is the lower bound; FirstMemberAlone holds for
+// auto's large problems only.
+func TestAutoMemberDone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 2))
+	problems := []*Problem{loadCSV(t, "testdata/G_1.csv"), loadCSV(t, "testdata/densenet121_activations.csv")}
+	for range 10 {
+		problems = append(problems, randomProblem(rng, 30, 10))
+	}
+	for k, p := range problems {
+		for shard := range 2 {
+			var heard []int
+			bound := map[int]bool{}
+			pl, err := Place(context.Background(), p, "auto", PlaceOptions{Shard: shard, Shards: 2, AutoSlice: -1,
+				MemberDone: func(member int, atBound bool) { heard = append(heard, member); bound[member] = atBound }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(heard, pl.Member) {
+				t.Errorf("problem %d shard %d: the winner, member %d, was not reported (heard %v)", k, shard, pl.Member, heard)
+			}
+			for _, m := range heard {
+				if m%2 != shard {
+					t.Errorf("problem %d shard %d: member %d is another shard's", k, shard, m)
+				}
+			}
+			if want := pl.Arena == LowerBound(p); bound[pl.Member] != want {
+				t.Errorf("problem %d shard %d: winner at bound reported %v, arena %d, bound %d", k, shard, bound[pl.Member], pl.Arena, LowerBound(p))
+			}
+		}
+		if FirstMemberAlone(p) != (len(p.Buffers) > autoLarge) {
+			t.Errorf("problem %d (%d buffers): FirstMemberAlone %v", k, len(p.Buffers), FirstMemberAlone(p))
+		}
+	}
+	if !FirstMemberAlone(Generate(autoLarge+1, 1)) || FirstMemberAlone(Generate(autoLarge, 1)) {
+		t.Error("FirstMemberAlone does not switch at autoLarge buffers")
+	}
+}

@@ -68,7 +68,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	defer cancel()
 	pr := prepare(p, opts)
-	auto, member, err := pr.portfolio(ctx, autoMembers(), 0, 1)
+	auto, member, err := pr.portfolio(ctx, autoMembers(), 0, 1, nil)
 	if err != nil {
 		return Placement{}, err
 	}

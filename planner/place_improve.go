@@ -31,7 +31,7 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 		limit = improveDefaultLimit
 	}
 	pr := prepare(p, opts)
-	a, best, err := pr.portfolio(ctx, autoMembers(), 0, 1)
+	a, best, err := pr.portfolio(ctx, autoMembers(), 0, 1, nil)
 	if err != nil {
 		return Placement{}, err
 	}

@@ -83,6 +83,12 @@ type PlaceOptions struct {
 	// answer with the smallest arena, ties to the lower member, which is
 	// what one process running every member returns.
 	Shard, Shards int
+	// MemberDone, if non-nil, hears from auto's portfolio as each member
+	// it runs finishes without error: the member's index and whether it
+	// reached the lower bound (then no later member can win). A caller
+	// that split the portfolio may hold the other shards until member 0
+	// has missed the bound (wasm/worker does).
+	MemberDone func(member int, atBound bool)
 	// From, for auto, is the winning answer of a portfolio split into
 	// shards (the Placement that shard's auto returned): auto then runs no
 	// member, and gives that answer the improvement slice one process
