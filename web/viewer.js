@@ -296,6 +296,11 @@
       ex(m);
       return;
     }
+    if (m.type === "release") { // shard 0 lets the other shards start
+      const r = pending.get(m.id);
+      if (r) release(r, m.id);
+      return;
+    }
     for (const waiting of [explains, warms]) {
       if (waiting.has(m.id)) {
         waiting.get(m.id)(m);
@@ -324,6 +329,7 @@
     }
     if (m.type === "error") { // every shard reads the same file: the first error is the answer
       pending.delete(m.id);
+      for (const w of r.held.splice(0)) w.postMessage({ type: "cancel", id: m.id }); // no longer waiting for a release
       r.resolve(m);
       return;
     }
@@ -332,6 +338,7 @@
       r.from = from;
     }
     r.left--;
+    if (!(r.best.optimal && r.best.member === 0)) release(r, m.id); // held shards, if any, must run now
     // Member 0 at the bound wins whatever the other shards find: stop
     // them, or they keep a core busy while the page shows the plan.
     if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
@@ -348,6 +355,10 @@
       pending.delete(m.id);
       r.resolve(r.best);
     }
+  }
+  // release lets a plan request's held shards place.
+  function release(r, id) {
+    for (const w of r.held.splice(0)) w.postMessage({ type: "release", id });
   }
   // blobOf(data) is the file's bytes as a Blob, made once per file: a
   // Blob goes to each worker by reference, where the bytes themselves
@@ -367,9 +378,14 @@
       const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
       const blob = blobOf(data);
       return new Promise((resolve) => {
-        pending.set(id, { resolve, progress, left: shards, shards, best: null });
+        const r = { resolve, progress, left: shards, shards, best: null, held: workers.slice(1, shards) };
+        pending.set(id, r);
+        // The other shards load the file, then wait for shard 0's
+        // "release": at once, or on a large problem once auto's first
+        // member has missed the bound (planner.FirstMemberAlone). The
+        // answer is the same.
         for (let k = 0; k < shards; k++) {
-          workers[k].postMessage({ type: "plan", id, name, data: blob, options: opts, shard: k, shards });
+          workers[k].postMessage({ type: "plan", id, name, data: blob, options: opts, shard: k, shards, hold: k > 0 });
         }
       });
     },

@@ -165,13 +165,19 @@ type PlanRequest struct {
 	Options Options `json:"options"`
 	Shard   int     `json:"shard"`
 	Shards  int     `json:"shards"`
+	// Hold: a shard > 0 of a split portfolio loads and lowers its file,
+	// then waits for a "release" message with its id before placing
+	// (planner.FirstMemberAlone); shard 0's "release" event says when.
+	Hold bool `json:"hold,omitempty"`
 	// Symbol, in a "fit" request, is the symbol whose largest value that
 	// fits the options' WebGPU device the worker finds (FitSearch).
 	Symbol string `json:"symbol,omitempty"`
 }
 
 // WorkerEvent is what the planner worker posts back: "ready" once it can
-// plan, "progress" while a long search runs, then "planned" or "error"
+// plan, "progress" while a long search runs, "release" when shard 0 of a
+// split auto portfolio lets the other shards start
+// (planner.FirstMemberAlone), then "planned" or "error"
 // for each plan request and "explained" or "error" for each explain
 // request (a superseded request ends with an error of kind
 // "cancelled" that the viewer ignores).

@@ -41,6 +41,9 @@ type worker struct {
 	// The last shard of auto this worker planned: the viewer asks the
 	// shard whose answer won to improve it (polish).
 	shard *shardAnswer
+	// A held shard's request (PlanRequest.Hold) and what releases it.
+	heldID  int
+	release chan struct{}
 }
 
 // shardAnswer is what polishing a shard's answer needs.
@@ -112,6 +115,13 @@ func (w *worker) handle(m js.Value) {
 			ev.ID = req.ID
 			postBytes(ev, "data", out)
 		}()
+	case "release":
+		w.mu.Lock()
+		if w.release != nil && m.Get("id").Int() == w.heldID {
+			close(w.release)
+			w.release = nil
+		}
+		w.mu.Unlock()
 	case "warm":
 		w.warm(m.Get("id").Int())
 	case "polish":
@@ -123,6 +133,7 @@ func (w *worker) handle(m js.Value) {
 		if v := m.Get("shards"); v.Type() == js.TypeNumber {
 			req.Shard, req.Shards = m.Get("shard").Int(), v.Int()
 		}
+		req.Hold = m.Get("hold").Truthy()
 		data, err := bytesOf(m.Get("data"))
 		if err == nil {
 			err = optionsOf(m.Get("options"), &req.Options)
@@ -143,7 +154,14 @@ func (w *worker) handle(m js.Value) {
 			}()
 			return
 		}
-		go w.run(ctx, req, data)
+		var hold chan struct{}
+		if req.Hold {
+			hold = make(chan struct{})
+			w.mu.Lock()
+			w.heldID, w.release = req.ID, hold
+			w.mu.Unlock()
+		}
+		go w.run(ctx, req, data, hold)
 	case "diff":
 		id := m.Get("id").Int()
 		var sides [2]diffSide
@@ -282,10 +300,10 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 	return ev
 }
 
-func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte) {
+func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev, bin, p, shard := plan(ctx, req, data)
+	ev, bin, p, shard := plan(ctx, req, data, hold)
 	ev.ID = req.ID
 	if p != nil {
 		w.keep(req.ID, p)
@@ -301,7 +319,10 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte)
 // with the file's name: the worker survives to plan the next file.
 // A plan comes back in planner's binary form; it has passed Verify here
 // (PlanSource proves every plan it makes, Load every record it reads).
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer) {
+//
+// hold, if not nil, closes when a held shard (PlanRequest.Hold) may place:
+// it loads and lowers its file meanwhile.
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
@@ -324,6 +345,28 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte) (ev protoc
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
 		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit}
 		prob, err = planner.Lower(in.Source, o.Options)
+		if err == nil && req.Shards > 1 && req.Shard == 0 {
+			// The viewer holds the other shards until this one releases
+			// them (web/viewer.js): at once, or on a large problem once
+			// auto's first member has missed the bound.
+			release := func() { post(protocol.WorkerEvent{Type: "release", ID: req.ID}) }
+			if !planner.FirstMemberAlone(prob) {
+				release()
+			} else {
+				popts.MemberDone = func(member int, atBound bool) {
+					if member == 0 && !atBound {
+						release()
+					}
+				}
+			}
+		}
+		if err == nil && hold != nil {
+			select {
+			case <-hold:
+			case <-ctx.Done():
+				return cancelled(), nil, nil, nil
+			}
+		}
 		var pl planner.Placement
 		if err == nil {
 			p, pl, err = planner.PlanProblem(ctx, prob, o.Strategy, popts)
