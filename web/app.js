@@ -492,16 +492,16 @@
   }
 
   function renderTable() {
-    const sel = selectedPos();
+    const had = selectedPos() >= 0; // in the old order
     state.order = sortedTensors();
-    state.tabPos = Math.max(0, selectedPos());
-    if (sel < 0) tableWrap.scrollTop = 0; // a new table starts at its top
+    state.tabPos = 0; // markSelectedRow moves it to the selected row
+    if (!had) tableWrap.scrollTop = 0; // a new table starts at its top
     $("table").setAttribute("aria-rowcount", String(state.order.length + 1)); // with the header's
     for (const th of document.querySelectorAll("#table th")) {
       th.setAttribute("aria-sort", th.dataset.key === state.sort.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none");
     }
     drawn = null;
-    markSelectedRow(sel >= 0);
+    markSelectedRow(had);
   }
 
   // selectedPos is the selected tensor's row, or -1.
