@@ -41,6 +41,9 @@ type search struct {
 	trail  []undo
 	cands  [][]int32 // scratch, per depth
 	restv  []int64   // per buffer: its rest, the lowest offset it can take
+	over   int       // how many unplaced buffers' rests leave no room under the target
+	span   []int32   // per section x: unplaced buffers live in both x and x+1
+	hint   []int32   // per section: the buffer minRest found last, checked first
 	total  []int64   // per buffer: the bytes of its busiest section
 	fixed  []bool    // per buffer: it must sit at its problem offset, restv
 	// anyFixed: some buffer is fixed
@@ -60,14 +63,13 @@ type search struct {
 
 	pending []part   // groups left for after the current one
 	groups  [][]part // scratch, per depth
-	cross   []int32  // scratch: buffers starting minus ending per section
 	splits  int64    // split nodes so far, their ids
 	unwind  int64    // nonzero: a group failed; back to this split
 
 	// failed holds states already searched without success. A state is
 	// the placed set and the floors; stacks of buffers reached in another
 	// order meet here again.
-	failed     map[[2]uint64]struct{}
+	failed     stateSet
 	memoTarget int64     // the target the failed states were found under
 	setKey     [2]uint64 // XOR of the placed buffers' keys
 	floorKey   [2]uint64 // sum of the floors' keys
@@ -158,8 +160,12 @@ func (s *search) setOrder(run int) {
 	}
 }
 
-// failedCap bounds the memory of the failed-state table.
-const failedCap = 1 << 21
+// failedCap bounds the memory of the failed-state table: 2^21 keys,
+// 32 MiB. It starts at failedInitial.
+const (
+	failedCap     = 1 << 21
+	failedInitial = 1 << 10
+)
 
 // undo restores one section's floor (sec >= 0) or the rest of buffer
 // -sec-1.
@@ -200,7 +206,8 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 	s.sections = len(pts) - 1
 	s.rem = make([]int64, s.sections)
 	s.floor = make([]int64, s.sections)
-	s.cross = make([]int32, s.sections+1)
+	s.span = make([]int32, s.sections)
+	s.hint = make([]int32, s.sections)
 	s.groups = make([][]part, n+1)
 	s.restv = make([]int64, n)
 	s.fixed = make([]bool, n)
@@ -219,6 +226,14 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 			s.rem[x] += b.Span()
 			s.live[x] = append(s.live[x], int32(k))
 			s.unplaced[x]++
+			if x+1 < l {
+				s.span[x]++
+			}
+		}
+	}
+	for x, live := range s.live {
+		if len(live) > 0 {
+			s.hint[x] = live[0] // a buffer live there; empty sections are never asked
 		}
 	}
 	s.total = make([]int64, n)
@@ -234,7 +249,7 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 			}
 		}
 	}
-	s.failed = make(map[[2]uint64]struct{})
+	s.failed = newStateSet(failedInitial, failedCap)
 	s.bufKeys = make([][2]uint64, n)
 	seed := uint64(0x2545f4914f6cdd1d)
 	for k := range s.bufKeys {
@@ -257,12 +272,18 @@ func (s *search) run(target int64, stopAt time.Time, stopNodes int64) (found, co
 	s.found, s.bestOff = false, nil
 	s.ex.target = target
 	if target > s.memoTarget {
-		clear(s.failed) // what failed under a lower target may fit now
+		s.failed.clear() // what failed under a lower target may fit now
 	}
 	s.memoTarget = target
 	for x := range s.sections {
 		if s.rem[x] > target {
 			return false, true
+		}
+	}
+	s.over = 0
+	for y := range s.restv {
+		if s.restv[y]+s.size[y] > target {
+			s.over++
 		}
 	}
 	for run := 0; ; run++ {
@@ -314,6 +335,9 @@ func (s *search) raiseRest(y int32, v int64) {
 	}
 	if r > s.restv[y] {
 		s.trail = append(s.trail, undo{-y - 1, s.restv[y]})
+		if s.restv[y]+s.size[y] <= s.target && r+s.size[y] > s.target {
+			s.over++
+		}
 		s.restv[y] = r
 	}
 }
@@ -333,7 +357,11 @@ func (s *search) undoTo(mark int) {
 	for k := len(s.trail) - 1; k >= mark; k-- {
 		u := s.trail[k]
 		if u.sec < 0 {
-			s.restv[-u.sec-1] = u.old
+			y := -u.sec - 1
+			if s.restv[y]+s.size[y] > s.target && u.old+s.size[y] <= s.target {
+				s.over--
+			}
+			s.restv[y] = u.old
 			continue
 		}
 		h0, h1 := floorHash(u.sec, s.floor[u.sec]), floorHash(u.sec, u.old)
@@ -357,7 +385,7 @@ func (s *search) dfs(depth int, a, b int32) bool {
 		return s.next(depth)
 	}
 	key := [2]uint64{s.setKey[0] ^ s.floorKey[0], s.setKey[1] ^ s.floorKey[1]}
-	if _, seen := s.failed[key]; seen {
+	if s.failed.has(key) {
 		return false
 	}
 	if s.branch(depth, a, b) {
@@ -365,10 +393,7 @@ func (s *search) dfs(depth int, a, b int32) bool {
 	}
 	// Failed, or unwinding because a later group failed: either way no
 	// placement of what is left exists from here.
-	if len(s.failed) >= failedCap {
-		clear(s.failed)
-	}
-	s.failed[key] = struct{}{}
+	s.failed.add(key)
 	return false
 }
 
@@ -403,22 +428,15 @@ func (s *search) next(depth int) bool {
 // across. With more than one, it searches the tightest first and leaves
 // the others pending, and reports true; the outcome is in stop.
 func (s *search) split(depth int, a, b int32) (split, stop bool) {
-	cross := s.cross[:b-a+1]
-	clear(cross)
-	for y := range int32(len(s.ids)) {
-		if !s.placed[y] && s.first[y] >= a && s.last[y] <= b {
-			cross[s.first[y]-a]++
-			cross[s.last[y]-1-a]--
-		}
-	}
+	// The unplaced buffers live in [a, b) lie inside it: the part was
+	// cut where none crossed, and placing only removes buffers.
 	gs := s.groups[depth][:0]
-	open, start := int32(0), int32(-1)
+	start := int32(-1)
 	for x := a; x < b; x++ {
 		if s.rem[x] > 0 && start < 0 {
 			start = x
 		}
-		open += cross[x-a]
-		if open == 0 && start >= 0 {
+		if (x+1 == b || s.span[x] == 0) && start >= 0 {
 			gs = append(gs, part{a: start, b: x + 1})
 			start = -1
 		}
@@ -458,10 +476,8 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 // the lowest rest among them (bytes of a section below every rest there
 // are lost).
 func (s *search) bounded(a, b int32) bool {
-	for y := range int32(len(s.ids)) {
-		if !s.placed[y] && s.first[y] >= a && s.last[y] <= b && s.restv[y]+s.size[y] > s.target {
-			return false // rests only rise
-		}
+	if s.over > 0 {
+		return false // rests only rise
 	}
 	// A section fits if some buffer live there can still start low
 	// enough; the first such buffer ends the scan, which is usually
@@ -485,6 +501,11 @@ func (s *search) bounded(a, b int32) bool {
 func (s *search) minRest(x int32, enough int64) int64 {
 	live := s.live[x][:s.unplaced[x]]
 	under := int64(math.MaxInt64) // the lowest unplaced fixed buffer's offset
+	// The buffer that was low enough last time usually still is: rests
+	// rise slowly, and the bound moves only as the section fills.
+	if h := s.hint[x]; !s.anyFixed && !s.placed[h] && s.restv[h] <= enough {
+		return s.restv[h]
+	}
 	if s.anyFixed {
 		for _, y := range live {
 			if s.fixed[y] {
@@ -497,6 +518,7 @@ func (s *search) minRest(x int32, enough int64) int64 {
 		if r := s.restv[y]; r < low && r+s.size[y] <= under {
 			low = r
 			if low <= enough {
+				s.hint[x] = y
 				break
 			}
 		}
@@ -608,6 +630,9 @@ func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
 	s.setKey[1] ^= s.bufKeys[y][1]
 	for x := s.first[y]; x < s.last[y]; x++ {
 		s.rem[x] -= s.size[y]
+		if x+1 < s.last[y] {
+			s.span[x]--
+		}
 		s.setFloor(x, top)
 		// Move y behind the unplaced buffers of x. Undoing in reverse
 		// order finds it just behind them again: the moves made since
@@ -627,6 +652,9 @@ func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
 	for x := s.first[y]; x < s.last[y]; x++ {
 		s.rem[x] += s.size[y]
 		s.unplaced[x]++
+		if x+1 < s.last[y] {
+			s.span[x]++
+		}
 	}
 	s.setKey[0] ^= s.bufKeys[y][0]
 	s.setKey[1] ^= s.bufKeys[y][1]
