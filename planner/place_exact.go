@@ -24,11 +24,13 @@ import (
 //   - A table of failed states, and restarts over several candidate
 //     orders (the cost of a bad order is heavy-tailed).
 //
-// It starts from auto's answer and first asks, group by group, for an
-// arena equal to the lower bound: a decision problem, where the bounds
-// prune hardest. A group that does not pack there at once descends
-// first (descend: short searches halfway down, in MiniMalloc's
-// preorders), then goes back to the bound. With time left it asks for
+// It starts from auto's answer. Given a budget (PlaceOptions.Budget) it
+// first asks for an arena within it: the question MiniMalloc answers,
+// and the one a caller with a memory limit has. Then it asks, group by
+// group, for an arena equal to the lower bound: a decision problem,
+// where the bounds prune hardest. A group that does not pack there at
+// once descends first (descend: short searches halfway down, in
+// MiniMalloc's preorders), then goes back to the bound. With time left it asks for
 // arenas halfway between the best found and what is known to be
 // impossible.
 
@@ -118,11 +120,38 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	// Small groups first: they are quick, and a big one would take the
 	// whole share before their turn.
 	slices.SortStableFunc(bySize, func(a, b int) int { return len(groups[a]) - len(groups[b]) })
+	// Phase 0: a budget the caller must fit in comes before the smallest
+	// arena, with the whole of the decision's share if it needs it.
+	if budget := opts.Budget; budget >= lb && budget < best {
+		for _, k := range bySize {
+			g := groups[k]
+			if groupArena(p, g, offsets) <= budget || len(g) > exactGroupLimit {
+				continue
+			}
+			s := newSearch(pr, g, ex)
+			found, complete := s.run(budget, decisionEnd, decisionNodes)
+			if found {
+				s.apply(offsets)
+				ex.improved(ArenaOf(p, offsets))
+				pl.Order = nil
+				continue
+			}
+			if complete {
+				floors[k] = budget + 1 // the budget is out of reach
+				continue
+			}
+			break // out of the share: the rest goes on as without a budget
+		}
+	}
 	tooBig := 0 // the largest group left to auto
 	for _, k := range bySize {
 		g := groups[k]
 		if groupArena(p, g, offsets) <= lb {
 			continue
+		}
+		if floors[k] > lb {
+			proved = false
+			continue // the budget was out of reach, so is the bound
 		}
 		if len(g) > exactGroupLimit {
 			proved, tooBig = false, max(tooBig, len(g))

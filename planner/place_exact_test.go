@@ -418,3 +418,51 @@ func TestExactLeavesHugeGroupsToAuto(t *testing.T) {
 // times what the hardest of their problems takes to prove (26,790 nodes),
 // so a failure there is a wrong answer, not a short search.
 const smallNodeLimit = 100_000
+
+// TestExactBudget: with a budget, exact asks for it first. MiniMalloc's
+// instances at their capacity (2^20, in the file names) fit within a node
+// budget far below what the search without one needs on J; on small
+// random problems, a budget at, below or above the optimum never costs
+// the optimum.
+func TestExactBudget(t *testing.T) {
+	for _, tt := range []struct {
+		file  string
+		nodes int64
+	}{
+		{"J.1048576.csv", 100_000}, // 28,934 nodes at 2^20; not under 2^20 in 4 million without
+		{"D.1048576.csv", 1_000_000},
+		{"I.1048576.csv", 1_000_000},
+	} {
+		p := loadCSV(t, "testdata/"+tt.file)
+		pl, err := Place(context.Background(), p, "exact", PlaceOptions{NodeLimit: tt.nodes, Budget: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(NewPlan(p, "exact", pl)); err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if pl.Arena > 1<<20 {
+			t.Errorf("%s: arena %d over the budget 2^20 after %d nodes (%s)", tt.file, pl.Arena, tt.nodes, pl.Detail)
+		}
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	for k := range 150 {
+		p := randomProblem(rng, 1+rng.IntN(7), 2+rng.IntN(8))
+		for i := range p.Buffers {
+			p.Buffers[i].Fixed, p.Buffers[i].Offset = false, 0
+		}
+		want := bruteForceArena(p)
+		for _, budget := range []int64{want - 1, want, want + 1, 1} {
+			pl, err := Place(context.Background(), p, "exact", PlaceOptions{NodeLimit: smallNodeLimit, Budget: budget})
+			if err != nil {
+				t.Fatalf("problem %d, budget %d: %v", k, budget, err)
+			}
+			if err := checkOffsets(p, pl.Offsets); err != nil {
+				t.Fatalf("problem %d, budget %d: %v", k, budget, err)
+			}
+			if pl.Arena != want || !pl.Optimal {
+				t.Fatalf("problem %d, budget %d: exact found %d (optimal %v, %s), brute force %d", k, budget, pl.Arena, pl.Optimal, pl.Detail, want)
+			}
+		}
+	}
+}

@@ -68,6 +68,11 @@ type PlaceOptions struct {
 	// with TimeLimit, whichever is reached first stops it, and the plan
 	// is reproducible only when the node limit is.
 	NodeLimit int64
+	// Budget, if positive, is an arena the caller must fit in (memplan
+	// plan --budget): exact first asks for an arena of at most Budget,
+	// the decision problem MiniMalloc solves, before it looks for the
+	// smallest. Other strategies ignore it.
+	Budget int64
 	// AutoSlice caps the time auto spends improving the portfolio's
 	// answer; zero means 1 s, negative none. The slice's work is a node
 	// budget in proportion to the buffers, so a machine that finishes

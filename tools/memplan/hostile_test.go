@@ -147,6 +147,19 @@ func TestNodeLimitIsReproducible(t *testing.T) {
 	}
 }
 
+// TestExactAimsAtTheBudget: --budget is what exact looks for first.
+// MiniMalloc's J fits 2^20 within 100,000 nodes when asked for it; without
+// a budget the same nodes go to the lower bound and leave it above.
+func TestExactAimsAtTheBudget(t *testing.T) {
+	code, out, errs := runCLI(t, "plan", "--strategy", "exact", "--node-limit", "100000", "--budget", "1MiB", "../../planner/testdata/J.1048576.csv")
+	if code != exitOK {
+		t.Fatalf("exit %d, want %d (fits): %s", code, exitOK, errs)
+	}
+	if !strings.Contains(out, "arena_size=") {
+		t.Fatalf("no plan printed: %s", out)
+	}
+}
+
 // TestExitCodeOfEachVerdict: each kind of error has its own status, and
 // none uses 2, Go's own status for a crash.
 func TestExitCodeOfEachVerdict(t *testing.T) {

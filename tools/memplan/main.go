@@ -411,7 +411,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var f planFlags
 	f.register(fs)
 	asJSON := fs.Bool("json", false, "print the plan record (memplan.plan/v1) instead of the report")
-	budgetFlag := fs.String("budget", "", "fail with exit status 3 if the arena exceeds this size (bytes, 128MiB, 1GiB)")
+	budgetFlag := fs.String("budget", "", "fail with exit status 3 if the arena exceeds this size (bytes, 128MiB, 1GiB); exact looks for an arena that fits it first")
 	out := fs.String("o", "", "write to this file instead of standard output")
 	svgOut := fs.String("svg", "", "also write the plan's picture to this `file`, as SVG")
 	csvOut := fs.String("csv", "", "also write the placed buffers with their offsets to this `file`, as a buffer CSV (id,lower,upper,size,offset)")
@@ -429,7 +429,9 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	plan, pl, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	opts := f.placeOptions(stderr)
+	opts.Budget = max(budget, 0)
+	plan, pl, err := planner.PlanProblem(ctx, p, f.strategy, opts)
 	var tooLarge *planner.LimitError
 	if errors.As(err, &tooLarge) {
 		// No plan binds these tensors: the report says why and what would.

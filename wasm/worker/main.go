@@ -343,7 +343,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	var prob *planner.Problem
 	if p == nil {
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
-		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit}
+		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit, Budget: o.Budget}
 		prob, err = planner.Lower(in.Source, o.Options)
 		if err == nil && req.Shards > 1 && req.Shard == 0 {
 			// The viewer holds the other shards until this one releases
