@@ -82,6 +82,9 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	lb := pr.lowerBound()
 	best := ArenaOf(p, offsets)
 	pl := Placement{Offsets: offsets, Arena: best, Optimal: best == lb, Detail: polished.Detail, Order: polished.Order, Rule: polished.Rule}
+	if opts.Improved != nil {
+		opts.Improved(best, 0)
+	}
 	if pl.Optimal {
 		return pl, nil
 	}
@@ -346,6 +349,9 @@ func (ex *exact) improved(arena int64) {
 		return
 	}
 	ex.best = arena
+	if ex.opts.Improved != nil {
+		ex.opts.Improved(arena, ex.nodes)
+	}
 	ex.lastReport = time.Time{}
 	ex.report()
 }

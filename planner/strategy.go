@@ -81,6 +81,10 @@ type PlaceOptions struct {
 	AutoSlice time.Duration
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)
+	// Improved, if non-nil, hears from exact of each arena it holds as
+	// its best, when it has it: auto's answer first, then each smaller
+	// one, with the search nodes visited so far.
+	Improved func(arena, nodes int64)
 	// Shard and Shards split auto's portfolio across processes that
 	// cannot share threads, such as a browser's Web Workers: with Shards
 	// > 1, auto runs only the members whose index is Shard modulo Shards,

@@ -6,6 +6,12 @@
 // buffers is checked with planner.Verify; a plan that fails is reported,
 // not measured.
 //
+// For instances named NAME.CAPACITY.csv (MiniMalloc's, whose decision
+// problem asks for an arena within CAPACITY), two more columns time
+// exact until its arena is within the capacity: on its own, and with the
+// capacity as its budget (memplan plan --budget), which is MiniMalloc's
+// question.
+//
 // With -score, it also reads an external solver's output CSVs (the input
 // columns plus an offset per row, as MiniMalloc writes): one file, or
 // every CSV under a directory. Each is verified and its arena printed in
@@ -45,6 +51,7 @@ type config struct {
 	exactMax              int
 	verifyMax             int
 	progress              bool
+	capacity              bool
 }
 
 func main() {
@@ -85,6 +92,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fl.IntVar(&cfg.exactMax, "skip-exact-above", 2000, "skip the exact strategy above this many buffers")
 	fl.IntVar(&cfg.verifyMax, "verify-max", 2000000, "verify plans of at most this many buffers; larger ones are marked unverified")
 	fl.BoolVar(&cfg.progress, "progress", false, "print exact's progress reports to stderr")
+	fl.BoolVar(&cfg.capacity, "capacity", true, "for NAME.CAPACITY.csv instances, time exact to an arena within CAPACITY, alone and with it as budget")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -116,8 +124,23 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // instance is one row of the table.
 type instance struct {
-	name string
-	p    *planner.Problem
+	name     string
+	p        *planner.Problem
+	capacity int64 // from a NAME.CAPACITY.csv file name; 0 for none
+}
+
+// capacityOf reads the capacity in a MiniMalloc instance's file name.
+func capacityOf(path string) int64 {
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	dot := strings.LastIndexByte(stem, '.')
+	if dot < 0 {
+		return 0
+	}
+	c, err := strconv.ParseInt(stem[dot+1:], 10, 64)
+	if err != nil || c <= 0 {
+		return 0
+	}
+	return c
 }
 
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
@@ -130,7 +153,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		insts = append(insts, found...)
 	}
 	for _, n := range cfg.sizes {
-		insts = append(insts, instance{fmt.Sprintf("generated %d", n), planner.Generate(n, cfg.seed)})
+		insts = append(insts, instance{name: fmt.Sprintf("generated %d", n), p: planner.Generate(n, cfg.seed)})
 	}
 	if cfg.examples != "" {
 		found, err := loadExamples(cfg.examples, stderr)
@@ -150,6 +173,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, s := range cfg.strategies {
 		header = append(header, s+" arena/LB", s+" time")
 	}
+	fitColumns := cfg.capacity && slices.Contains(cfg.strategies, "exact")
+	if fitColumns {
+		header = append(header, "exact to capacity", "budget: exact to capacity")
+	}
 	if cfg.score != "" {
 		header = append(header, "score arena/LB")
 	}
@@ -157,9 +184,20 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, in := range insts {
 		lb := planner.LowerBound(in.p)
 		row := []string{in.name, strconv.Itoa(len(in.p.Buffers)), strconv.FormatInt(lb, 10)}
+		fit := ""
 		for _, s := range cfg.strategies {
-			ratio, took := measure(ctx, cfg, in, s, lb, stderr)
-			row = append(row, ratio, took)
+			m := measure(ctx, cfg, in, s, lb, 0, stderr)
+			row = append(row, m.ratio, m.took)
+			if s == "exact" {
+				fit = m.fit
+			}
+		}
+		if fitColumns {
+			budgeted := ""
+			if in.capacity > 0 && fit != "skipped" {
+				budgeted = measure(ctx, cfg, in, "exact", lb, in.capacity, stderr).fit
+			}
+			row = append(row, fit, budgeted)
 		}
 		if cfg.score != "" {
 			cell := ""
@@ -183,6 +221,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 		row := []string{"score: " + sc.name, strconv.Itoa(sc.n), strconv.FormatInt(sc.lb, 10)}
 		for range cfg.strategies {
+			row = append(row, "", "")
+		}
+		if fitColumns {
 			row = append(row, "", "")
 		}
 		row = append(row, sc.ratio)
@@ -230,38 +271,57 @@ func scoreMatches(score, instance string) bool {
 	return ok && (rest == "" || rest[0] == '.')
 }
 
-// measure runs one strategy on one instance and returns the table cells.
-func measure(ctx context.Context, cfg config, in instance, strategy string, lb int64, stderr io.Writer) (string, string) {
+// measured is one strategy's cells: the arena, the time, and for exact
+// on an instance with a capacity, when its arena first got within it.
+type measured struct{ ratio, took, fit string }
+
+// measure runs one strategy on one instance, exact with budget if
+// positive.
+func measure(ctx context.Context, cfg config, in instance, strategy string, lb, budget int64, stderr io.Writer) measured {
 	n := len(in.p.Buffers)
 	switch {
 	case strategy == "reference" && n > cfg.referenceMax,
 		strategy == "exact" && n > cfg.exactMax:
-		return "skipped", ""
+		return measured{ratio: "skipped", fit: "skipped"}
 	}
-	opts := planner.PlaceOptions{TimeLimit: cfg.timeLimit}
+	opts := planner.PlaceOptions{TimeLimit: cfg.timeLimit, Budget: budget}
 	if cfg.progress {
 		opts.Progress = func(msg string) { fmt.Fprintf(stderr, "%s: %s\n", in.name, msg) }
 	}
 	start := time.Now()
+	var fitAt time.Duration
+	if in.capacity > 0 {
+		opts.Improved = func(arena, _ int64) {
+			if arena <= in.capacity && fitAt == 0 {
+				fitAt = max(time.Since(start), 1)
+			}
+		}
+	}
 	pl, err := planner.Place(ctx, in.p, strategy, opts)
 	took := time.Since(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s, %s: %v\n", in.name, strategy, err)
-		return "error", ""
+		return measured{ratio: "error"}
 	}
-	ratio := ratioCell(pl.Arena, lb)
+	m := measured{ratio: ratioCell(pl.Arena, lb), took: formatDuration(took)}
 	if n <= cfg.verifyMax {
 		if err := planner.Verify(planner.NewPlan(in.p, strategy, pl)); err != nil {
 			fmt.Fprintf(stderr, "%s, %s: INVALID PLAN: %v\n", in.name, strategy, err)
-			return "INVALID", ""
+			return measured{ratio: "INVALID"}
 		}
 	} else {
-		ratio += " (unverified)"
+		m.ratio += " (unverified)"
 	}
 	if strategy == "exact" && pl.Optimal {
-		ratio += " (optimal)"
+		m.ratio += " (optimal)"
 	}
-	return ratio, formatDuration(took)
+	switch {
+	case fitAt > 0:
+		m.fit = formatDuration(fitAt)
+	case in.capacity > 0:
+		m.fit = "not within " + formatDuration(took)
+	}
+	return m
 }
 
 func ratioCell(arena, lb int64) string {
@@ -293,7 +353,7 @@ func loadCSVs(dir string) ([]instance, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
-		out = append(out, instance{filepath.ToSlash(rel), p})
+		out = append(out, instance{filepath.ToSlash(rel), p, capacityOf(path)})
 		return nil
 	})
 	return out, err
@@ -344,7 +404,7 @@ func loadExamples(dir string, stderr io.Writer) ([]instance, error) {
 			fmt.Fprintf(stderr, "skipping %s: %v\n", path, err)
 			continue
 		}
-		out = append(out, instance{"example " + filepath.Base(path), p})
+		out = append(out, instance{name: "example " + filepath.Base(path), p: p})
 	}
 	return out, nil
 }

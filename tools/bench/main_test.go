@@ -39,8 +39,38 @@ func TestTable(t *testing.T) {
 	if !strings.Contains(lines[2], "1.0000 (optimal)") || !strings.HasPrefix(lines[3], "| generated 200 | 200 |") {
 		t.Errorf("rows:\n%s\n%s", lines[2], lines[3])
 	}
+	// Its name carries a capacity, 12: exact's time to it, alone and
+	// as its budget, fill the last two cells; the generated problem has
+	// none.
+	if !strings.HasSuffix(lines[0], "| exact to capacity | budget: exact to capacity |") {
+		t.Errorf("header %q lacks the capacity columns", lines[0])
+	}
+	cells := strings.Split(strings.Trim(lines[2], "| "), " | ")
+	for _, c := range cells[len(cells)-2:] {
+		if !strings.HasSuffix(c, "s") || strings.HasPrefix(c, "not") {
+			t.Errorf("capacity cell %q of %q: want a time", c, lines[2])
+		}
+	}
+	if !strings.HasSuffix(lines[3], "|  |  |") {
+		t.Errorf("generated row %q: want empty capacity cells", lines[3])
+	}
 	if errs.Len() > 0 {
 		t.Errorf("stderr: %s", errs.String())
+	}
+}
+
+func TestCapacityOf(t *testing.T) {
+	for path, want := range map[string]int64{
+		"minimalloc/J.1048576.csv": 1 << 20,
+		"input.12.csv":             12,
+		"idealloc/resnet50.csv":    0,
+		"G_1.csv":                  0,
+		"x.-5.csv":                 0,
+		"x.1e3.csv":                0,
+	} {
+		if got := capacityOf(path); got != want {
+			t.Errorf("capacityOf(%q) = %d, want %d", path, got, want)
+		}
 	}
 }
 
