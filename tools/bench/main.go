@@ -282,7 +282,11 @@ func measure(ctx context.Context, cfg config, in instance, strategy string, lb, 
 	switch {
 	case strategy == "reference" && n > cfg.referenceMax,
 		strategy == "exact" && n > cfg.exactMax:
-		return measured{ratio: "skipped", fit: "skipped"}
+		m := measured{ratio: "skipped"}
+		if in.capacity > 0 {
+			m.fit = "skipped"
+		}
+		return m
 	}
 	opts := planner.PlaceOptions{TimeLimit: cfg.timeLimit, Budget: budget}
 	if cfg.progress {
