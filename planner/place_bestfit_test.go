@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"memplan/ir"
@@ -419,10 +420,16 @@ func TestAutoMemberDone(t *testing.T) {
 	}
 	for k, p := range problems {
 		for shard := range 2 {
+			var mu sync.Mutex // members finish on their own goroutines
 			var heard []int
 			bound := map[int]bool{}
 			pl, err := Place(context.Background(), p, "auto", PlaceOptions{Shard: shard, Shards: 2, AutoSlice: -1,
-				MemberDone: func(member int, atBound bool) { heard = append(heard, member); bound[member] = atBound }})
+				MemberDone: func(member int, atBound bool) {
+					mu.Lock()
+					defer mu.Unlock()
+					heard = append(heard, member)
+					bound[member] = atBound
+				}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -93,7 +93,8 @@ type PlaceOptions struct {
 	// what one process running every member returns.
 	Shard, Shards int
 	// MemberDone, if non-nil, hears from auto's portfolio as each member
-	// it runs finishes without error: the member's index and whether it
+	// it runs finishes without error, on that member's goroutine (so
+	// perhaps on two at once): the member's index and whether it
 	// reached the lower bound (then no later member can win). A caller
 	// that split the portfolio may hold the other shards until member 0
 	// has missed the bound (wasm/worker does).
