@@ -29,6 +29,23 @@ func AppendTensorsJSON(b []byte, ts []PlanTensor) []byte {
 	return append(b, ']')
 }
 
+// AppendStringsJSON appends names as a JSON array of strings, as
+// encoding/json writes them, without reflection: a plan's placement order
+// lists every buffer.
+func AppendStringsJSON(b []byte, names []string) []byte {
+	if names == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, n)
+	}
+	return append(b, ']')
+}
+
 // tensorJSONRoom is a row's bytes besides its strings and shape: the keys
 // and numbers of typical sizes (a larger row only grows the buffer).
 const tensorJSONRoom = 160

@@ -7,7 +7,8 @@ import (
 )
 
 // TestAppendTensorsJSONMatchesEncodingJSON on tensors with every field
-// set or left out, and names full of what JSON must escape.
+// set or left out, and names full of what JSON must escape; and
+// AppendStringsJSON on their names.
 func TestAppendTensorsJSONMatchesEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
 	pieces := []string{"a", "é", "\"", "\\", "<", ">", "&", "\n", "\t", "\x01", "\x7f", "\xff", "\u2028", "\u2029", "😀", "\xe2\x82"}
@@ -33,6 +34,19 @@ func TestAppendTensorsJSONMatchesEncodingJSON(t *testing.T) {
 			tt.BufferSlot = &BufferSlot{Buffer: rng.IntN(5), BufferOffset: rng.Int64N(1 << 30)}
 		}
 		ts = append(ts, tt)
+	}
+	names := make([]string, len(ts))
+	for i := range ts {
+		names[i] = ts[i].Name
+	}
+	for _, cut := range [][]string{nil, {}, names[:1], names} {
+		want, err := json.Marshal(cut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendStringsJSON(nil, cut); string(got) != string(want) {
+			t.Fatalf("names: got %.300s\nwant %.300s", got, want)
+		}
 	}
 	for _, cut := range [][]PlanTensor{nil, {}, ts[:1], ts} {
 		want, err := json.Marshal(cut)

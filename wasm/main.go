@@ -22,7 +22,6 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
-	"unsafe"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -554,7 +553,8 @@ func summary(l *viz.Layout) map[string]any {
 		phases = append(phases, map[string]any{"phase": b.Name, "first": int(b.X0), "last": int(b.X1) - 1, "peak": b.Peak})
 	}
 	s["phases"] = phases
-	s["placement_order"] = p.PlacementOrder
+	// Every buffer's name: written as encoding/json would, without it.
+	s["placement_order"] = json.RawMessage(planner.AppendStringsJSON(nil, p.PlacementOrder))
 	// The WebGPU device planned for, and under tensor binding the GPU
 	// buffers the arena is cut into (each tensor names its own).
 	s["binding"], s["limits"], s["buffers"] = p.Binding, p.Limits, p.Buffers
@@ -623,11 +623,12 @@ func (a *app) post(ev map[string]any) {
 	a.postWithTensors(ev, nil)
 }
 
-// postWithTensors posts ev with the plan's tensors as JSON text under
-// "tensors_json", which the receiver parses: encoded without reflection
-// (planner.AppendTensorsJSON) and passed as one string, they cost a
-// fraction of what encoding 62,000 tensors with encoding/json, parsing
-// them here and cloning the objects into the host page did.
+// postWithTensors posts ev with the plan's tensors as UTF-8 JSON text in
+// a Uint8Array under "tensors_json", which the receiver decodes and
+// parses. Encoded without reflection (planner.AppendTensorsJSON), copied
+// out of wasm memory in one go and transferred to the host rather than
+// cloned, 62,000 tensors cost a fraction of what objects, or one string
+// (made by decoding the bytes here and cloned into the host), did.
 func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	ev["source"] = "memplan"
 	b, err := json.Marshal(ev)
@@ -639,8 +640,9 @@ func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	obj := w.Get("JSON").Call("parse", string(b))
 	if ts != nil {
 		tj := planner.AppendTensorsJSON(nil, ts)
-		// The bytes are not used again: JavaScript decodes them in place.
-		obj.Set("tensors_json", unsafe.String(unsafe.SliceData(tj), len(tj)))
+		u := js.Global().Get("Uint8Array").New(len(tj))
+		js.CopyBytesToJS(u, tj)
+		obj.Set("tensors_json", u)
 	}
 	// viewer.js posts to the host, to its origin once known
 	// (docs/embedding.md).

@@ -202,9 +202,9 @@
 
   function onPlan(m) {
     setStatus("");
-    // The tensors come as JSON text: one string crosses from the viewer
-    // far faster than thousands of objects.
-    state.tensors = m.tensors_json ? JSON.parse(m.tensors_json) : (m.tensors || []);
+    // The tensors come as UTF-8 JSON text in bytes: they cross from the
+    // viewer far faster than thousands of objects or one string.
+    state.tensors = m.tensors_json ? JSON.parse(new TextDecoder().decode(m.tensors_json)) : [];
     state.summary = m.summary;
     state.file = m.file;
     state.embed = m.summary.embed; // Go's snippet for this file and these options
@@ -397,14 +397,14 @@
 
   // ---- replay of the placement order ----
 
-  const replay = { order: [], byName: new Map(), timer: 0 };
+  const replay = { order: [], byName: null, timer: 0 };
   state.replay = replay;
   const replayStep = $("replay-step");
 
   function resetReplay(order) {
     stopReplay();
     replay.order = order;
-    replay.byName = new Map(state.tensors.map((t) => [t.name, t]));
+    replay.byName = null; // built when the replay first names a buffer: 62,000 entries cost 50 ms
     $("replay").hidden = order.length === 0;
     replayStep.max = String(order.length);
     replayStep.value = String(order.length);
@@ -417,6 +417,7 @@
     if (k >= n) text = "All " + n + " buffers placed, in the order the strategy chose: drag or play to watch it.";
     else if (k === 0) text = "Nothing placed yet.";
     else {
+      if (!replay.byName) replay.byName = new Map(state.tensors.map((t) => [t.name, t]));
       const t = replay.byName.get(replay.order[k - 1]);
       text = k + " of " + n + ": " + replay.order[k - 1] + (t ? ", " + fmtBytes(t.size) + " at offset " + t.offset.toLocaleString("en-US") : "") +
         ". Bright: the buffers placed before it that live at the same time, which it had to avoid.";

@@ -104,7 +104,7 @@ func (p *page) shownTensor(id string) (x, y float64, name, color string) {
 	p.t.Helper()
 	type pick struct{ Name string }
 	big := eval[pick](p, fmt.Sprintf(`(() => {
-		const ts = JSON.parse(last(%q, "summary").tensors_json).filter((t) => t.offset >= 0);
+		const ts = JSON.parse(new TextDecoder().decode(last(%q, "summary").tensors_json)).filter((t) => t.offset >= 0);
 		ts.sort((u, v) => v.size * (v.death - v.birth + 1) - u.size * (u.death - u.birth + 1));
 		return {Name: ts[0].name}; })()`, id))
 	// Only this element answers. A select that reached another element

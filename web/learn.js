@@ -187,7 +187,7 @@ main.on((m) => {
   if (m.type === "summary" && m.file === fileName(l)) {
     state.armed = true;
     $("viewer").classList.remove("loading");
-    tensorPicker(JSON.parse(m.tensors_json));
+    tensorPicker(JSON.parse(new TextDecoder().decode(m.tensors_json)));
     state.shown[0] = m.summary;
     $("readout").textContent = readout(m.summary);
     shareWorld();

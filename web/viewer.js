@@ -32,9 +32,12 @@
   }
   const held = [];
   const target = (o) => o === "null" ? "*" : o;
+  // A summary's tensors (a Uint8Array of JSON, tens of megabytes for big
+  // plans) are transferred, not copied: the host owns them after this.
+  const toHost = (ev) => window.parent.postMessage(ev, target(hostOrigin), ev.tensors_json instanceof Uint8Array ? [ev.tensors_json.buffer] : []);
   window.memplanToHost = (ev) => {
     if (!embedded) return;
-    if (hostOrigin) { window.parent.postMessage(ev, target(hostOrigin)); return; }
+    if (hostOrigin) { toHost(ev); return; }
     if (ev.type !== "hover" && held.length < 256) held.push(ev);
   };
   // Registered before Go's own listener: a message from anywhere but the
@@ -43,7 +46,7 @@
     if (e.source !== window.parent || e.source === window) return;
     if (!hostOrigin) {
       hostOrigin = e.origin;
-      for (const ev of held.splice(0)) window.parent.postMessage(ev, target(hostOrigin));
+      for (const ev of held.splice(0)) toHost(ev);
     } else if (hostOrigin !== "*" && e.origin !== hostOrigin) {
       e.stopImmediatePropagation();
     }

@@ -17,7 +17,7 @@ import (
 
 // Version is the protocol's version, sent in every ready event. It grows
 // when a message changes incompatibly.
-const Version = 2
+const Version = 3
 
 // FileTypes are the file name extensions the planner worker decodes by
 // name (ir.DetectFormat also knows some formats by their first bytes):
