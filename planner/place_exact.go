@@ -30,9 +30,9 @@ import (
 // group, for an arena equal to the lower bound: a decision problem,
 // where the bounds prune hardest. A group that does not pack there at
 // once descends first (descend: short searches halfway down, in
-// MiniMalloc's preorders), then goes back to the bound. With time left it asks for
-// arenas halfway between the best found and what is known to be
-// impossible.
+// MiniMalloc's preorders), then goes back to the bound. With time left
+// it asks for arenas halfway between the best found and what is known
+// to be impossible.
 
 // exactDefaultLimit bounds exact when neither PlaceOptions.TimeLimit nor
 // NodeLimit is set. A variable so tests can lower it.
