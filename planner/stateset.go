@@ -9,14 +9,14 @@ package planner
 type stateSet struct {
 	slots [][2]uint64 // {0, 0} marks an empty slot
 	used  int
-	cap   int // the most slots it grows to, a power of two
+	limit int // the most slots it grows to, a power of two
 }
 
 // stateProbe is how many slots a key may sit past its home slot.
 const stateProbe = 8
 
-func newStateSet(initial, cap int) stateSet {
-	return stateSet{slots: make([][2]uint64, initial), cap: cap}
+func newStateSet(initial, limit int) stateSet {
+	return stateSet{slots: make([][2]uint64, initial), limit: limit}
 }
 
 // stateKey keeps a real key from reading as an empty slot.
@@ -43,11 +43,11 @@ func (t *stateSet) has(k [2]uint64) bool {
 
 func (t *stateSet) add(k [2]uint64) {
 	k = stateKey(k)
-	if 2*t.used >= len(t.slots) && len(t.slots) < t.cap {
+	if 2*t.used >= len(t.slots) && len(t.slots) < t.limit {
 		t.grow()
 	}
 	for !t.put(k) {
-		if len(t.slots) >= t.cap {
+		if len(t.slots) >= t.limit {
 			t.slots[k[0]&uint64(len(t.slots)-1)] = k // forget what sat at home
 			return
 		}

@@ -5,7 +5,7 @@ import "testing"
 func TestStateSet(t *testing.T) {
 	tests := []struct {
 		name           string
-		initial, cap   int
+		initial, limit int
 		keys           int
 		wantAllPresent bool // every key added is still there (no forgetting below the cap)
 	}{
@@ -15,7 +15,7 @@ func TestStateSet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			set := newStateSet(tc.initial, tc.cap)
+			set := newStateSet(tc.initial, tc.limit)
 			seed := uint64(7)
 			var added [][2]uint64
 			for range tc.keys {
@@ -23,8 +23,8 @@ func TestStateSet(t *testing.T) {
 				set.add(k)
 				added = append(added, k)
 			}
-			if len(set.slots) > tc.cap {
-				t.Fatalf("%d slots, cap %d", len(set.slots), tc.cap)
+			if len(set.slots) > tc.limit {
+				t.Fatalf("%d slots, limit %d", len(set.slots), tc.limit)
 			}
 			present := 0
 			for _, k := range added {
