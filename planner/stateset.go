@@ -28,17 +28,23 @@ func stateKey(k [2]uint64) [2]uint64 {
 }
 
 func (t *stateSet) has(k [2]uint64) bool {
-	k = stateKey(k)
+	_, found, _ := t.probe(stateKey(k))
+	return found
+}
+
+// probe looks for k in its window of slots: the slot holding it, or
+// else the first empty one; ok is false when the window has neither.
+func (t *stateSet) probe(k [2]uint64) (slot uint64, found, ok bool) {
 	mask := uint64(len(t.slots) - 1)
 	for i, h := 0, k[0]; i < stateProbe; i, h = i+1, h+1 {
 		switch t.slots[h&mask] {
 		case k:
-			return true
+			return h & mask, true, true
 		case [2]uint64{}:
-			return false
+			return h & mask, false, true
 		}
 	}
-	return false
+	return 0, false, false
 }
 
 func (t *stateSet) add(k [2]uint64) {
@@ -57,18 +63,12 @@ func (t *stateSet) add(k [2]uint64) {
 
 // put stores k in its probe window and reports whether there was room.
 func (t *stateSet) put(k [2]uint64) bool {
-	mask := uint64(len(t.slots) - 1)
-	for i, h := 0, k[0]; i < stateProbe; i, h = i+1, h+1 {
-		switch t.slots[h&mask] {
-		case k:
-			return true
-		case [2]uint64{}:
-			t.slots[h&mask] = k
-			t.used++
-			return true
-		}
+	slot, found, ok := t.probe(k)
+	if ok && !found {
+		t.slots[slot] = k
+		t.used++
 	}
-	return false
+	return ok
 }
 
 func (t *stateSet) grow() {
