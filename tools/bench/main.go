@@ -194,7 +194,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 		if fitColumns {
 			budgeted := ""
-			if in.capacity > 0 && fit != "skipped" {
+			if in.capacity > 0 && len(in.p.Buffers) <= cfg.exactMax {
 				budgeted = measure(ctx, cfg, in, "exact", lb, in.capacity, stderr).fit
 			}
 			row = append(row, fit, budgeted)
