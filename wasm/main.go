@@ -625,10 +625,9 @@ func (a *app) post(ev map[string]any) {
 
 // postWithTensors posts ev with the plan's tensors as UTF-8 JSON text in
 // a Uint8Array under "tensors_json", which the receiver decodes and
-// parses. Encoded without reflection (planner.AppendTensorsJSON), copied
-// out of wasm memory in one go and transferred to the host rather than
-// cloned, 62,000 tensors cost a fraction of what objects, or one string
-// (made by decoding the bytes here and cloned into the host), did.
+// parses. Bytes copied out of wasm memory at once, and transferred to
+// the host (viewer.js), cost a fraction of one string decoded here and
+// cloned into the host, let alone of objects.
 func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	ev["source"] = "memplan"
 	b, err := json.Marshal(ev)
