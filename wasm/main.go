@@ -228,6 +228,7 @@ func (a *app) planner() {
 			continue
 		}
 		res := a.planFile(job)
+		a.prepare(job, &res)
 		a.queue(func() { a.planned(job, res) })
 	}
 }
@@ -242,6 +243,54 @@ type planResult struct {
 	millis           map[string]float64 // where the time went, for state()
 	fit              *planner.Fit       // the worker's WebGPU fit report, if any
 	record           js.Value           // the embedded record's bytes (see app.record)
+	// The worker that made the plan, and its number for the answer
+	// (protocol.WorkerEvent.Answer), to ask for the tensors' JSON.
+	from, answer int
+	// Made by prepare before the plan reaches Update: the verdict, the
+	// layout, and the tensors' JSON as the worker wrote it (undefined:
+	// the summary writes it here).
+	verdict *planner.Fit
+	layout  *viz.Layout
+	tensors js.Value
+}
+
+// prepare lays out a plan the worker answered with, and waits for the
+// tensors' JSON the worker writes meanwhile (protocol.WorkerEvent), in
+// the planner goroutine: the work is done before the plan's Update, so
+// the frame that shows the plan has only to post it.
+func (a *app) prepare(job *planJob, res *planResult) {
+	if res.err != nil || res.plan == nil {
+		return
+	}
+	res.verdict = verdictOf(job, res)
+	var budget int64
+	if res.verdict != nil {
+		budget = res.verdict.Budget
+	}
+	if res.millis == nil {
+		res.millis = map[string]float64{}
+	}
+	start := time.Now()
+	res.layout = viz.NewLayout(res.plan, budget)
+	res.millis["layout"] = float64(time.Since(start).Microseconds()) / 1000
+	if res.answer > 0 {
+		start = time.Now()
+		res.tensors = await(js.Global().Get("memplanPlanner").Call("tensors", res.from, res.answer))
+		res.millis["tensors"] = float64(time.Since(start).Microseconds()) / 1000
+	}
+}
+
+// verdictOf is the plan's fit verdict: the planner's, where no budget
+// sent (0) is FitOf's "none given", which holds f32-uniform plans to
+// WebGPU's limit.
+func verdictOf(job *planJob, res *planResult) *planner.Fit {
+	if job.opts.Budget > 0 {
+		return res.plan.FitOf(job.opts.Budget)
+	}
+	if res.fit != nil { // the same verdict, with the symbols behind it
+		return res.fit
+	}
+	return res.plan.FitOf(-1)
 }
 
 // planFile hands a file to the planner worker and waits for its answer.
@@ -305,6 +354,10 @@ func resultOf(name string, ev js.Value) planResult {
 	if a := ev.Get("default_alignment"); a.Type() == js.TypeNumber {
 		align = int64(a.Int())
 	}
+	from, answer := -1, 0
+	if f, n := ev.Get("from"), ev.Get("answer"); f.Type() == js.TypeNumber && n.Type() == js.TypeNumber {
+		from, answer = f.Int(), n.Int()
+	}
 	var fit *planner.Fit
 	if f := ev.Get("fit"); f.Type() == js.TypeObject {
 		fit = &planner.Fit{}
@@ -312,7 +365,7 @@ func resultOf(name string, ev js.Value) planResult {
 			fit = nil // the viewer judges the plan itself below
 		}
 	}
-	return planResult{plan: p, bytes: u, defaultAlignment: align, millis: millis, fit: fit}
+	return planResult{plan: p, bytes: u, defaultAlignment: align, millis: millis, fit: fit, from: from, answer: answer}
 }
 
 // workerError is an error the worker reported, already described.
@@ -376,31 +429,16 @@ func (a *app) planned(job *planJob, res planResult) {
 	a.mu.Lock()
 	a.opts, a.target = job.opts, a.cur
 	a.mu.Unlock()
-	// The verdict is the planner's: no budget sent (0) is FitOf's "none
-	// given", which holds f32-uniform plans to WebGPU's limit.
-	fit := plan.FitOf(-1)
-	if res.fit != nil { // the same verdict, with the symbols behind it
-		fit = res.fit
+	if res.layout == nil { // a plan not from the worker: prepare waits for nothing
+		a.prepare(job, &res)
 	}
-	if job.opts.Budget > 0 {
-		fit = plan.FitOf(job.opts.Budget)
-	}
-	var budget int64
-	if fit != nil {
-		budget = fit.Budget
-	}
-	start := time.Now()
-	l := viz.NewLayout(plan, budget)
+	fit, l := res.verdict, res.layout
 	a.view.SetLayout(l, job.keep)
 	a.camSeen = a.view.Cam.Visible() // a new plan's own fit is no one's move
 	a.planID, a.record = job.seq, res.record
 	a.millis = res.millis
-	if a.millis == nil {
-		a.millis = map[string]float64{}
-	}
-	a.millis["layout"] = float64(time.Since(start).Microseconds()) / 1000
 	a.hovered(viz.None, -1, -1) // what was under the pointer is gone
-	start = time.Now()
+	start := time.Now()
 	s := summary(l)
 	// The alignment the page asked for (0: none) and the one it would get
 	// by asking none, so it can say which applied.
@@ -410,7 +448,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	// beside the viewer.
 	script := js.Global().Get("URL").New("embed.js", js.Global().Get("location").Get("href")).Get("href").String()
 	s["embed"] = protocol.EmbedSnippet(script, job.f.name, job.opts)
-	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, plan.Tensors)
+	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, plan.Tensors, res.tensors)
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
 	a.postSelect(a.view.Selected)
 	if job.restore != nil {
@@ -453,7 +491,6 @@ func (a *app) warmUp() {
 		a.queue(step(func() {
 			_, _ = json.Marshal(summary(l))
 			a.queue(func() {
-				step(func() { planner.AppendTensorsJSON(nil, res.plan.Tensors) })()
 				a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
 					res.millis["decode"]+float64(spent.Milliseconds()))
 			})
@@ -620,15 +657,16 @@ func (a *app) postError(err error) {
 // Events go through JSON so Go values become plain JS objects in one
 // JSON.parse instead of thousands of syscall/js calls.
 func (a *app) post(ev map[string]any) {
-	a.postWithTensors(ev, nil)
+	a.postWithTensors(ev, nil, js.Undefined())
 }
 
 // postWithTensors posts ev with the plan's tensors as UTF-8 JSON text in
 // a Uint8Array under "tensors_json", which the receiver decodes and
 // parses. Bytes copied out of wasm memory at once, and transferred to
 // the host (viewer.js), cost a fraction of one string decoded here and
-// cloned into the host, let alone of objects.
-func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
+// cloned into the host, let alone of objects. written, when a Uint8Array,
+// is that JSON as the worker wrote it; otherwise it is written here.
+func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor, written js.Value) {
 	ev["source"] = "memplan"
 	b, err := json.Marshal(ev)
 	if err != nil {
@@ -637,9 +675,11 @@ func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor) {
 	}
 	w := js.Global()
 	obj := w.Get("JSON").Call("parse", string(b))
-	if ts != nil {
+	if written.InstanceOf(w.Get("Uint8Array")) {
+		obj.Set("tensors_json", written)
+	} else if ts != nil {
 		tj := planner.AppendTensorsJSON(nil, ts)
-		u := js.Global().Get("Uint8Array").New(len(tj))
+		u := w.Get("Uint8Array").New(len(tj))
 		js.CopyBytesToJS(u, tj)
 		obj.Set("tensors_json", u)
 	}

@@ -265,6 +265,8 @@
   function failAll(message) {
     for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
     pending.clear();
+    for (const w of tensorWaits) if (w) w.resolve(null);
+    tensorWaits.length = tensorsFrom.length = 0;
     for (const waiting of [explains, warms]) {
       for (const r of waiting.values()) r({ type: "error", error: { kind: "stopped", message } });
       waiting.clear();
@@ -292,7 +294,26 @@
   // winner[id]: the worker whose plan won request id; it keeps that plan
   // and explains it. Only the newest request's is kept.
   let winner = { id: 0, worker: 0 };
+  // Each "planned" is followed by a "tensors" event from the same worker
+  // with the same answer number: the plan's tensors in JSON, which the
+  // worker writes while Go decodes the plan here. Per worker, the last
+  // that came and the request waiting for one (memplanPlanner.tensors).
+  const tensorsFrom = [], tensorWaits = [];
+  function tensorsArrived(m, from) {
+    const w = tensorWaits[from];
+    if (w && w.answer === m.answer) {
+      tensorWaits[from] = null;
+      w.resolve(m.data);
+    } else {
+      tensorsFrom[from] = { answer: m.answer, data: m.data };
+    }
+  }
   function answer(m, from) {
+    if (m.type === "tensors") {
+      tensorsArrived(m, from);
+      return;
+    }
+    if (m.type === "planned") m.from = from; // whose tensors to ask for
     const ex = exports.get(m.id);
     if (ex && (m.type === "exported" || m.type === "error")) {
       exports.delete(m.id);
@@ -377,6 +398,9 @@
   window.memplanPlanner = {
     plan(id, name, data, options, progress) {
       const workers = startPool();
+      tensorsFrom.length = 0; // Go asks for a plan's tensors before its next plan
+      for (const w of tensorWaits) if (w) w.resolve(null);
+      tensorWaits.length = 0;
       const opts = JSON.parse(options);
       const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
       const blob = blobOf(data);
@@ -393,6 +417,19 @@
       });
     },
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
+    // tensors(from, answer): a promise of the tensors' JSON (a Uint8Array)
+    // that worker from sends after its "planned" answer number answer, or
+    // null when it no longer can.
+    tensors(from, answer) {
+      const t = tensorsFrom[from];
+      if (t && t.answer === answer) {
+        tensorsFrom[from] = null;
+        return Promise.resolve(t.data);
+      }
+      if (!pool || !pool[from] || (t && t.answer > answer)) return Promise.resolve(null);
+      if (tensorWaits[from]) tensorWaits[from].resolve(null);
+      return new Promise((resolve) => { tensorWaits[from] = { answer, resolve }; });
+    },
     // warm(): the first worker plans a generated file while the page is
     // idle, so the browser optimizes the planner's code before the first
     // real file (wasm/worker/warm.go); a promise of its answer, "planned"

@@ -44,6 +44,11 @@ type worker struct {
 	// A held shard's request (PlanRequest.Hold) and what releases it.
 	heldID  int
 	release chan struct{}
+	// answers counts the "planned" events posted; tensorsJSON is the
+	// buffer their "tensors" events are written in, kept for the next
+	// plan (see send).
+	answers     int
+	tensorsJSON []byte
 }
 
 // shardAnswer is what polishing a shard's answer needs.
@@ -311,7 +316,26 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte,
 	w.mu.Lock()
 	w.shard = shard
 	w.mu.Unlock()
+	w.send(ev, bin, p)
+}
+
+// send posts a plan request's answer: the event with the plan beside it
+// in binary form and, when there is a plan p, a "tensors" event after it
+// with p's tensors in JSON. The viewer decodes and lays out the plan on
+// its thread meanwhile; the JSON is what its summary carries to the page.
+// The caller holds w.running.
+func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan) {
+	if p == nil {
+		postBytes(ev, "plan", bin)
+		return
+	}
+	w.answers++
+	ev.Answer = w.answers
 	postBytes(ev, "plan", bin)
+	// The buffer is kept: ten megabytes for 62,000 tensors, and memory
+	// the page has written before costs far less than fresh memory.
+	w.tensorsJSON = planner.AppendTensorsJSON(w.tensorsJSON[:0], p.Tensors)
+	postBytes(protocol.WorkerEvent{Type: "tensors", ID: ev.ID, Answer: ev.Answer}, "data", w.tensorsJSON)
 }
 
 // plan loads and plans one file, and returns the plan too, which the
@@ -458,7 +482,7 @@ func (w *worker) polish(id int) {
 		if p != nil {
 			w.keep(id, p)
 		}
-		postBytes(ev, "plan", bin)
+		w.send(ev, bin, p)
 	}()
 }
 
