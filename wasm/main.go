@@ -247,17 +247,18 @@ type planResult struct {
 	// (protocol.WorkerEvent.Answer), to ask for the tensors' JSON.
 	from, answer int
 	// Made by prepare before the plan reaches Update: the verdict, the
-	// layout, and the tensors' JSON as the worker wrote it (undefined:
-	// the summary writes it here).
+	// layout, and the tensors' JSON as the worker wrote it with the plan's
+	// proof (undefined: the summary writes it here).
 	verdict *planner.Fit
 	layout  *viz.Layout
 	tensors js.Value
 }
 
-// prepare lays out a plan the worker answered with, and waits for the
-// tensors' JSON the worker writes meanwhile (protocol.WorkerEvent), in
-// the planner goroutine: the work is done before the plan's Update, so
-// the frame that shows the plan has only to post it.
+// prepare lays out a plan the worker answered with, and waits for its
+// proof and the tensors' JSON, which the worker makes meanwhile
+// (protocol.WorkerEvent), in the planner goroutine: the work is done
+// before the plan's Update, so the frame that shows the plan has only to
+// post it. A plan whose proof fails, or never comes, is an error.
 func (a *app) prepare(job *planJob, res *planResult) {
 	if res.err != nil || res.plan == nil {
 		return
@@ -275,8 +276,15 @@ func (a *app) prepare(job *planJob, res *planResult) {
 	res.millis["layout"] = float64(time.Since(start).Microseconds()) / 1000
 	if res.answer > 0 {
 		start = time.Now()
-		res.tensors = await(js.Global().Get("memplanPlanner").Call("tensors", res.from, res.answer))
+		proof := await(js.Global().Get("memplanPlanner").Call("tensors", res.from, res.answer))
 		res.millis["tensors"] = float64(time.Since(start).Microseconds()) / 1000
+		if proof.Type() != js.TypeObject {
+			res.err = &workerError{protocol.Error{Message: job.f.name + ": the planner stopped before it proved the plan", Kind: "stopped"}}
+		} else if e := proof.Get("error"); e.Type() == js.TypeObject {
+			res.err = &workerError{errorOf(job.f.name, e)}
+		} else {
+			res.tensors = proof.Get("data")
+		}
 	}
 }
 
@@ -293,9 +301,8 @@ func verdictOf(job *planJob, res *planResult) *planner.Fit {
 	return res.plan.FitOf(-1)
 }
 
-// planFile hands a file to the planner worker and waits for its answer.
-// The record that comes back is proven again here: no plan is drawn
-// unless Verify accepts it in the viewer itself.
+// planFile hands a file to the planner worker and waits for its answer,
+// which prepare holds until the worker has proven it.
 func (a *app) planFile(job *planJob) planResult {
 	progress := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
@@ -323,16 +330,12 @@ func await(promise js.Value) js.Value {
 }
 
 // resultOf reads the worker's answer, a protocol.WorkerEvent with the
-// plan beside it in planner's binary form. The worker proved the plan
-// (PlanSource verifies every plan it makes, Load every record it reads);
-// the viewer shows exactly those bytes.
+// plan beside it in planner's binary form. The worker proves the plan
+// after posting it (Verify; Load proved a record it read), and prepare
+// waits for that proof: the viewer shows exactly those bytes.
 func resultOf(name string, ev js.Value) planResult {
 	if ev.Get("type").String() != "planned" {
-		var e protocol.Error
-		if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", ev.Get("error")).String()), &e); err != nil || e.Message == "" {
-			e = protocol.Error{Message: name + ": the planner gave no answer", Kind: "stopped"}
-		}
-		return planResult{err: &workerError{e}}
+		return planResult{err: &workerError{errorOf(name, ev.Get("error"))}}
 	}
 	start := time.Now()
 	u := ev.Get("plan")
@@ -366,6 +369,15 @@ func resultOf(name string, ev js.Value) planResult {
 		}
 	}
 	return planResult{plan: p, bytes: u, defaultAlignment: align, millis: millis, fit: fit, from: from, answer: answer}
+}
+
+// errorOf reads a worker's protocol.Error.
+func errorOf(name string, v js.Value) protocol.Error {
+	var e protocol.Error
+	if err := json.Unmarshal([]byte(js.Global().Get("JSON").Call("stringify", v).String()), &e); err != nil || e.Message == "" {
+		e = protocol.Error{Message: name + ": the planner gave no answer", Kind: "stopped"}
+	}
+	return e
 }
 
 // workerError is an error the worker reported, already described.

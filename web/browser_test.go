@@ -946,6 +946,43 @@ func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
 	}
 }
 
+// TestBrowserShowsOnlyProvenPlans: the worker posts a plan before it
+// proves it, and proves it while the viewer decodes and lays it out
+// (protocol.WorkerEvent's "tensors"). The viewer draws no plan before
+// its proof, and a failed proof is a "bug" error with the last plan left
+// on screen. The test holds the real worker's proofs back, lets one
+// through, and replaces the next with a failure.
+func TestBrowserShowsOnlyProvenPlans(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	eval[bool](p, `(() => { const pl = `+frame+`.memplanPlanner, tensors = pl.tensors.bind(pl);
+		window.__proofs = [];
+		pl.tensors = (from, answer) => new Promise((resolve) => window.__proofs.push({ real: tensors(from, answer), resolve }));
+		return true; })()`)
+	const csv = "id,lower,upper,size\n0,0,2,64\n1,1,3,32\n2,2,4,64\n"
+	p.drop("held.csv", csv)
+	p.wait("the plan, waiting for its proof", `window.__proofs.length === 1`)
+	// Updates run the viewer's queued work: a plan ready to show would be
+	// on screen by the next one.
+	from := eval[float64](p, frame+`.memplan.state().updates`)
+	p.wait("ten more updates", fmt.Sprintf(`%s.memplan.state().updates >= %v`, frame, from+10))
+	if f := eval[string](p, frame+`.memplan.state().file`); f != "transformer.json" {
+		p.fail("before its proof the viewer shows %q, want transformer.json still", f)
+	}
+	eval[bool](p, `(window.__proofs[0].real.then(window.__proofs[0].resolve), true)`)
+	p.wait("the proven plan", viewerShows("held.csv"))
+
+	p.drop("unproven.csv", csv)
+	p.wait("the next plan, waiting for its proof", `window.__proofs.length === 2`)
+	eval[bool](p, `(window.__proofs[1].resolve({ type: "tensors", error: { message: "unproven.csv: memplan bug: the proof failed", kind: "bug" } }), true)`)
+	p.wait("the failed proof's error", `!document.getElementById("error").hidden &&
+		document.getElementById("error").textContent.includes("the proof failed")`)
+	if f := eval[string](p, frame+`.memplan.state().file`); f != "held.csv" {
+		p.fail("after a failed proof the viewer shows %q, want held.csv still", f)
+	}
+}
+
 // When the viewer's Go program dies, the page says so and offers a reload
 // instead of waiting forever.
 func TestBrowserPlannerStops(t *testing.T) {

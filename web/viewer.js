@@ -295,17 +295,18 @@
   // and explains it. Only the newest request's is kept.
   let winner = { id: 0, worker: 0 };
   // Each "planned" is followed by a "tensors" event from the same worker
-  // with the same answer number: the plan's tensors in JSON, which the
-  // worker writes while Go decodes the plan here. Per worker, the last
-  // that came and the request waiting for one (memplanPlanner.tensors).
+  // with the same answer number: the plan's proof, with its tensors in
+  // JSON (or the proof's error), which the worker makes while Go decodes
+  // the plan here. Per worker, the last that came and the request
+  // waiting for one (memplanPlanner.tensors).
   const tensorsFrom = [], tensorWaits = [];
   function tensorsArrived(m, from) {
     const w = tensorWaits[from];
     if (w && w.answer === m.answer) {
       tensorWaits[from] = null;
-      w.resolve(m.data);
+      w.resolve(m);
     } else {
-      tensorsFrom[from] = { answer: m.answer, data: m.data };
+      tensorsFrom[from] = m;
     }
   }
   function answer(m, from) {
@@ -417,14 +418,14 @@
       });
     },
     cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
-    // tensors(from, answer): a promise of the tensors' JSON (a Uint8Array)
-    // that worker from sends after its "planned" answer number answer, or
-    // null when it no longer can.
+    // tensors(from, answer): a promise of the "tensors" event that worker
+    // from sends after its "planned" answer number answer ({data} or
+    // {error}), or null when it no longer can.
     tensors(from, answer) {
       const t = tensorsFrom[from];
       if (t && t.answer === answer) {
         tensorsFrom[from] = null;
-        return Promise.resolve(t.data);
+        return Promise.resolve(t);
       }
       if (!pool || !pool[from] || (t && t.answer > answer)) return Promise.resolve(null);
       if (tensorWaits[from]) tensorWaits[from].resolve(null);

@@ -181,11 +181,13 @@ type PlanRequest struct {
 // for each plan request and "explained" or "error" for each explain
 // request (a superseded request ends with an error of kind
 // "cancelled" that the viewer ignores). Each "planned" is followed by a
-// "tensors" event with the same Answer: the plan's tensors as the
-// viewer's summary carries them (planner.AppendTensorsJSON), beside it as
-// "data". The worker writes them after posting the plan, while the viewer
-// decodes and lays it out: on the viewer's thread they took a tenth of
-// the time from a drop to the picture for 62,000 tensors.
+// "tensors" event with the same Answer: the plan's proof. Once Verify
+// accepts the plan it carries the plan's tensors as the viewer's summary
+// does (planner.AppendTensorsJSON), beside it as "data"; otherwise Error
+// (kind "bug"). The worker proves the plan and writes the JSON after
+// posting the plan, while the viewer decodes and lays it out (for 62,000
+// tensors, together a fifth of the time from a drop to the picture on
+// one thread); the viewer shows no plan before its proof.
 type WorkerEvent struct {
 	Type    string `json:"type"`
 	ID      int    `json:"id,omitempty"`

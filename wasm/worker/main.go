@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -308,23 +309,22 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev, bin, p, shard := plan(ctx, req, data, hold)
+	ev, bin, p, shard, prove := plan(ctx, req, data, hold)
 	ev.ID = req.ID
-	if p != nil {
-		w.keep(req.ID, p)
-	}
 	w.mu.Lock()
 	w.shard = shard
 	w.mu.Unlock()
-	w.send(ev, bin, p)
+	w.send(ev, bin, p, prove, true)
 }
 
 // send posts a plan request's answer: the event with the plan beside it
-// in binary form and, when there is a plan p, a "tensors" event after it
-// with p's tensors in JSON. The viewer decodes and lays out the plan on
-// its thread meanwhile; the JSON is what its summary carries to the page.
-// The caller holds w.running.
-func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan) {
+// in binary form and, when there is a plan p, a "tensors" event after it.
+// That event is the plan's proof: prove (nil for a record Load proved)
+// runs after the plan is posted, while the viewer decodes and lays it
+// out, and the event carries its error, or else p's tensors in JSON for
+// the summary. The viewer shows no plan before it. keep holds p for
+// explain once proven. The caller holds w.running.
+func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prove func() error, keep bool) {
 	if p == nil {
 		postBytes(ev, "plan", bin)
 		return
@@ -332,35 +332,53 @@ func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan) {
 	w.answers++
 	ev.Answer = w.answers
 	postBytes(ev, "plan", bin)
+	proof := protocol.WorkerEvent{Type: "tensors", ID: ev.ID, Answer: ev.Answer}
+	if prove != nil {
+		if err := prove(); err != nil {
+			proof.Error = protocol.ErrorOf(err)
+			post(proof)
+			return
+		}
+	}
+	if keep {
+		w.keep(ev.ID, p)
+	}
 	// The buffer is kept: ten megabytes for 62,000 tensors, and memory
 	// the page has written before costs far less than fresh memory.
 	w.tensorsJSON = planner.AppendTensorsJSON(w.tensorsJSON[:0], p.Tensors)
-	postBytes(protocol.WorkerEvent{Type: "tensors", ID: ev.ID, Answer: ev.Answer}, "data", w.tensorsJSON)
+	postBytes(proof, "data", w.tensorsJSON)
+	// Collect now, while the worker waits for its next request: the
+	// garbage of this plan is the room the next one plans in. A heap
+	// that grew into fresh memory instead cost Y_1's second and third
+	// drops 0.4 s each here (as many drops as it took to stop growing);
+	// the plan itself no longer grows it once it is the size of one plan.
+	runtime.GC()
 }
 
 // plan loads and plans one file, and returns the plan too, which the
 // worker keeps to explain. A panic is reported as a bug in memplan
 // with the file's name: the worker survives to plan the next file.
-// A plan comes back in planner's binary form; it has passed Verify here
-// (PlanSource proves every plan it makes, Load every record it reads).
+// A plan comes back in planner's binary form, with prove, which runs
+// planner.VerifyAgainst on a plan made here (send runs it once the plan
+// is on its way); a record Load read is proven already (prove nil).
 //
 // hold, if not nil, closes when a held shard (PlanRequest.Hold) may place:
 // it loads and lowers its file meanwhile.
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer) {
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer, prove func() error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
-			ev, bin, kept, shard = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil, nil
+			ev, bin, kept, shard, prove = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil, nil, nil
 		}
 	}()
 	if ctx.Err() != nil {
-		return cancelled(), nil, nil, nil
+		return cancelled(), nil, nil, nil, nil
 	}
 	o := req.Options
 	millis, lap := stopwatch()
 	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
 	if err != nil {
-		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil, nil
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil, nil, nil
 	}
 	lap("load")
 	p, member := in.Plan, -1
@@ -388,16 +406,16 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 			select {
 			case <-hold:
 			case <-ctx.Done():
-				return cancelled(), nil, nil, nil
+				return cancelled(), nil, nil, nil, nil
 			}
 		}
 		var pl planner.Placement
 		if err == nil {
-			p, pl, err = planner.PlanProblem(ctx, prob, o.Strategy, popts)
+			p, pl, prove, err = placeAndRecord(ctx, prob, o.Strategy, popts, req.Name)
 			member = pl.Member
 		}
 		if ctx.Err() != nil {
-			return cancelled(), nil, nil, nil
+			return cancelled(), nil, nil, nil, nil
 		}
 		if err == nil && req.Shards > 1 && pl.Strategy == "auto" {
 			shard = &shardAnswer{req: req, data: data, prob: prob, place: pl}
@@ -405,7 +423,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	}
 	ev, bin, err = answer(req, data, prob, p, err, member, millis, lap)
 	if err != nil {
-		return ev, nil, nil, nil
+		return ev, nil, nil, nil, nil
 	}
 	ev.Format = in.Format
 	if in.Source != nil {
@@ -414,7 +432,32 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	if shard != nil {
 		shard.format, shard.defaultAlignment = ev.Format, ev.DefaultAlignment
 	}
-	return ev, bin, p, shard
+	return ev, bin, p, shard, prove
+}
+
+// placeAndRecord is planner.PlanProblem without its last step, the
+// proof, which it returns instead for send to run once the plan is on
+// its way to the viewer: Verify is a tenth of a large plan's time, and
+// the viewer decodes the plan meanwhile. A panic in the proof fails it,
+// as a bug, with the file's name.
+func placeAndRecord(ctx context.Context, prob *planner.Problem, strategy string, popts planner.PlaceOptions, name string) (*planner.Plan, planner.Placement, func() error, error) {
+	pl, err := planner.Place(ctx, prob, strategy, popts)
+	if err != nil {
+		return nil, pl, nil, err
+	}
+	p := planner.NewPlan(prob, pl.Strategy, pl)
+	prove := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = &planner.UnverifiedPlanError{Strategy: pl.Strategy, Err: fmt.Errorf("%s: internal error while verifying: %v", name, r)}
+			}
+		}()
+		if err := planner.VerifyAgainst(prob, p); err != nil {
+			return &planner.UnverifiedPlanError{Strategy: pl.Strategy, Err: err}
+		}
+		return nil
+	}
+	return p, pl, prove, nil
 }
 
 // stopwatch returns where a request's time went, in milliseconds by
@@ -477,34 +520,31 @@ func (w *worker) polish(id int) {
 			post(protocol.WorkerEvent{Type: "error", ID: id, Error: &protocol.Error{Message: "this worker no longer holds that answer", Kind: "cancelled"}})
 			return
 		}
-		ev, bin, p := polished(ctx, shard)
+		ev, bin, p, prove := polished(ctx, shard)
 		ev.ID = id
-		if p != nil {
-			w.keep(id, p)
-		}
-		w.send(ev, bin, p)
+		w.send(ev, bin, p, prove, true)
 	}()
 }
 
-func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan) {
+func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, prove func() error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while improving a plan (please report it): %v", s.req.Name, r), File: s.req.Name, Kind: "bug"}
-			ev, bin, kept = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil
+			ev, bin, kept, prove = protocol.WorkerEvent{Type: "error", Error: e}, nil, nil, nil
 		}
 	}()
 	millis, lap := stopwatch()
 	popts := planner.PlaceOptions{Yield: yielder(), From: &s.place, NodeLimit: s.req.Options.NodeLimit}
-	p, pl, err := planner.PlanProblem(ctx, s.prob, "auto", popts)
+	p, pl, prove, err := placeAndRecord(ctx, s.prob, "auto", popts, s.req.Name)
 	if ctx.Err() != nil {
-		return cancelled(), nil, nil
+		return cancelled(), nil, nil, nil
 	}
 	ev, bin, err = answer(s.req, s.data, s.prob, p, err, pl.Member, millis, lap)
 	if err != nil {
-		return ev, nil, nil
+		return ev, nil, nil, nil
 	}
 	ev.Format, ev.DefaultAlignment = s.format, s.defaultAlignment
-	return ev, bin, p
+	return ev, bin, p, prove
 }
 
 // largest finds the largest value of req.Symbol for which the file's
