@@ -551,6 +551,9 @@
   // handed over whole kept it (and the canvas) for most of a second before
   // the first output could say it was over.
   window.memplanPack = async (data, limit) => {
+    // A link can wait: start once the page is idle, after the plan that
+    // came with this file has reached the host and been drawn.
+    await new Promise((resolve) => (window.requestIdleCallback || setTimeout)(resolve, { timeout: 1000 }));
     const SLICE = 64 << 10;
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
     const cs = new CompressionStream("deflate-raw");
