@@ -459,12 +459,17 @@ func TestLayoutScreenshots(t *testing.T) {
 			p := s.page
 			data := s.testdata("ir/onnx/testdata/" + model)
 			shot := func(name string) { p.shot(fmt.Sprintf("%dx%d-%s", c.w, c.h, name)) }
+			// The example is planned again when chosen, even when on screen
+			// already: the shot waits for that plan's summary, not for the
+			// page saying it is planning.
+			eval[bool](p, `(() => { window.__summaries = 0; window.addEventListener("message", (e) => {
+				if (e.data && e.data.type === "summary") window.__summaries++; }); return true; })()`)
 			for _, scheme := range []string{"dark", "light"} {
 				p.scheme(scheme)
 				p.waitViewerScheme(scheme)
-				eval[bool](p, `(() => { const s = document.getElementById("examples"); s.value = "transformer.json";
+				eval[bool](p, `(() => { window.__before = window.__summaries; const s = document.getElementById("examples"); s.value = "transformer.json";
 					s.dispatchEvent(new Event("change")); return true; })()`)
-				p.wait("the example", viewerShows("transformer.json"))
+				p.wait("the example", `window.__summaries > window.__before && `+viewerShows("transformer.json"))
 				p.settle()
 				eval[bool](p, `(window.scrollTo(0, 0), true)`)
 				name := p.largest()
