@@ -59,15 +59,35 @@ func PlanSource(ctx context.Context, src *ir.Source, opts Options, strategy stri
 // leaves the planner unverified. A plan that fails its proof is a bug in
 // memplan, reported as an *UnverifiedPlanError, never returned.
 func PlanProblem(ctx context.Context, p *Problem, strategy string, popts PlaceOptions) (*Plan, Placement, error) {
-	pl, err := Place(ctx, p, strategy, popts)
+	plan, pl, prove, err := PlanProblemUnproven(ctx, p, strategy, popts)
+	if err == nil {
+		err = prove()
+	}
 	if err != nil {
 		return nil, pl, err
 	}
-	plan := NewPlan(p, pl.Strategy, pl)
-	if err := VerifyAgainst(p, plan); err != nil {
-		return nil, pl, &UnverifiedPlanError{Strategy: pl.Strategy, Err: err}
-	}
 	return plan, pl, nil
+}
+
+// PlanProblemUnproven is PlanProblem with its proof handed back instead
+// of run: prove runs VerifyAgainst and fails with an
+// *UnverifiedPlanError. The plan must not be printed, shown or written
+// before prove accepts it. The browser's planner worker posts the plan
+// first and proves it while the viewer decodes it, showing it only once
+// proven.
+func PlanProblemUnproven(ctx context.Context, p *Problem, strategy string, popts PlaceOptions) (*Plan, Placement, func() error, error) {
+	pl, err := Place(ctx, p, strategy, popts)
+	if err != nil {
+		return nil, pl, nil, err
+	}
+	plan := NewPlan(p, pl.Strategy, pl)
+	prove := func() error {
+		if err := VerifyAgainst(p, plan); err != nil {
+			return &UnverifiedPlanError{Strategy: pl.Strategy, Err: err}
+		}
+		return nil
+	}
+	return plan, pl, prove, nil
 }
 
 // UnverifiedPlanError reports a plan that a strategy produced but Verify

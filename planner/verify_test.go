@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -325,5 +326,39 @@ func TestByStep(t *testing.T) {
 		if got := byStep(tt.steps); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: byStep(%v) = %v, want %v", tt.name, tt.steps, got, tt.want)
 		}
+	}
+}
+
+// TestPlanProblemUnprovenProvesThePlan: the proof PlanProblemUnproven
+// hands back checks the plan as it is when run, so a plan changed after
+// it was made (or a strategy's wrong answer) fails as a bug.
+func TestPlanProblemUnprovenProvesThePlan(t *testing.T) {
+	p := loadProblem(t, "testdata/input.12.csv")
+	tests := []struct {
+		name   string
+		tamper func(*Plan)
+		ok     bool
+	}{
+		{"as made", func(*Plan) {}, true},
+		{"every tensor at offset 0", func(pl *Plan) {
+			for i := range pl.Tensors {
+				pl.Tensors[i].Offset = 0
+			}
+		}, false},
+		{"an arena smaller than its tensors", func(pl *Plan) { pl.ArenaSize = 1 }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, _, prove, err := PlanProblemUnproven(context.Background(), p, "best-fit", PlaceOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.tamper(plan)
+			err = prove()
+			var bug *UnverifiedPlanError
+			if tt.ok != (err == nil) || (err != nil && !errors.As(err, &bug)) {
+				t.Fatalf("prove() = %v, want ok %v or an *UnverifiedPlanError", err, tt.ok)
+			}
+		})
 	}
 }

@@ -265,8 +265,7 @@
   function failAll(message) {
     for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
     pending.clear();
-    for (const w of tensorWaits) if (w) w.resolve(null);
-    tensorWaits.length = tensorsFrom.length = 0;
+    forgetTensors();
     for (const waiting of [explains, warms]) {
       for (const r of waiting.values()) r({ type: "error", error: { kind: "stopped", message } });
       waiting.clear();
@@ -300,6 +299,10 @@
   // the plan here. Per worker, the last that came and the request
   // waiting for one (memplanPlanner.tensors).
   const tensorsFrom = [], tensorWaits = [];
+  function forgetTensors() {
+    for (const w of tensorWaits) if (w) w.resolve(null);
+    tensorWaits.length = tensorsFrom.length = 0;
+  }
   function tensorsArrived(m, from) {
     const w = tensorWaits[from];
     if (w && w.answer === m.answer) {
@@ -399,9 +402,7 @@
   window.memplanPlanner = {
     plan(id, name, data, options, progress) {
       const workers = startPool();
-      tensorsFrom.length = 0; // Go asks for a plan's tensors before its next plan
-      for (const w of tensorWaits) if (w) w.resolve(null);
-      tensorWaits.length = 0;
+      forgetTensors(); // Go asks for a plan's tensors before its next plan
       const opts = JSON.parse(options);
       const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
       const blob = blobOf(data);
@@ -553,7 +554,7 @@
   window.memplanPack = async (data, limit) => {
     // A link can wait: start once the page is idle, after the plan that
     // came with this file has reached the host and been drawn.
-    await new Promise((resolve) => (window.requestIdleCallback || setTimeout)(resolve, { timeout: 1000 }));
+    await new Promise((resolve) => window.requestIdleCallback ? requestIdleCallback(resolve, { timeout: 1000 }) : setTimeout(resolve));
     const SLICE = 64 << 10;
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
     const cs = new CompressionStream("deflate-raw");

@@ -435,29 +435,24 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	return ev, bin, p, shard, prove
 }
 
-// placeAndRecord is planner.PlanProblem without its last step, the
-// proof, which it returns instead for send to run once the plan is on
-// its way to the viewer: Verify is a tenth of a large plan's time, and
-// the viewer decodes the plan meanwhile. A panic in the proof fails it,
-// as a bug, with the file's name.
+// placeAndRecord is planner.PlanProblemUnproven, whose proof send runs
+// once the plan is on its way to the viewer: Verify is a tenth of a
+// large plan's time, and the viewer decodes the plan meanwhile. A panic
+// in the proof fails it, as a bug, with the file's name.
 func placeAndRecord(ctx context.Context, prob *planner.Problem, strategy string, popts planner.PlaceOptions, name string) (*planner.Plan, planner.Placement, func() error, error) {
-	pl, err := planner.Place(ctx, prob, strategy, popts)
+	p, pl, prove, err := planner.PlanProblemUnproven(ctx, prob, strategy, popts)
 	if err != nil {
 		return nil, pl, nil, err
 	}
-	p := planner.NewPlan(prob, pl.Strategy, pl)
-	prove := func() (err error) {
+	guarded := func() (err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = &planner.UnverifiedPlanError{Strategy: pl.Strategy, Err: fmt.Errorf("%s: internal error while verifying: %v", name, r)}
 			}
 		}()
-		if err := planner.VerifyAgainst(prob, p); err != nil {
-			return &planner.UnverifiedPlanError{Strategy: pl.Strategy, Err: err}
-		}
-		return nil
+		return prove()
 	}
-	return p, pl, prove, nil
+	return p, pl, guarded, nil
 }
 
 // stopwatch returns where a request's time went, in milliseconds by
