@@ -248,8 +248,8 @@ type planResult struct {
 	// (protocol.WorkerEvent.Answer), to ask for the tensors' JSON.
 	from, answer int
 	// Made by prepare before the plan reaches Update: the verdict, the
-	// layout, and the tensors' JSON as the worker wrote it with the plan's
-	// proof (undefined: the summary writes it here).
+	// layout, and the tensors' JSON (a Uint8Array), as the worker wrote it
+	// with the plan's proof or, for a plan from elsewhere, written here.
 	verdict *planner.Fit
 	layout  *viz.Layout
 	tensors js.Value
@@ -286,6 +286,8 @@ func (a *app) prepare(job *planJob, res *planResult) {
 		} else {
 			res.tensors = proof.Get("data")
 		}
+	} else {
+		res.tensors = uint8Array(planner.AppendTensorsJSON(nil, res.plan.Tensors))
 	}
 }
 
@@ -434,7 +436,6 @@ func (a *app) planned(job *planJob, res planResult) {
 		}
 		return
 	}
-	plan := res.plan
 	a.cur = job.f
 	if res.bytes.Truthy() {
 		a.planBytes, a.planJSON = res.bytes, false
@@ -461,7 +462,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	// beside the viewer.
 	script := js.Global().Get("URL").New("embed.js", js.Global().Get("location").Get("href")).Get("href").String()
 	s["embed"] = protocol.EmbedSnippet(script, job.f.name, job.opts)
-	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, plan.Tensors, res.tensors)
+	a.postWithTensors(map[string]any{"type": "summary", "file": job.f.name, "summary": s}, res.tensors)
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
 	a.postSelect(a.view.Selected)
 	if job.restore != nil {
@@ -675,31 +676,25 @@ func (a *app) postError(err error) {
 // Events go through JSON so Go values become plain JS objects in one
 // JSON.parse instead of thousands of syscall/js calls.
 func (a *app) post(ev map[string]any) {
-	a.postWithTensors(ev, nil, js.Undefined())
+	a.postWithTensors(ev, js.Undefined())
 }
 
-// postWithTensors posts ev with the plan's tensors as UTF-8 JSON text in
-// a Uint8Array under "tensors_json", which the receiver decodes and
-// parses. Bytes copied out of wasm memory at once, and transferred to
-// the host (viewer.js), cost a fraction of one string decoded here and
-// cloned into the host, let alone of objects. written, when a Uint8Array,
-// is that JSON as the worker wrote it; otherwise it is written here.
-func (a *app) postWithTensors(ev map[string]any, ts []planner.PlanTensor, written js.Value) {
+// postWithTensors posts ev with tensors, when a Uint8Array of the plan's
+// tensors as UTF-8 JSON text (prepare), under "tensors_json", which the
+// receiver decodes and parses. Bytes transferred to the host (viewer.js)
+// cost a fraction of one string decoded here and cloned into the host,
+// let alone of objects.
+func (a *app) postWithTensors(ev map[string]any, tensors js.Value) {
 	ev["source"] = "memplan"
 	b, err := json.Marshal(ev)
 	if err != nil {
 		b, _ = json.Marshal(map[string]any{"source": "memplan", "type": "error", "message": err.Error()})
-		ts = nil
+		tensors = js.Undefined()
 	}
 	w := js.Global()
 	obj := w.Get("JSON").Call("parse", string(b))
-	if written.InstanceOf(w.Get("Uint8Array")) {
-		obj.Set("tensors_json", written)
-	} else if ts != nil {
-		tj := planner.AppendTensorsJSON(nil, ts)
-		u := w.Get("Uint8Array").New(len(tj))
-		js.CopyBytesToJS(u, tj)
-		obj.Set("tensors_json", u)
+	if tensors.InstanceOf(w.Get("Uint8Array")) {
+		obj.Set("tensors_json", tensors)
 	}
 	// viewer.js posts to the host, to its origin once known
 	// (docs/embedding.md).
