@@ -61,10 +61,11 @@ type search struct {
 	restart   bool  // aborted only because this run's budget is spent
 	restartAt int64 // node count that ends this run
 
-	pending []part   // groups left for after the current one
-	groups  [][]part // scratch, per depth
-	splits  int64    // split nodes so far, their ids
-	unwind  int64    // nonzero: a group failed; back to this split
+	stack   []searchFrame // the calls of dfs waiting on deeper ones
+	pending []part        // groups left for after the current one
+	groups  [][]part      // scratch, per depth
+	splits  int64         // split nodes so far, their ids
+	unwind  int64         // nonzero: a group failed; back to this split
 
 	// failed holds states already searched without success. A state is
 	// the placed set and the floors; stacks of buffers reached in another
@@ -376,25 +377,154 @@ func (s *search) undoTo(mark int) {
 // buffers of sections [a, b), then of the pending groups; depth buffers
 // are placed. It returns true to stop the whole search (found, or out of
 // time).
+//
+// The search is as deep as the buffers placed plus the floors raised on
+// the way, thousands of levels on a large group: it runs as a loop over an
+// explicit stack of frames (s.stack) rather than as recursive calls,
+// whose depth would be the host's call stack. Compiled to wasm, Go's calls
+// are the browser's own, and a browser worker's stack (about 700 kB in
+// Chromium) ran out on a 1,500-buffer model where the command line did
+// not. Each frame is what one of the calls below would do once its inner
+// search returns; the order of every step, and so the nodes counted, is
+// the recursive search's.
+//
+//	dfs:    count the node; no unplaced buffer left: next; a failed
+//	        state: false; else branch, and record the state failed if it
+//	        finds nothing
+//	next:   a pending group's search, or a solution
+//	branch: bounded, else split, else each candidate placed at the
+//	        lowest floor in turn, else nobody there (the floor raised)
 func (s *search) dfs(depth int, a, b int32) bool {
-	s.ex.nodes++
-	if s.ex.nodes&1023 == 0 && s.timeUp() {
-		return true
+	base := len(s.stack)
+	stop := s.enter(depth, a, b)
+	for len(s.stack) > base {
+		fr := &s.stack[len(s.stack)-1]
+		ret := stop == searchStop
+		switch fr.kind {
+		case frameFailed:
+			if !ret {
+				// Failed, or unwinding because a later group failed:
+				// either way no placement of what is left exists from
+				// here.
+				s.failed.add(fr.key)
+			}
+			s.stack = s.stack[:len(s.stack)-1]
+		case frameNext:
+			g := fr.group
+			s.stack = s.stack[:len(s.stack)-1]
+			if !ret && s.unwind == 0 {
+				// The group failed whatever the groups before it did:
+				// they share no section, so their choices cannot help.
+				// Back to the node that split them.
+				s.unwind = g.owner
+			}
+			s.pending = append(s.pending, g)
+		case frameSplit:
+			s.pending = s.pending[:fr.mark]
+			if s.unwind == fr.split {
+				s.unwind = 0
+			}
+			s.stack = s.stack[:len(s.stack)-1]
+		case framePlaced:
+			s.unplace(fr.y, fr.mark)
+			s.stack = s.stack[:len(s.stack)-1]
+		case frameSkipped:
+			s.undoTo(fr.mark)
+			s.stack = s.stack[:len(s.stack)-1]
+		case frameBranch:
+			if ret {
+				s.stack = s.stack[:len(s.stack)-1]
+				break
+			}
+			if s.unwind != 0 {
+				s.stack = s.stack[:len(s.stack)-1]
+				break
+			}
+			fr.next++
+			if step, call, d, g := s.candidates(); call {
+				stop = s.enter(d, g.a, g.b)
+			} else {
+				stop = step
+			}
+		}
 	}
-	if !slices.ContainsFunc(s.rem[a:b], func(r int64) bool { return r > 0 }) {
-		return s.next(depth)
+	return stop == searchStop
+}
+
+// searchStep is how a call of the search ended: false, or true (stop).
+type searchStep uint8
+
+const (
+	searchFail searchStep = iota
+	searchStop
+)
+
+// frameKind says what a frame does when the call below it returns.
+type frameKind uint8
+
+const (
+	frameFailed  frameKind = iota // dfs: record key failed unless the search stops
+	frameNext                     // next: the pending group g is done
+	frameSplit                    // split: drop the pending groups above mark
+	frameBranch                   // branch: try the next candidate, then nobody
+	framePlaced                   // place: take buffer y back out
+	frameSkipped                  // branch's nobody: lower the raised floor again
+)
+
+// searchFrame is a call of the search waiting on a deeper one.
+type searchFrame struct {
+	kind  frameKind
+	depth int
+	a, b  int32
+	key   [2]uint64 // frameFailed: the state searched
+	group part      // frameNext
+	mark  int       // frameSplit: pending's length; framePlaced, frameSkipped: trail's
+	split int64     // frameSplit: the split's id
+	y     int32     // framePlaced
+	// frameBranch: the section and floor it branches on, the lowest
+	// offset the candidates could take if nobody sits at the floor, and
+	// the next candidate, in s.cands[depth].
+	sec    int32
+	f      int64
+	skipTo int64
+	next   int
+}
+
+func (s *search) push(fr searchFrame) { s.stack = append(s.stack, fr) }
+
+// enter runs dfs(depth, a, b) down to where it ends without a deeper
+// call, pushing the frames of the calls it passes through, and returns
+// how that innermost call ended: dfs's loop hands it to those frames.
+func (s *search) enter(depth int, a, b int32) searchStep {
+	for {
+		s.ex.nodes++
+		if s.ex.nodes&1023 == 0 && s.timeUp() {
+			return searchStop
+		}
+		if !slices.ContainsFunc(s.rem[a:b], func(r int64) bool { return r > 0 }) {
+			// next: the next pending group, or a solution.
+			if len(s.pending) == 0 {
+				s.found = true
+				s.bestOff = slices.Clone(s.off)
+				return searchStop
+			}
+			g := s.pending[len(s.pending)-1]
+			s.pending = s.pending[:len(s.pending)-1]
+			s.push(searchFrame{kind: frameNext, group: g})
+			a, b = g.a, g.b
+			continue
+		}
+		key := [2]uint64{s.setKey[0] ^ s.floorKey[0], s.setKey[1] ^ s.floorKey[1]}
+		if s.failed.has(key) {
+			return searchFail
+		}
+		s.push(searchFrame{kind: frameFailed, key: key})
+		step, call, d, g := s.branch(depth, a, b)
+		if !call {
+			return step
+		}
+		depth, a, b = d, g.a, g.b
 	}
-	key := [2]uint64{s.setKey[0] ^ s.floorKey[0], s.setKey[1] ^ s.floorKey[1]}
-	if s.failed.has(key) {
-		return false
-	}
-	if s.branch(depth, a, b) {
-		return true
-	}
-	// Failed, or unwinding because a later group failed: either way no
-	// placement of what is left exists from here.
-	s.failed.add(key)
-	return false
 }
 
 // part is a run of sections whose unplaced buffers share no step with
@@ -404,30 +534,11 @@ type part struct {
 	owner int64 // the node that split it off
 }
 
-// next goes on to the next pending group, or records a solution.
-func (s *search) next(depth int) bool {
-	if len(s.pending) == 0 {
-		s.found = true
-		s.bestOff = slices.Clone(s.off)
-		return true
-	}
-	g := s.pending[len(s.pending)-1]
-	s.pending = s.pending[:len(s.pending)-1]
-	stop := s.dfs(depth, g.a, g.b)
-	if !stop && s.unwind == 0 {
-		// The group failed whatever the groups before it did: they
-		// share no section, so their choices cannot help. Back to the
-		// node that split them.
-		s.unwind = g.owner
-	}
-	s.pending = append(s.pending, g)
-	return stop
-}
-
 // split cuts sections [a, b) into groups that no unplaced buffer spans
-// across. With more than one, it searches the tightest first and leaves
-// the others pending, and reports true; the outcome is in stop.
-func (s *search) split(depth int, a, b int32) (split, stop bool) {
+// across. With more than one, it leaves all but the tightest pending,
+// pushes the frame that drops them again, and reports true with the
+// tightest, to be searched first.
+func (s *search) split(depth int, a, b int32) (split bool, first part) {
 	// The unplaced buffers live in [a, b) lie inside it: the part was
 	// cut where none crossed, and placing only removes buffers.
 	gs := s.groups[depth][:0]
@@ -443,7 +554,7 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 	}
 	s.groups[depth] = gs
 	if len(gs) < 2 {
-		return false, false
+		return false, part{}
 	}
 	s.splits++
 	id := s.splits
@@ -463,12 +574,8 @@ func (s *search) split(depth int, a, b int32) (split, stop bool) {
 		gs[k].owner = id
 		s.pending = append(s.pending, gs[k])
 	}
-	stop = s.dfs(depth, gs[0].a, gs[0].b)
-	s.pending = s.pending[:mark]
-	if s.unwind == id {
-		s.unwind = 0
-	}
-	return true, stop
+	s.push(searchFrame{kind: frameSplit, mark: mark, split: id})
+	return true, gs[0]
 }
 
 // bounded reports whether the unplaced buffers can still fit under the
@@ -538,13 +645,15 @@ func (s *search) better(x, y int32) bool {
 	return false
 }
 
-// branch splits on who covers the lowest free byte.
-func (s *search) branch(depth int, a, b int32) bool {
+// branch splits on who covers the lowest free byte. It returns its
+// result, or call with the frames that take a deeper search's result
+// pushed and the search to enter: depth and the sections [g.a, g.b).
+func (s *search) branch(depth int, a, b int32) (step searchStep, call bool, deeper int, g part) {
 	if !s.bounded(a, b) {
-		return false
+		return searchFail, false, 0, part{}
 	}
-	if split, stop := s.split(depth, a, b); split {
-		return stop
+	if split, first := s.split(depth, a, b); split {
+		return 0, true, depth, first
 	}
 	// The lowest floor; among equals, the fullest section, where a wrong
 	// choice shows soonest.
@@ -561,7 +670,10 @@ func (s *search) branch(depth int, a, b int32) bool {
 	for _, y := range s.live[sec][:s.unplaced[sec]] {
 		if s.fixed[y] && s.restv[y] == f {
 			s.cands[depth] = append(cs[:0], y)
-			return s.place(depth, y, f, a, b)
+			if !s.place(y, f) {
+				return searchFail, false, 0, part{}
+			}
+			return 0, true, depth + 1, part{a: a, b: b}
 		}
 	}
 	for _, y := range s.live[sec][:s.unplaced[sec]] {
@@ -589,39 +701,49 @@ func (s *search) branch(depth int, a, b int32) bool {
 	}
 	slices.SortFunc(cs, func(a, b int32) int { return int(s.prio[a]-s.prio[b])*int(len(s.ids)) + int(a-b) })
 	s.cands[depth] = cs
-	for _, y := range cs {
-		if s.place(depth, y, f, a, b) {
-			return true
+	s.push(searchFrame{kind: frameBranch, depth: depth, a: a, b: b, sec: sec, f: f, skipTo: skipTo})
+	return s.candidates()
+}
+
+// candidates goes on with the branch frame on top of the stack: it
+// places its next candidate at the floor and enters the search above it
+// or, once none is left, raises the floor for nobody there.
+func (s *search) candidates() (step searchStep, call bool, deeper int, g part) {
+	fr := &s.stack[len(s.stack)-1]
+	cs := s.cands[fr.depth]
+	for ; fr.next < len(cs); fr.next++ {
+		if s.place(cs[fr.next], fr.f) {
+			return 0, true, fr.depth + 1, part{a: fr.a, b: fr.b}
 		}
 		if s.unwind != 0 {
-			return false
+			s.stack = s.stack[:len(s.stack)-1]
+			return searchFail, false, 0, part{}
 		}
 	}
 	// Nobody covers byte f of this section.
-	if skipTo == math.MaxInt64 || skipTo+s.rem[sec] > s.target {
-		return false
+	b := *fr
+	s.stack = s.stack[:len(s.stack)-1]
+	if b.skipTo == math.MaxInt64 || b.skipTo+s.rem[b.sec] > s.target {
+		return searchFail, false, 0, part{}
 	}
 	mark := len(s.trail)
-	s.setFloor(sec, skipTo)
-	for _, y := range s.live[sec][:s.unplaced[sec]] {
-		s.raiseRest(y, skipTo)
+	s.setFloor(b.sec, b.skipTo)
+	for _, y := range s.live[b.sec][:s.unplaced[b.sec]] {
+		s.raiseRest(y, b.skipTo)
 	}
-	stop := s.dfs(depth, a, b)
-	s.undoTo(mark)
-	return stop
+	s.push(searchFrame{kind: frameSkipped, mark: mark})
+	return 0, true, b.depth, part{a: b.a, b: b.b}
 }
 
-// place puts buffer y at offset f and searches on.
-func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
+// place puts buffer y at offset f, unless the sections it spans could no
+// longer hold their other buffers, and pushes the frame that takes it
+// out again; it reports whether it did.
+func (s *search) place(y int32, f int64) bool {
 	top := f + s.size[y]
-	ok := true
 	for x := s.first[y]; x < s.last[y]; x++ {
 		if top+s.rem[x]-s.size[y] > s.target {
-			ok = false // the section's other buffers no longer fit
+			return false // the section's other buffers no longer fit
 		}
-	}
-	if !ok {
-		return false
 	}
 	mark := len(s.trail)
 	s.placed[y] = true
@@ -647,7 +769,12 @@ func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
 			s.raiseRest(z, top)
 		}
 	}
-	stop := s.dfs(depth+1, a, b)
+	s.push(searchFrame{kind: framePlaced, y: y, mark: mark})
+	return true
+}
+
+// unplace takes buffer y out again, back to the state place found.
+func (s *search) unplace(y int32, mark int) {
 	s.undoTo(mark)
 	for x := s.first[y]; x < s.last[y]; x++ {
 		s.rem[x] += s.size[y]
@@ -659,5 +786,4 @@ func (s *search) place(depth int, y int32, f int64, a, b int32) bool {
 	s.setKey[0] ^= s.bufKeys[y][0]
 	s.setKey[1] ^= s.bufKeys[y][1]
 	s.placed[y] = false
-	return stop
 }
