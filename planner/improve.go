@@ -114,12 +114,21 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 		floor := max(0, offsets[t]-int64(im.rng.Float64()*depth))
 		var freed int
 		var kept bool
+		spent := im.nodes
 		if im.rng.IntN(2) == 0 {
 			freed, kept = im.rectangle(lo, hi, floor, arena)
 		} else {
 			// Buffers reaching past the window are freed too, up to a
 			// random distance, with every buffer they meet as context.
 			freed, kept = im.window(lo, hi, im.rng.IntN(4*reach+1), floor)
+		}
+		if im.nodes == spent {
+			// A round that re-placed nothing (its window held no movable
+			// buffer, or too many to search) costs a node all the same:
+			// otherwise a plan where every round is such a round would
+			// improve forever under a node budget, with no clock to stop
+			// it.
+			im.nodes++
 		}
 		switch {
 		case freed > improveMaxFreed:
@@ -220,7 +229,9 @@ func (im *improver) window(lo, hi, ext int, floor int64) (int, bool) {
 	for try := range improveTries {
 		o := improveOrders[(try+im.rng.IntN(len(improveOrders)))%len(improveOrders)]
 		a, err := spr.bestFit(context.Background(), im.shuffled(spr, o))
-		im.nodes += int64(len(im.freed))
+		// Best fit sets every buffer of the window down, the ones that
+		// stay as much as the freed: the work is the window's size.
+		im.nodes += int64(len(im.sub.Buffers))
 		if err != nil {
 			return len(im.freed), false
 		}
@@ -308,7 +319,7 @@ func (im *improver) rectangle(lo, hi int, floor, arena int64) (int, bool) {
 	if freed == 0 || freed > improveMaxSearched {
 		return freed, false
 	}
-	im.nodes += int64(freed)
+	im.nodes += int64(len(im.sub.Buffers)) // setting the search up reads them all
 	im.sub.Steps, im.sub.Alignment, im.sub.Cut = im.pr.p.Steps, im.pr.p.Alignment, im.pr.p.Cut
 	group := make([]int, len(im.sub.Buffers))
 	for k := range group {

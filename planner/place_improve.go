@@ -23,7 +23,7 @@ const improveSeed = 1
 // a native run spends in well under a second.
 const autoSliceDefault = time.Second
 
-func autoSliceNodes(n int) int64 { return min(100*int64(n), 2_000_000) }
+func autoSliceNodes(n int) int64 { return min(200*int64(n), 2_000_000) }
 
 func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	limit := opts.TimeLimit
