@@ -322,8 +322,13 @@ type exact struct {
 	lb, best   int64
 	target     int64
 	nodes      int64
-	nodeLimit  int64  // PlaceOptions.NodeLimit, 0 for none
-	cut        string // what stopped the last run cut short
+	// work counts what the nodes read: the sections bounded scans and
+	// the buffers minRest looks at. A node's cost varies with the group
+	// (a rectangle cut from a long schedule has thousands of sections),
+	// so work, not nodes, is what bounds the improver's time.
+	work      int64
+	nodeLimit int64  // PlaceOptions.NodeLimit, 0 for none
+	cut       string // what stopped the last run cut short
 }
 
 // out reports whether the whole search must stop: cancelled, out of time
