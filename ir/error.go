@@ -22,6 +22,8 @@ type Error struct {
 	// error (NeedSymbols, NeedIfBranch). The message does not say how:
 	// each front end adds its own words (the CLI a flag, the page a field).
 	Need string
+	// Symbols, with NeedSymbols, are the symbols that need values, sorted.
+	Symbols []string
 }
 
 // Values of Error.Need.

@@ -665,7 +665,8 @@ func (a *app) postError(err error) {
 		return // superseded by a newer request, which answers instead
 	}
 	ev := map[string]any{"type": "error", "message": e.Message, "kind": e.Kind, "showing": nil,
-		"file": e.File, "line": e.Line, "column": e.Column, "path": e.Path, "node": e.Node, "need": e.Need, "param": e.Param}
+		"file": e.File, "line": e.Line, "column": e.Column, "path": e.Path, "node": e.Node, "need": e.Need, "param": e.Param,
+		"hint": e.Hint, "symbols": e.Symbols}
 	if a.cur != nil {
 		ev["showing"] = a.cur.name
 	}

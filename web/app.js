@@ -937,12 +937,18 @@
   // ---- errors and status ----
 
   // The message is Go's, whole: it names the file, the place and what is
-  // wrong.
+  // wrong. What to do about it (Go's hint) comes first, and when the
+  // file needs symbol values the focus goes where they are typed.
   function onError(m) {
     setStatus("");
     const title = m.kind === "link" ? "Could not open the link" : m.file ? "Could not plan " + m.file : "Error";
     showError(title, m.message,
-      m.showing ? "The plan of " + m.showing + " stays on screen." : "");
+      m.showing ? "The plan of " + m.showing + " stays on screen." : "", m.hint);
+    if (m.need === "symbols") {
+      const f = $("options").elements.symbols;
+      if (!f.value.trim() && m.symbols) f.placeholder = m.symbols.map((n) => n + "=").join(", ");
+      f.focus();
+    }
   }
 
   // The viewer's Go program ended (it exited or crashed): nothing will
@@ -955,8 +961,10 @@
     $("error-close").hidden = true;
   }
 
-  function showError(title, msg, note) {
+  function showError(title, msg, note, hint) {
     $("error-title").textContent = title;
+    $("error-hint").textContent = hint || "";
+    $("error-hint").hidden = !hint;
     $("error-msg").textContent = msg;
     $("error-note").textContent = note;
     $("error").hidden = false;

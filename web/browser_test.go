@@ -119,6 +119,17 @@ func (p *page) wait(what, js string) {
 	}
 }
 
+// poll is wait that reports a condition that never came instead of
+// failing the test.
+func (p *page) poll(js string) bool {
+	p.t.Helper()
+	const limit = 2 * time.Minute
+	ctx, cancel := context.WithTimeout(p.ctx, limit)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(limit)))
+	return err == nil
+}
+
 // waitAcrossLoad is wait for a condition that holds only after the page
 // navigates: a poll in the old document ends with it, so poll from here.
 func (p *page) waitAcrossLoad(what, js string) {
@@ -296,8 +307,14 @@ type session struct {
 	root   string
 }
 
-// open serves the app, starts a browser at 1280×800 and opens path.
+// open serves the app, starts a browser at 1280×800 and opens path. The
+// session ends after three minutes: a limit for hangs.
 func open(t testing.TB, path string) *session {
+	return openFor(t, path, 3*time.Minute)
+}
+
+// openFor is open for a session that may take up to limit.
+func openFor(t testing.TB, path string, limit time.Duration) *session {
 	root := moduleRoot(t)
 	mux := http.NewServeMux()
 	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
@@ -317,7 +334,7 @@ func open(t testing.TB, path string) *session {
 	t.Cleanup(srv.Close)
 	ctx, cancel := browser.New(context.Background(), t.TempDir())
 	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancelT)
 	s := &session{page: &page{t: t, ctx: ctx}, url: srv.URL, served: served, root: root}
 	s.run("open "+path, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+path))
@@ -903,9 +920,16 @@ func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
 	const name = "attention_mask1d_fp16.onnx"
 	p.dropBytes(name, model)
 	p.wait("the unbound symbols", `document.getElementById("error-msg").textContent.includes("unbound symbols batch, sequence")`)
-	msg := p.text("#error-msg")
-	if strings.Contains(msg, "--set") || !strings.Contains(msg, "Symbols") {
-		p.fail("the error tells a browser user to use the command line, or not where to bind: %q", msg)
+	// What to do comes first, naming the symbols, and the focus is where
+	// they are typed.
+	msg, hint := p.text("#error-msg"), p.text("#error-hint")
+	if strings.Contains(msg+hint, "--set") || hint != "Give batch and sequence values under Symbols (name=value, e.g. batch=1)." {
+		p.fail("the error tells a browser user to use the command line, or not what to do first: hint %q, message %q", hint, msg)
+	}
+	if !eval[bool](p, `(() => { const h = document.getElementById("error-hint"), m = document.getElementById("error-msg");
+		return !h.hidden && (h.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 &&
+			document.activeElement === document.querySelector("#options [name=symbols]"); })()`) {
+		p.fail("the hint is not shown before the message, or the Symbols field lacks the focus")
 	}
 	if !eval[bool](p, `(() => { const m = document.getElementById("error-msg");
 		return m.scrollWidth <= m.clientWidth + 1 && m.getBoundingClientRect().height < 200; })()`) {
@@ -920,7 +944,8 @@ func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
 	p.wait("the symbols error", `document.getElementById("error-msg").textContent.includes('symbols: "batch" is not name=value')`)
 	// One of two: still unbound, still the same model.
 	p.setField("symbols", "batch=2")
-	p.wait("the next error", `document.getElementById("error-msg").textContent.includes("unbound symbols sequence")`)
+	p.wait("the next error", `document.getElementById("error-msg").textContent.includes("unbound symbol sequence has no value") &&
+		document.getElementById("error-hint").textContent === "Give sequence a value under Symbols (name=value, e.g. sequence=1)."`)
 	p.shows("drop.json", "a")
 	p.setField("symbols", "batch=2, sequence=16")
 	p.wait("the model with its symbols", viewerShows(name))

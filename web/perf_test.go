@@ -3,13 +3,10 @@
 package web
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -175,66 +172,4 @@ func TestBrowserWarmUp(t *testing.T) {
 		}
 		t.Logf("warm-up: %s", got)
 	})
-}
-
-// TestBrowserAutoMatchesCommandLine: the page splits auto's portfolio
-// over its workers; the winning shard's answer then gets the improvement
-// slice the command line gives its portfolio's best, so the page's plan
-// is the command line's. DenseNet-121's activations need that slice to
-// reach their bound (1.0444 x it without). The table's tensors, which
-// the winning worker writes after its answer (protocol.WorkerEvent), are
-// the command line's record's: a shard's tensors after the polished
-// answer would place them elsewhere.
-func TestBrowserAutoMatchesCommandLine(t *testing.T) {
-	s := open(t, "/index.html")
-	p := s.page
-	const name = "densenet121_activations.csv"
-	data, err := os.ReadFile(filepath.Join(s.root, "planner", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Both take the clock off the improvement slice (a node limit above
-	// its budget), so a loaded machine cannot stop either one early.
-	const noClock = "1099511627776"
-	record := filepath.Join(t.TempDir(), "plan.json")
-	cli := exec.Command("go", "run", "./tools/memplan", "plan", "--node-limit", noClock, "-json", "-o", record, filepath.Join("planner", "testdata", name))
-	cli.Dir = s.root
-	out, err := cli.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the CLI: %v\n%s", err, out)
-	}
-	var cliRecord struct {
-		ArenaSize float64 `json:"arena_size"`
-		Tensors   []map[string]any
-	}
-	if b, err := os.ReadFile(record); err != nil {
-		t.Fatal(err)
-	} else if err := json.Unmarshal(b, &cliRecord); err != nil {
-		t.Fatalf("the CLI's record: %v", err)
-	}
-	want := cliRecord.ArenaSize
-	p.wait("the default example", viewerShows("transformer.json"))
-	eval[bool](p, fmt.Sprintf(`(() => { window.__tensors = ""; window.addEventListener("message", (e) => {
-		if (e.data && e.data.type === "summary" && e.data.file === %q) window.__tensors = new TextDecoder().decode(e.data.tensors_json); });
-		return true; })()`, name))
-	eval[bool](p, fmt.Sprintf(`(() => { %s.memplan.send({type: "load", name: %q,
-		data: Uint8Array.from(atob(%q), c => c.charCodeAt(0)), options: {node_limit: %s}}); return true; })()`,
-		frame, name, base64.StdEncoding.EncodeToString(data), noClock))
-	p.wait("the model planned", frame+fmt.Sprintf(`.memplan.state().file === %q`, name))
-	if got := eval[float64](p, frame+`.memplan.state().arena_size`); got != want {
-		p.fail("the page's arena is %.0f, the command line's %.0f", got, want)
-	}
-	p.wait("the summary's tensors", `window.__tensors !== ""`)
-	var page []map[string]any
-	if err := json.Unmarshal([]byte(eval[string](p, `window.__tensors`)), &page); err != nil {
-		p.fail("the summary's tensors: %v", err)
-	}
-	if len(page) != len(cliRecord.Tensors) {
-		p.fail("the summary has %d tensors, the command line's record %d", len(page), len(cliRecord.Tensors))
-	}
-	for i := range page {
-		if !reflect.DeepEqual(page[i], cliRecord.Tensors[i]) {
-			p.fail("tensor %d: the summary has %v, the command line's record %v", i, page[i], cliRecord.Tensors[i])
-		}
-	}
 }

@@ -183,9 +183,13 @@ func (d *decoder) unknownShapes() error {
 			syms = append(syms, s)
 		}
 		sort.Strings(syms)
-		e.Msg = fmt.Sprintf("unbound symbols %s have no values; until then the shapes of %d tensors are unknown: %s",
+		have := "symbols %s have no values"
+		if len(syms) == 1 {
+			have = "symbol %s has no value"
+		}
+		e.Msg = fmt.Sprintf("unbound "+have+"; until then the shapes of %d tensors are unknown: %s",
 			strings.Join(syms, ", "), inGroup, list(group, inGroup))
-		e.Need = ir.NeedSymbols
+		e.Need, e.Symbols = ir.NeedSymbols, syms
 	} else {
 		e.Msg = first.msg()
 		if inGroup > 1 {

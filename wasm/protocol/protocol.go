@@ -10,6 +10,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -107,8 +108,13 @@ type Error struct {
 	Path    string `json:"path,omitempty"`
 	Node    string `json:"node,omitempty"`
 	// Need names what the user can supply to get past the error
-	// (ir.Error.Need: "symbols", "if-branch"), so a host can point at it.
-	Need string `json:"need,omitempty"`
+	// (ir.Error.Need: "symbols", "if-branch"), so a host can point at it;
+	// Hint says how, in the page's words, and Symbols are the symbols
+	// that need values (with Need "symbols"). Message is the planner's
+	// own, the command line's words without its flags.
+	Need    string   `json:"need,omitempty"`
+	Hint    string   `json:"hint,omitempty"`
+	Symbols []string `json:"symbols,omitempty"`
 	// Param is the link parameter that could not be read (link.Error).
 	Param string `json:"param,omitempty"`
 	// Kind says what the page can do about it: "input" (fix the file or
@@ -119,11 +125,28 @@ type Error struct {
 	Kind string `json:"kind"`
 }
 
-// pageHints say, in the page's words, how to supply what an error needs
+// pageHint says, in the page's words, how to supply what an error needs
 // (ir.Error.Need); the command line says it with its flags.
-var pageHints = map[string]string{
-	ir.NeedSymbols:  "Give them values under Symbols (name=value, e.g. batch=1).",
-	ir.NeedIfBranch: "Pick one with the If branch option (then or else).",
+func pageHint(ie *ir.Error) string {
+	switch ie.Need {
+	case ir.NeedSymbols:
+		if len(ie.Symbols) == 0 {
+			return "Give the graph's symbols values under Symbols (name=value, e.g. batch=1)."
+		}
+		return fmt.Sprintf("Give %s %s under Symbols (name=value, e.g. %s=1).", andList(ie.Symbols),
+			map[bool]string{true: "a value", false: "values"}[len(ie.Symbols) == 1], ie.Symbols[0])
+	case ir.NeedIfBranch:
+		return "Pick one with the If branch option (then or else)."
+	}
+	return ""
+}
+
+// andList joins names as prose: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // ErrorOf describes err for the page, with its location when it has one.
@@ -132,9 +155,7 @@ func ErrorOf(err error) *Error {
 	var ie *ir.Error
 	if errors.As(err, &ie) {
 		e.File, e.Line, e.Column, e.Path, e.Node, e.Need = ie.File, ie.Line, ie.Column, ie.Path, ie.Node, ie.Need
-		if hint := pageHints[ie.Need]; hint != "" {
-			e.Message += ". " + hint
-		}
+		e.Hint, e.Symbols = pageHint(ie), ie.Symbols
 	}
 	var mem *ir.MemoryError
 	var bug *planner.UnverifiedPlanError

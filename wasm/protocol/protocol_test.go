@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,12 +26,17 @@ func TestErrorOf(t *testing.T) {
 			Error{Message: "big.csv: planning 9 buffers needs about 9.0 GiB, over the memory limit of 1.0 GiB", File: "big.csv", Kind: "memory"}},
 		{"bug", &planner.UnverifiedPlanError{Strategy: "auto", Err: fmt.Errorf("invalid plan: x")},
 			Error{Message: "memplan bug: strategy auto produced a plan that fails verification; please report it with the input file: invalid plan: x", Kind: "bug"}},
-		{"symbols hint for the page", &ir.Error{File: "m.onnx", Msg: "unbound symbols batch have no values", Need: ir.NeedSymbols},
-			Error{Message: "m.onnx: unbound symbols batch have no values. Give them values under Symbols (name=value, e.g. batch=1).", File: "m.onnx", Need: "symbols", Kind: "input"}},
+		{"one symbol: the page's hint names it, the message is the planner's",
+			&ir.Error{File: "m.onnx", Msg: "unbound symbol batch has no value", Need: ir.NeedSymbols, Symbols: []string{"batch"}},
+			Error{Message: "m.onnx: unbound symbol batch has no value", File: "m.onnx", Need: "symbols", Kind: "input",
+				Hint: "Give batch a value under Symbols (name=value, e.g. batch=1).", Symbols: []string{"batch"}}},
+		{"symbols", &ir.Error{File: "m.onnx", Msg: "unbound symbols", Need: ir.NeedSymbols, Symbols: []string{"batch", "past", "seq"}},
+			Error{Message: "m.onnx: unbound symbols", File: "m.onnx", Need: "symbols", Kind: "input",
+				Hint: "Give batch, past and seq values under Symbols (name=value, e.g. batch=1).", Symbols: []string{"batch", "past", "seq"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ErrorOf(tc.err); *got != tc.want {
+			if got := ErrorOf(tc.err); !reflect.DeepEqual(*got, tc.want) {
 				t.Fatalf("got  %+v\nwant %+v", *got, tc.want)
 			}
 		})
