@@ -299,6 +299,18 @@ func TestBrowserStaticSite(t *testing.T) {
 		t.Errorf("the app's embed code is %q", snippet)
 	}
 
+	// The lessons, from the same static files: lesson 1's task done by
+	// dragging the time cursor to the peak.
+	p.run("open the lessons", chromedp.Navigate(srv.URL+"/learn.html"))
+	p.waitLong("lesson 1's plan", `window.memplanLearn && window.memplanLearn.lessons.length > 0 && window.memplanLearn.armed &&
+		(() => { const s = `+frame+`.memplan.state(); return s.file === "liveness.json" && !s.dirty; })()`)
+	p.dragCursor(0, lessonPeaks(t)[0])
+	p.wait("lesson 1 done", `document.getElementById("task").classList.contains("done")`)
+
+	// Compare, from the same static files: both sides planned and compared.
+	p.run("open compare", chromedp.Navigate(srv.URL+"/compare.html"))
+	p.waitLong("the comparison", `document.querySelectorAll("#totals tbody tr").length > 0`)
+
 	// The docs page's widgets, loaded from the same static files.
 	p.run("open the docs page", chromedp.Navigate(srv.URL+"/docs/index.html"))
 	eval[bool](p, `(document.getElementById("mlp").scrollIntoView(), true)`)

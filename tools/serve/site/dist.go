@@ -23,6 +23,9 @@ import (
 // (tests, testdata) does not.
 var pageExts = map[string]bool{".html": true, ".js": true, ".css": true}
 
+// siteDirs are the folders of web/ whose JSON files the pages fetch.
+var siteDirs = []string{"lessons"}
+
 // BuildSite builds the wasm programs into out and copies the rest of the
 // site from the module at root beside them.
 func BuildSite(ctx context.Context, root, out string) error {
@@ -55,6 +58,21 @@ func CopySite(root, out string) error {
 	for _, e := range ents {
 		if e.Type().IsRegular() && pageExts[filepath.Ext(e.Name())] {
 			if err := copyFile(filepath.Join(root, "web", e.Name()), filepath.Join(out, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	// The folders of data the pages fetch (learn.html its lessons).
+	for _, dir := range siteDirs {
+		files, err := filepath.Glob(filepath.Join(root, "web", dir, "*.json"))
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return fmt.Errorf("the site needs web/%s: it holds no JSON files", dir)
+		}
+		for _, f := range files {
+			if err := copyFile(f, filepath.Join(out, dir, filepath.Base(f))); err != nil {
 				return err
 			}
 		}
