@@ -809,7 +809,9 @@ func (p *jparser) value() (*jvalue, *parseError) {
 		return v, err
 	case c == '-' || c >= '0' && c <= '9':
 		v.kind = '0'
-		return v, p.number(v)
+		text, err := p.number()
+		v.text = text
+		return v, err
 	case p.literal("true"):
 		v.kind = 't'
 	case p.literal("false"):
@@ -867,22 +869,7 @@ func (p *jparser) object(v *jvalue) *parseError {
 		if err != nil {
 			return err
 		}
-		if seen == nil && len(members) >= 8 {
-			// Long objects (many symbols) get a map to stay linear.
-			seen = make(map[string]bool, 2*len(members))
-			for _, m := range members {
-				seen[m.key] = true
-			}
-		}
-		dup := seen[key]
-		if seen == nil {
-			for _, m := range members {
-				dup = dup || m.key == key
-			}
-		} else {
-			seen[key] = true
-		}
-		if dup {
+		if duplicateKey(&seen, len(members), func(i int) string { return members[i].key }, key) {
 			return &parseError{keyOff, fmt.Sprintf("duplicate field %s", Quote(key))}
 		}
 		p.space()
@@ -905,6 +892,31 @@ func (p *jparser) object(v *jvalue) *parseError {
 			return err
 		}
 	}
+}
+
+// duplicateKey reports whether key is one of an object's n keys read so
+// far (key(i) is the i-th), and records it. Short objects are scanned;
+// long ones (many symbols) get a map, kept in *seen, to stay linear.
+func duplicateKey(seen *map[string]bool, n int, key func(i int) string, k string) bool {
+	if *seen == nil && n >= 8 {
+		*seen = make(map[string]bool, 2*n)
+		for i := range n {
+			(*seen)[key(i)] = true
+		}
+	}
+	if *seen == nil {
+		for i := range n {
+			if key(i) == k {
+				return true
+			}
+		}
+		return false
+	}
+	if (*seen)[k] {
+		return true
+	}
+	(*seen)[k] = true
+	return false
 }
 
 func (p *jparser) array(v *jvalue) *parseError {
@@ -995,8 +1007,8 @@ func (p *jparser) string() (string, *parseError) {
 	return "", p.errorf("unexpected end of file in a string: the JSON is truncated")
 }
 
-// number reads a JSON number, keeping its literal text.
-func (p *jparser) number(v *jvalue) *parseError {
+// number reads a JSON number and returns its literal text.
+func (p *jparser) number() (string, *parseError) {
 	start := p.pos
 	d := p.data
 	if p.pos < len(d) && d[p.pos] == '-' {
@@ -1012,14 +1024,14 @@ func (p *jparser) number(v *jvalue) *parseError {
 	}
 	intStart := p.pos
 	if n := digits(); n == 0 {
-		return p.errorf("unexpected %s in a number", p.describeAt())
+		return "", p.errorf("unexpected %s in a number", p.describeAt())
 	} else if n > 1 && d[intStart] == '0' {
-		return &parseError{intStart, "number has a leading zero"}
+		return "", &parseError{intStart, "number has a leading zero"}
 	}
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
 		if digits() == 0 {
-			return p.errorf("unexpected %s in a number: want a digit after '.'", p.describeAt())
+			return "", p.errorf("unexpected %s in a number: want a digit after '.'", p.describeAt())
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
@@ -1028,11 +1040,10 @@ func (p *jparser) number(v *jvalue) *parseError {
 			p.pos++
 		}
 		if digits() == 0 {
-			return p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
+			return "", p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
 		}
 	}
-	v.text = p.text[start:p.pos]
-	return nil
+	return p.text[start:p.pos], nil
 }
 
 // countFold counts the case-insensitive occurrences of an ASCII substr.
