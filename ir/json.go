@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -729,12 +730,20 @@ type parseError struct {
 // object or array ends.
 type jparser struct {
 	data   []byte
-	text   string // data, copied once
+	text   string // data, copied once; "" to copy each string read instead
 	pos    int
 	depth  int
 	slab   []jvalue
 	mstack []jmember
 	estack []*jvalue
+}
+
+// sub is data[a:b] as a string: a piece of text when there is one.
+func (p *jparser) sub(a, b int) string {
+	if p.text == "" {
+		return string(p.data[a:b])
+	}
+	return p.text[a:b]
 }
 
 func (p *jparser) alloc() *jvalue {
@@ -825,7 +834,7 @@ func (p *jparser) value() (*jvalue, *parseError) {
 }
 
 func (p *jparser) literal(word string) bool {
-	if strings.HasPrefix(p.text[p.pos:], word) {
+	if bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
 		p.pos += len(word)
 		return true
 	}
@@ -974,7 +983,7 @@ func (p *jparser) string() (string, *parseError) {
 		switch {
 		case c == '"':
 			p.pos++
-			raw := p.text[start:p.pos]
+			raw := p.sub(start, p.pos)
 			if !escaped {
 				if !utf8.ValidString(raw) {
 					return "", &parseError{start, "string is not valid UTF-8"}
@@ -1043,7 +1052,7 @@ func (p *jparser) number() (string, *parseError) {
 			return "", p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
 		}
 	}
-	return p.text[start:p.pos], nil
+	return p.sub(start, p.pos), nil
 }
 
 // countFold counts the case-insensitive occurrences of an ASCII substr.

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,10 +42,36 @@ const MaxJSONInt = 1 << 53
 // the start is skipped, as DecodeGraph skips it.
 func NewJSONReader(file string, data []byte) *JSONReader {
 	r := &JSONReader{p: jparser{data: data, text: string(data)}, file: file}
-	if strings.HasPrefix(r.p.text, "\ufeff") {
+	r.skipBOM()
+	return r
+}
+
+func (r *JSONReader) skipBOM() {
+	if bytes.HasPrefix(r.p.data, []byte("\ufeff")) {
 		r.p.pos = 3
 	}
-	return r
+}
+
+// TopLevelString returns the value of field key of a JSON document whose
+// top level is an object, when it is a string: a file's "format". It
+// reads by JSONReader's rules, as far as that field and no further, and
+// copies only the strings it reads. ok is false when the document is
+// not an object, has no such string field, or is not JSON up to it.
+func TopLevelString(data []byte, key string) (value string, ok bool) {
+	r := &JSONReader{p: jparser{data: data}}
+	r.skipBOM()
+	found := &Error{}
+	err := r.Object(func(k string) error {
+		if k != key {
+			return r.Skip()
+		}
+		var err error
+		if value, err = r.String(); err != nil {
+			return err
+		}
+		return found
+	})
+	return value, err == found
 }
 
 // Path is the JSON path of the value being read, as `tensors[3].offset`.
@@ -89,7 +116,7 @@ func (r *JSONReader) begin() byte {
 func (r *JSONReader) want(what string) *Error {
 	p := &r.p
 	if p.pos >= len(p.data) {
-		if strings.TrimLeft(strings.TrimPrefix(p.text, "\ufeff"), " \t\r\n") == "" {
+		if len(bytes.TrimLeft(bytes.TrimPrefix(p.data, []byte("\ufeff")), " \t\r\n")) == 0 {
 			return r.Errorf("empty file: want %s", what)
 		}
 		return r.Errorf("unexpected end of file: the JSON is truncated")
@@ -110,7 +137,7 @@ func (r *JSONReader) want(what string) *Error {
 			got = "number " + s
 		}
 	case p.literal("true"), p.literal("false"), p.literal("null"):
-		got = p.text[save:p.pos]
+		got = p.sub(save, p.pos)
 	}
 	p.pos = save
 	if got == "" {
@@ -180,6 +207,41 @@ func (r *JSONReader) Object(each func(key string) error) error {
 			return r.syntax(err)
 		}
 	}
+}
+
+// Struct reads an object whose field names are listed in fields, calling
+// each with every field's name; each must read the field's value. A name
+// marked with a leading * may be left out; any other left out is an
+// error at the object, and so is a field not listed (with the listed one
+// it most likely misspells). At most 64 fields. Once it returns, Errorf
+// points at the object.
+func (r *JSONReader) Struct(fields []string, each func(key string) error) error {
+	r.begin()
+	start := r.at
+	var have uint64 // bit k: fields[k] was read
+	err := r.Object(func(key string) error {
+		for k, f := range fields {
+			if strings.TrimPrefix(f, "*") == key {
+				have |= 1 << k
+				return each(key)
+			}
+		}
+		names := make([]string, len(fields))
+		for k, f := range fields {
+			names[k] = strings.TrimPrefix(f, "*")
+		}
+		return r.UnknownField(key, names)
+	})
+	if err != nil {
+		return err
+	}
+	r.at = start // later errors about the whole object point at it
+	for k, f := range fields {
+		if have&(1<<k) == 0 && !strings.HasPrefix(f, "*") {
+			return r.Errorf("missing field %s", Quote(f))
+		}
+	}
+	return nil
 }
 
 // Array reads an array, calling each with every element's index; each

@@ -180,3 +180,13 @@ func TestJSONReaderErrors(t *testing.T) {
 		})
 	}
 }
+
+// A front end refuses files over its memory limit / MinExpansion before
+// reading them: no format may take less.
+func TestMinExpansionBoundsEveryFormat(t *testing.T) {
+	for format, x := range decodeExpansion {
+		if x < MinExpansion {
+			t.Errorf("%s takes %d× its size, below MinExpansion %d", format, x, MinExpansion)
+		}
+	}
+}

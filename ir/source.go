@@ -66,6 +66,11 @@ const (
 
 var decodeExpansion = map[string]int64{"graph-json": 16, "buffer-csv": 8, "onnx": 8}
 
+// MinExpansion is the least of those multiples, and of any other format's
+// (a plan record's): a front end refuses a file larger than its memory
+// limit over MinExpansion before reading it.
+const MinExpansion = 8
+
 // MemoryError reports an input that would need more memory than allowed.
 type MemoryError struct {
 	File  string
