@@ -159,7 +159,7 @@ func sideOf(p *Plan, label string) DiffSide {
 		label = p.Name + " · " + p.Strategy
 	}
 	return DiffSide{Name: p.Name, Strategy: p.Strategy, Label: label, ArenaSize: p.ArenaSize, LowerBound: p.LowerBound,
-		Fragmentation: p.Fragmentation, Optimal: p.Optimal, Steps: p.Steps, Tensors: len(p.Tensors)}
+		Fragmentation: p.Fragmentation, Optimal: p.Optimal || p.OptimalBySearch, Steps: p.Steps, Tensors: len(p.Tensors)}
 }
 
 func roundMillionths(v float64) float64 {

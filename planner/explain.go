@@ -380,7 +380,7 @@ func (e *Explanation) text(plan *Plan) string {
 	if words, ok := ruleWords[r.Rule]; ok {
 		f("Rule: %s.\n", words)
 	}
-	if r.Rule == RuleSearch && plan.Optimal {
+	if r.Rule == RuleSearch && plan.OptimalBySearch {
 		f("The search proved that no smaller arena exists.\n")
 	}
 	if r.Turn > 0 {

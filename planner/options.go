@@ -1,5 +1,7 @@
 package planner
 
+import "encoding/json"
+
 // Options control how a graph lowers to a Problem.
 type Options struct {
 	// Alignment of every offset, a power of two. Zero means the format's
@@ -27,6 +29,12 @@ type Options struct {
 	// model (ResolveGPU). The plan record carries it as its own fields,
 	// binding and limits.
 	GPU *GPU `json:"-"`
+}
+
+// key is the options as a record writes them, for comparing two.
+func (o Options) key() string {
+	b, _ := json.Marshal(o) // plain fields and a map of ints: cannot fail
+	return string(b)
 }
 
 // DefaultOptions are the options the CLI and the viewer start from.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -33,6 +34,19 @@ func ReusedFrom(p *Problem, offsets []int64) []int {
 
 	t := newPaintTree(len(coords) - 1)
 	stride := int64(n) + 1
+	// A key is a death and a buffer; deaths past what the key holds (a
+	// record's steps run to 2^40) are ranked first, which keeps the order.
+	death := func(i int) int64 { return int64(p.Buffers[i].Death) }
+	last := slices.MaxFunc(order, func(a, b int) int { return cmp.Compare(p.Buffers[a].Death, p.Buffers[b].Death) })
+	if death(last) > (math.MaxInt64-stride)/stride {
+		deaths := make([]int64, 0, len(order))
+		for _, i := range order {
+			deaths = append(deaths, death(i))
+		}
+		slices.Sort(deaths)
+		deaths = slices.Compact(deaths)
+		death = func(i int) int64 { k, _ := slices.BinarySearch(deaths, int64(p.Buffers[i].Death)); return int64(k) }
+	}
 	for _, i := range order {
 		b := &p.Buffers[i]
 		lo, hi := index(offsets[i]), index(offsets[i]+b.Size)
@@ -42,7 +56,7 @@ func ReusedFrom(p *Problem, offsets []int64) []int {
 				out[i] = prev
 			}
 		}
-		t.paint(lo, hi, int64(b.Death)*stride+int64(i))
+		t.paint(lo, hi, death(i)*stride+int64(i))
 	}
 	return out
 }

@@ -576,8 +576,11 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // writeSummary writes the report with a few human lines before it.
 func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *planner.Fit) error {
 	optimal := ""
-	if plan.Optimal {
-		optimal = " (optimal)"
+	switch {
+	case plan.Optimal:
+		optimal = " (optimal: the arena is the aligned lower bound)"
+	case plan.OptimalBySearch:
+		optimal = " (optimal by exact's search)"
 	}
 	fmt.Fprintf(w, "# %s: %d tensors, %d steps, strategy %s%s\n", plan.Name, len(plan.Tensors), plan.Steps, plan.Strategy, optimal)
 	fmt.Fprintf(w, "# arena %s, lower bound %s, fragmentation %.4f, saved %s of %s\n",

@@ -171,7 +171,7 @@ func title(p *planner.Plan) string {
 		name = "plan"
 	}
 	s := fmt.Sprintf("%s — %s, arena %s", name, p.Strategy, axis.FormatBytes(p.ArenaSize))
-	if p.Optimal {
+	if p.Optimal || p.OptimalBySearch {
 		s += " (optimal)"
 	}
 	return s
