@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"bytes"
 	"fmt"
 
 	"memplan/ir"
@@ -54,12 +53,12 @@ func Load(name string, data []byte, opts ir.DecodeOptions) (*Input, error) {
 // a multiple of its size: its JSON is mostly the tensors' own fields.
 const planRecordExpansion = 8
 
-// IsPlanRecord reports whether data looks like a plan record: a JSON
-// object whose first bytes name the plan format. Records start with it,
-// as memplan writes them.
+// IsPlanRecord reports whether data is a plan record: a JSON object whose
+// top-level "format" field is the plan format. The field is read, not
+// searched for: a graph named "memplan.plan/v1" is a graph.
 func IsPlanRecord(data []byte) bool {
-	head := bytes.TrimLeft(data[:min(len(data), 512)], " \t\r\n")
-	return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"`+PlanFormat+`"`))
+	format, ok := ir.TopLevelString(data, "format")
+	return ok && format == PlanFormat
 }
 
 // DefaultAlignment is the offset alignment a format plans with unless
