@@ -346,26 +346,80 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([
 // load decodes a file in any format memplan reads, within the memory
 // limit; Go's garbage collector is told the same limit.
 func load(f *planFlags, name string, symbols map[string]int64) (*ir.Source, error) {
-	limit, err := f.memoryLimit()
-	if err != nil {
-		return nil, err
-	}
-	debug.SetMemoryLimit(limit)
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch})
-	var mem *ir.MemoryError
+	in, err := loadInput(f, name, symbols)
 	switch {
-	case errors.As(err, &mem):
-		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
 	case err != nil:
 		return nil, err
 	case in.Source == nil:
 		return nil, usageError{fmt.Sprintf("%s is a plan record, not a graph or buffer list to plan (memplan verify checks a record against its source)", name)}
 	}
 	return in.Source, nil
+}
+
+// loadInput reads and decodes a file, a plan record included, within the
+// memory limit: the file's size is checked before it is read.
+func loadInput(f *planFlags, name string, symbols map[string]int64) (*planner.Input, error) {
+	limit, err := f.memoryLimit()
+	if err != nil {
+		return nil, err
+	}
+	debug.SetMemoryLimit(limit)
+	data, err := readInput(name, limit)
+	if err == nil {
+		var in *planner.Input
+		if in, err = planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch}); err == nil {
+			return in, nil
+		}
+	}
+	if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
+		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
+	return nil, err
+}
+
+// readInput reads a file within what a memory limit allows any input
+// (planner.MaxInputBytes), refusing a larger one before reading it: by
+// its size when it is a regular file, else (a pipe, a device, standard
+// input) by reading no more than one byte past the allowance.
+func readInput(name string, memoryLimit int64) ([]byte, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int64(-1)
+	if info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	return readLimited(name, file, size, memoryLimit)
+}
+
+// readLimited reads r, the contents of name, whose size is known (>= 0)
+// or not (-1), refusing more than planner.MaxInputBytes(memoryLimit).
+func readLimited(name string, r io.Reader, size, memoryLimit int64) ([]byte, error) {
+	most := planner.MaxInputBytes(memoryLimit)
+	tooLarge := func(what string, size int64) error {
+		return &ir.MemoryError{File: name, What: what, Need: planner.InputMemory(size), Limit: memoryLimit}
+	}
+	if size > most {
+		return nil, tooLarge(fmt.Sprintf("reading %s", planner.FormatBytes(size)), size)
+	}
+	var b bytes.Buffer
+	if size > 0 {
+		b.Grow(int(size) + 1) // one more, to see the end without growing
+	}
+	n, err := b.ReadFrom(io.LimitReader(r, most+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > most { // a stream, or a file that grew
+		return nil, tooLarge(fmt.Sprintf("reading more than %s", planner.FormatBytes(most)), n)
+	}
+	return b.Bytes(), nil
 }
 
 func (f *planFlags) memoryLimit() (int64, error) {
@@ -386,24 +440,35 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 	if err != nil {
 		return nil, err
 	}
-	if f.forward != "" {
-		fwd, err := load(f, f.forward, opts.Symbols)
-		if err != nil {
-			return nil, fmt.Errorf("--forward: %w", err)
-		}
-		fopts := opts
-		fopts.SkipParams = false
-		fplan, err := planner.PlanSource(ctx, fwd, fopts, f.strategy, f.placeOptions(stderr))
-		if err != nil {
-			return nil, fmt.Errorf("--forward: %w", err)
-		}
-		opts.SharedWeights = planner.WeightLayoutOf(fplan)
+	if opts.SharedWeights, err = forwardWeights(ctx, f, opts, stderr); err != nil {
+		return nil, err
 	}
 	src, err := load(f, file, opts.Symbols)
 	if err != nil {
 		return nil, err
 	}
 	return planner.Lower(src, opts)
+}
+
+// forwardWeights plans the --forward graph, if any, and returns where its
+// weights sit.
+func forwardWeights(ctx context.Context, f *planFlags, opts planner.Options, stderr io.Writer) (*planner.WeightLayout, error) {
+	if f.forward == "" {
+		return nil, nil
+	}
+	fwd, err := load(f, f.forward, opts.Symbols)
+	if err != nil {
+		return nil, fmt.Errorf("--forward: %w", err)
+	}
+	fopts := opts
+	fopts.SkipParams = false
+	fplan, err := planner.PlanSource(ctx, fwd, fopts, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return nil, fmt.Errorf("--forward: %w", err)
+	}
+	w := planner.WeightLayoutOf(fplan)
+	w.File = f.forward
+	return w, nil
 }
 
 func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -618,13 +683,34 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(pos[1])
+	limit, err := f.memoryLimit()
 	if err != nil {
 		return err
 	}
+	data, err := readInput(pos[1], limit)
+	if err != nil {
+		if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
+			return fmt.Errorf("%w (raise it with --max-memory)", err)
+		}
+		return err
+	}
+	// Everything wrong with the record, from a field given twice to an
+	// overlap, is the verdict "invalid" (exit 4); what is wrong with the
+	// source or the command is bad input.
+	invalid := func(err error) error { return badPlanError{fmt.Errorf("%s: %w", pos[1], err)} }
+	if !planner.IsPlanRecord(data) {
+		return invalid(errors.New(`not a plan record: want a JSON object with "format": "` + planner.PlanFormat + `"`))
+	}
+	if err := planner.CheckRecordSize(pos[1], int64(len(data)), limit); err != nil {
+		return fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
 	plan, err := planner.DecodePlan(pos[1], data)
 	if err != nil {
-		return err
+		return badPlanError{err} // it names the file and the place
+	}
+	data = nil
+	if err := planner.Verify(plan); err != nil {
+		return invalid(err)
 	}
 	// Lower the source with the options the plan records, so the check is
 	// against what the plan claims to be.
@@ -636,24 +722,35 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	f.skip = strings.Join(skips, ",")
+	f.symbols = nil
 	if len(plan.Options.Symbols) > 0 {
 		f.symbols = plan.Options.Symbols
 	}
+	f.gpu = nil
 	if plan.Limits != nil {
 		f.gpu = &planner.GPU{Binding: plan.Binding, Limits: *plan.Limits}
 	}
-	p, err := lower(ctx, &f, pos[0], stderr)
+	opts, err := f.options()
+	if err != nil {
+		return invalid(fmt.Errorf("options: %w", err))
+	}
+	if opts.SharedWeights, err = forwardWeights(ctx, &f, opts, stderr); err != nil {
+		return err
+	}
+	src, err := load(&f, pos[0], opts.Symbols)
 	if err != nil {
 		return err
 	}
-	if err := planner.VerifyAgainst(p, plan); err != nil {
-		return badPlanError{fmt.Errorf("%s: %w", pos[1], err)}
+	p, err := planner.Lower(src, opts)
+	if err != nil {
+		// The source decodes; the record's options do not lower it.
+		return invalid(fmt.Errorf("its options do not lower %s: %w", pos[0], err))
 	}
-	if fp := plan.ComputeFingerprint(); fp != plan.Fingerprint {
-		return badPlanError{fmt.Errorf("%s: fingerprint %s does not match its content (%s)", pos[1], plan.Fingerprint, fp)}
+	if err := planner.VerifyAgainst(p, plan); err != nil {
+		return invalid(err)
 	}
 	fmt.Fprintf(stdout, "ok: %s is a valid plan for %s (%d tensors, arena %d bytes, %.4f × lower bound)\n",
-		pos[1], pos[0], len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
+		ir.Clip(pos[1]), ir.Clip(pos[0]), len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
 	return nil
 }
 
@@ -867,18 +964,21 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // verified it), else the input planned with f. The label names the file
 // and what it was planned with.
 func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*planner.Plan, string, error) {
-	data, err := os.ReadFile(file)
+	opts, err := f.options()
 	if err != nil {
 		return nil, "", err
 	}
-	if planner.IsPlanRecord(data) {
-		in, err := planner.Load(file, data, ir.DecodeOptions{})
-		if err != nil {
-			return nil, "", err
-		}
+	if opts.SharedWeights, err = forwardWeights(ctx, f, opts, stderr); err != nil {
+		return nil, "", err
+	}
+	in, err := loadInput(f, file, opts.Symbols)
+	if err != nil {
+		return nil, "", err
+	}
+	if in.Plan != nil {
 		return in.Plan, planner.DiffLabel(file, in.Plan, true), nil
 	}
-	p, err := lower(ctx, f, file, stderr)
+	p, err := planner.Lower(in.Source, opts)
 	if err != nil {
 		return nil, "", err
 	}

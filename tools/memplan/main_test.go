@@ -39,7 +39,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.56 MiB exceeds budget 1.00 MiB by 578.38 KiB"},
 		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.00 MiB by"},
 		{"broken file says where", []string{"plan", broken}, exitBadInput, "", "broken.json:1:"},
-		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadInput, "", `badplan.json:2:16: arena_size: got string "lots", want an integer`},
+		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadPlan, "", `badplan.json:2:16: arena_size: got string "lots", want an integer`},
 		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},
 		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
 		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "not a power of two"},
