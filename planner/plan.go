@@ -11,6 +11,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"memplan/ir"
 )
 
 // PlanFormat is the value of the "format" field of a plan record.
@@ -374,10 +376,11 @@ func (f *fingerprintHash) sum() []byte {
 }
 
 // WriteReport writes the text report: a header line with the totals, then
-// one row per placed tensor, `offset size name`, sorted by offset.
+// one row per placed tensor, `offset size name`, sorted by offset. Names
+// are shown as ir.Display shows them: a name cannot add a row.
 func (p *Plan) WriteReport(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "# arena_size=%d total_unshared=%d saved=%d lower_bound=%d aligned_lower_bound=%d fragmentation=%.4f strategy=%s\n",
-		p.ArenaSize, p.TotalUnshared, p.Saved, p.LowerBound, p.AlignedLowerBound, p.Fragmentation, p.Strategy)
+		p.ArenaSize, p.TotalUnshared, p.Saved, p.LowerBound, p.AlignedLowerBound, p.Fragmentation, ir.Display(p.Strategy))
 	if err != nil {
 		return err
 	}
@@ -394,7 +397,7 @@ func (p *Plan) WriteReport(w io.Writer) error {
 		return cmpInt64(b.Size, a.Size)
 	})
 	for _, t := range rows {
-		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, t.Name); err != nil {
+		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, ir.Display(t.Name)); err != nil {
 			return err
 		}
 	}

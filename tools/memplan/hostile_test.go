@@ -208,3 +208,47 @@ func TestHintsForWhatAnErrorNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesAreData: a tensor named with a line break and a terminal
+// escape cannot add a row to the report, a table or a picture, or reach
+// the terminal; the buffer CSV, whose ids cannot carry it, refuses it.
+func TestNamesAreData(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "names.json")
+	os.WriteFile(src, []byte(`{"format":"memplan.graph/v1","name":"g\u001b]0;title\u0007","nodes":[
+		{"name":"x\n0 999999 forged","op":"input","shape":[4],"dtype":"f32"},
+		{"name":"\u001b[31mred","op":"relu","inputs":["x\n0 999999 forged"],"shape":[4],"dtype":"f32","phase":"p\u202e"}]}`), 0o644)
+	clean := func(what, s string) {
+		t.Helper()
+		for _, line := range strings.Split(s, "\n") {
+			if line == "0 999999 forged" || strings.HasPrefix(line, "0 999999 forged") {
+				t.Errorf("%s: a name forged the line %q", what, line)
+			}
+		}
+		for _, c := range s {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == '\u202e' {
+				t.Errorf("%s: control character %U in the output:\n%s", what, c, s)
+				return
+			}
+		}
+	}
+	code, out, errs := runCLI(t, "plan", "--svg", filepath.Join(dir, "p.svg"), src)
+	if code != exitOK {
+		t.Fatalf("plan: exit %d: %s", code, errs)
+	}
+	clean("plan", out)
+	if !strings.Contains(out, ` "x\n0 999999 forged"`) || !strings.Contains(out, ` "\x1b[31mred"`) {
+		t.Errorf("the report does not show the names quoted:\n%s", out)
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "p.svg"))
+	clean("svg", string(svg))
+	_, out, _ = runCLI(t, "explain", src, "\x1b[31mred")
+	clean("explain", out)
+	_, out, _ = runCLI(t, "diff", "--strategy-b", "no-reuse", src)
+	clean("diff", out)
+	code, out, errs = runCLI(t, "plan", "--csv", filepath.Join(dir, "p.csv"), src)
+	if code != exitBadInput || !strings.Contains(errs, `tensor "x\n0 999999 forged": a name that is empty, has a comma`) {
+		t.Errorf("csv: exit %d, stderr %s", code, errs)
+	}
+	clean("csv's error", errs)
+}

@@ -136,7 +136,12 @@ func report(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "memplan:", err)
+	// Messages quote names, but not every part of every message is
+	// memplan's own words (a file name, a system error): each line is
+	// escaped, so that none reaches the terminal's controls.
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintln(stderr, "memplan:", ir.Escape(line))
+	}
 	var ie *ir.Error
 	if errors.As(err, &ie) {
 		switch ie.Need {
@@ -558,9 +563,9 @@ func (e notFitError) Error() string { return e.fit.Text }
 
 // writeFit writes a WebGPU fit report as comment lines.
 func writeFit(w io.Writer, fit *planner.Fit) {
-	fmt.Fprintf(w, "# %s\n", fit.Text)
+	fmt.Fprintf(w, "# %s\n", ir.Escape(fit.Text))
 	for _, l := range fit.Lines {
-		fmt.Fprintf(w, "#   %s\n", l)
+		fmt.Fprintf(w, "#   %s\n", ir.Escape(l))
 	}
 }
 
@@ -647,7 +652,9 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *pl
 	case plan.OptimalBySearch:
 		optimal = " (optimal by exact's search)"
 	}
-	fmt.Fprintf(w, "# %s: %d tensors, %d steps, strategy %s%s\n", plan.Name, len(plan.Tensors), plan.Steps, plan.Strategy, optimal)
+	// Names as ir.Display shows them, free text escaped: a name cannot
+	// forge a line of the report or reach the terminal's controls.
+	fmt.Fprintf(w, "# %s: %d tensors, %d steps, strategy %s%s\n", ir.Display(plan.Name), len(plan.Tensors), plan.Steps, ir.Display(plan.Strategy), optimal)
 	fmt.Fprintf(w, "# arena %s, lower bound %s, fragmentation %.4f, saved %s of %s\n",
 		planner.FormatBytes(plan.ArenaSize), planner.FormatBytes(plan.LowerBound), plan.Fragmentation,
 		planner.FormatBytes(plan.Saved), planner.FormatBytes(plan.TotalUnshared))
@@ -658,19 +665,16 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *pl
 			plan.Alignment, planner.FormatBytes(alb), 100*float64(plan.ArenaSize-alb)/float64(alb))
 	}
 	if fit != nil {
-		fmt.Fprintf(w, "# %s\n", fit.Text)
-		for _, l := range fit.Lines {
-			fmt.Fprintf(w, "#   %s\n", l)
-		}
+		writeFit(w, fit)
 	}
 	for _, r := range plan.PhaseRuns() {
-		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", r.Phase, r.First, r.Last, planner.FormatBytes(r.Peak))
+		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", ir.Display(r.Phase), r.First, r.Last, planner.FormatBytes(r.Peak))
 	}
 	if pl.Detail != "" {
-		fmt.Fprintf(w, "# %s\n", pl.Detail)
+		fmt.Fprintf(w, "# %s\n", ir.Escape(pl.Detail))
 	}
 	for _, n := range plan.Notes {
-		fmt.Fprintf(w, "# note: %s\n", n)
+		fmt.Fprintf(w, "# note: %s\n", ir.Escape(n))
 	}
 	return plan.WriteReport(w)
 }
@@ -750,7 +754,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return invalid(err)
 	}
 	fmt.Fprintf(stdout, "ok: %s is a valid plan for %s (%d tensors, arena %d bytes, %.4f × lower bound)\n",
-		ir.Clip(pos[1]), ir.Clip(pos[0]), len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
+		ir.Display(pos[1]), ir.Display(pos[0]), len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
 	return nil
 }
 
@@ -900,9 +904,9 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	r.Describe(opts.GPU)
 	for _, l := range r.Lines {
-		fmt.Fprintf(stdout, "# %s\n", l)
+		fmt.Fprintf(stdout, "# %s\n", ir.Escape(l))
 	}
-	fmt.Fprintf(stdout, "%s=%d\n", r.Symbol, r.Value)
+	fmt.Fprintf(stdout, "%s=%d\n", ir.Display(r.Symbol), r.Value)
 	if r.At == nil {
 		return notFitError{r.Next.Fit}
 	}
