@@ -13,8 +13,9 @@
 //
 // FILE is graph JSON (memplan.graph/v1), a buffer CSV (id,lower,upper,size)
 // or an ONNX model. Exit status: 0 ok, 1 bad input or usage, 3 over
-// budget, 4 an invalid plan (verify), 5 a memplan bug (a plan that failed
-// its own proof). Go itself exits with 2 when the program crashes, so no
+// budget (--budget, the --webgpu device, or WebGPU's binding limit in
+// f32-uniform mode), 4 an invalid plan record (verify), 5 a memplan bug
+// (a plan that failed its own proof). Go itself exits with 2 when the program crashes, so no
 // verdict uses 2.
 package main
 
@@ -73,8 +74,10 @@ MiniMalloc publishes) or an ONNX model (.onnx). Flags may come before or after
 FILE. "memplan COMMAND -h" lists a command's flags.
 
 Exit status: 0 ok; 1 bad input or usage; 3 over budget (the message says
-by how much); 4 the plan is invalid (verify); 5 a bug in memplan: a plan
-failed its own proof (please report it). 2 is only Go's own crash status.
+by how much), over the --webgpu device, or in f32-uniform mode over
+WebGPU's 128 MiB binding; 4 the plan record is invalid (verify); 5 a bug
+in memplan: a plan failed its own proof (please report it). 2 is only
+Go's own crash status.
 `
 
 func main() {
@@ -543,20 +546,24 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	// The verdict is the planner's (FitOf): over --budget, over the
+	// --webgpu device, or in f32-uniform mode over WebGPU's binding limit,
+	// exit status 3.
+	if fit == nil || fit.Fits {
+		return nil
+	}
 	if budget >= 0 {
-		return plan.ArenaFitsIn(budget)
+		return plan.ArenaFitsIn(budget) // the arena, the budget and the bound, in its words
 	}
-	if fit != nil && fit.Binding != "" && !fit.Fits {
-		if *asJSON { // the report went to the record; say why here
-			writeFit(stderr, fit)
-		}
-		return notFitError{fit}
+	if *asJSON { // the report went to the record; say why here
+		writeFit(stderr, fit)
 	}
-	return nil
+	return notFitError{fit}
 }
 
-// notFitError is a plan that does not fit its WebGPU device: exit
-// status 3, like a budget it exceeds.
+// notFitError is a plan that does not fit its WebGPU device, or in
+// f32-uniform mode WebGPU's storage-binding limit: exit status 3, like a
+// budget it exceeds.
 type notFitError struct{ fit *planner.Fit }
 
 func (e notFitError) Error() string { return e.fit.Text }
