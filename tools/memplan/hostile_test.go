@@ -68,6 +68,14 @@ func TestHostileInputs(t *testing.T) {
 		{"a forward weight of another size names both files", []string{"plan", "--forward", "../../examples/train-forward.json", bwd}, exitBadInput,
 			`bwd.json: nodes[0]: node "w1": param "w1" is 16 bytes here but 802816 bytes in the forward plan of ../../examples/train-forward.json`},
 		{"bad memory limit", []string{"plan", "--max-memory", "lots", small}, exitBadInput, `--max-memory "lots"`},
+		{"align 0", []string{"plan", "--align", "0", small}, exitBadInput, `invalid value "0" for flag -align: 0 is not a power of two`},
+		{"align 48", []string{"plan", "--align", "48", small}, exitBadInput, `invalid value "48" for flag -align: 48 is not a power of two`},
+		{"negative node limit", []string{"plan", "--node-limit", "-5", small}, exitBadInput, "--node-limit -5 is negative"},
+		{"negative time limit", []string{"plan", "--strategy", "exact", "--time-limit", "-1s", small}, exitBadInput, "--time-limit -1s is negative"},
+		{"negative auto slice", []string{"plan", "--auto-slice", "-1ms", small}, exitBadInput, "--auto-slice -1ms is negative (0 for none)"},
+		{"negative node limit for explain", []string{"explain", "--node-limit", "-1", small, "x"}, exitBadInput, "--node-limit -1 is negative"},
+		{"negative max plans", []string{"fit", "--symbol", "batch", "--webgpu", "default", "--max-plans", "-3", small}, exitBadInput, "--max-plans -3: want at least one plan"},
+		{"no plans", []string{"fit", "--symbol", "batch", "--webgpu", "default", "--max-plans", "0", small}, exitBadInput, "--max-plans 0: want at least one plan"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -251,4 +259,29 @@ func TestNamesAreData(t *testing.T) {
 		t.Errorf("csv: exit %d, stderr %s", code, errs)
 	}
 	clean("csv's error", errs)
+}
+
+// plan --svg X --csv Y writes both files or neither.
+func TestExportsAreBothOrNeither(t *testing.T) {
+	dir := t.TempDir()
+	comma := filepath.Join(dir, "comma.json")
+	os.WriteFile(comma, []byte(`{"format":"memplan.graph/v1","nodes":[{"name":"a,b","op":"input","shape":[4],"dtype":"f32"}]}`), 0o644)
+	tests := []struct {
+		name, src, csv, wantErr string
+	}{
+		{"a name the CSV cannot carry", comma, filepath.Join(dir, "p.csv"), `tensor "a,b": a name that is empty, has a comma`},
+		{"a CSV that cannot be written", "../../examples/mlp.json", filepath.Join(dir, "no", "such", "dir", "p.csv"), "no such file or directory"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			svg := filepath.Join(dir, "p.svg")
+			code, _, errs := runCLI(t, "plan", "--svg", svg, "--csv", tc.csv, tc.src)
+			if code != exitBadInput || !strings.Contains(errs, tc.wantErr) {
+				t.Errorf("exit %d, stderr %s; want %d and %q", code, errs, exitBadInput, tc.wantErr)
+			}
+			if _, err := os.Stat(svg); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the SVG was left written (%v)", err)
+			}
+		})
+	}
 }

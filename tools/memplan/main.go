@@ -193,7 +193,7 @@ type planFlags struct {
 
 func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.strategy, "strategy", planner.DefaultStrategy, "placement strategy: "+strings.Join(planner.StrategyNames(), ", "))
-	fs.Int64Var(&f.align, "align", 0, "offset alignment in bytes, a power of two (default 64 for graphs, 1 for buffer CSVs)")
+	fs.Var(alignFlag{&f.align}, "align", "offset alignment in `bytes`, a power of two (default 64 for graphs, 1 for buffer CSVs)")
 	fs.BoolVar(&f.f32, "f32-uniform", false, "store every tensor as f32, 4 bytes an element (WebGPU layout)")
 	fs.BoolVar(&f.noReuse, "no-reuse", false, "give every buffer its own bytes (the baseline)")
 	f.guard = -1
@@ -216,6 +216,16 @@ func (f *planFlags) options() (planner.Options, error) {
 	o.Alignment, o.F32Uniform, o.NoReuse, o.Guard = f.align, f.f32, f.noReuse, f.guard
 	if f.align < 0 || f.align > 0 && f.align&(f.align-1) != 0 {
 		return o, usageError{fmt.Sprintf("--align %d is not a power of two", f.align)}
+	}
+	// Zero has a meaning for these (none, or the default); a negative
+	// value has none, and is an error rather than a guess.
+	switch {
+	case f.timeLimit < 0:
+		return o, usageError{fmt.Sprintf("--time-limit %v is negative", f.timeLimit)}
+	case f.autoSlice < 0:
+		return o, usageError{fmt.Sprintf("--auto-slice %v is negative (0 for none)", f.autoSlice)}
+	case f.nodeLimit < 0:
+		return o, usageError{fmt.Sprintf("--node-limit %d is negative", f.nodeLimit)}
 	}
 	for _, s := range strings.Split(f.skip, ",") {
 		switch strings.TrimSpace(s) {
@@ -250,6 +260,26 @@ func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
 		slice = -1 // PlaceOptions: negative is none, zero the default
 	}
 	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+}
+
+// alignFlag is the --align flag: a power of two. Left out it is 0, the
+// format's default; given, 0 is as wrong as 48.
+type alignFlag struct{ v *int64 }
+
+func (a alignFlag) String() string {
+	if a.v == nil || *a.v == 0 {
+		return ""
+	}
+	return strconv.FormatInt(*a.v, 10)
+}
+
+func (a alignFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n&(n-1) != 0 {
+		return fmt.Errorf("%s is not a power of two", s)
+	}
+	*a.v = n
+	return nil
 }
 
 // guardFlag is an int64 flag whose unset value (-1, "the default") the
@@ -587,8 +617,15 @@ func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) f
 }
 
 // writeExports writes the plan's picture and its buffer CSV to the files
-// named, if any.
+// named, if any: both or neither. Each is made in memory first, so that
+// one the plan cannot give (a name a CSV id cannot carry) leaves no file;
+// a file that cannot be written removes the one written before it.
 func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) error {
+	type export struct {
+		file string
+		data []byte
+	}
+	var out []export
 	if svgFile != "" {
 		// The budget line is the verdict's: the one given, else f32-uniform's
 		// WebGPU limit, else none.
@@ -601,16 +638,20 @@ func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) err
 		if err := svgplot.Write(&b, plan, svgplot.Options{Budget: line}); err != nil {
 			return err
 		}
-		if err := os.WriteFile(svgFile, b.Bytes(), 0o644); err != nil {
-			return err
-		}
+		out = append(out, export{svgFile, b.Bytes()})
 	}
 	if csvFile != "" {
 		b, err := plan.AppendBufferCSV(nil)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(csvFile, b, 0o644); err != nil {
+		out = append(out, export{csvFile, b})
+	}
+	for k, e := range out {
+		if err := os.WriteFile(e.file, e.data, 0o644); err != nil {
+			for _, done := range out[:k] {
+				os.Remove(done.file)
+			}
 			return err
 		}
 	}
@@ -892,6 +933,9 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *symbol == "" {
 		return usageError{"fit needs --symbol NAME"}
+	}
+	if *maxPlans < 1 {
+		return usageError{fmt.Sprintf("--max-plans %d: want at least one plan", *maxPlans)}
 	}
 	opts, err := f.options()
 	if err != nil {
