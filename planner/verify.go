@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	"memplan/ir"
@@ -519,49 +520,56 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 }
 
 // verifyTensorAgainst compares what the record says of tensor i with the
-// source's tensor want.
+// source's tensor want, naming the first field that differs.
 func verifyTensorAgainst(p *Problem, want *TensorInfo, got *PlanTensor, i int, v *violations) {
-	root := ""
-	if want.Root >= 0 && !want.Skipped { // a skipped view has no bytes to alias
-		root = p.Tensors[want.Root].Name
-	}
-	name := ir.Quote(got.Name)
-	switch {
-	case got.Name != want.Name:
-		v.add("tensor %d is %s in the plan, %s in the source", i, name, ir.Quote(want.Name))
+	if got.Name != want.Name {
+		v.add("tensors[%d].name is %s, the source's tensor is %s", i, ir.Quote(got.Name), ir.Quote(want.Name))
 		return
-	case got.Op != want.Op || got.Node != want.Node || got.Phase != want.Phase:
-		v.add("tensor %s: op %s, node %s, phase %s, but the source's are %s, %s, %s", name, ir.Quote(got.Op), ir.Quote(got.Node), ir.Quote(got.Phase), ir.Quote(want.Op), ir.Quote(want.Node), ir.Quote(want.Phase))
-	case got.Kind != want.Kind:
-		v.add("tensor %s: kind is %s, the source's is %s", name, ir.Quote(string(got.Kind)), ir.Quote(string(want.Kind)))
-	case !slices.Equal(got.Shape, want.Shape) || got.DType != want.DType:
-		v.add("tensor %s: shape %v %s, but the source's is %v %s", name, got.Shape, got.DType, want.Shape, want.DType)
-	case got.Size != want.Size || got.Guard != want.Guard:
-		v.add("tensor %s: size %d guard %d, the source needs size %d guard %d", name, got.Size, got.Guard, want.Size, want.Guard)
-	case got.Birth != want.Birth || got.Death != want.Death:
-		v.add("tensor %s: live [%d, %d], but the source's is [%d, %d]", name, got.Birth, got.Death, want.Birth, want.Death)
-	case got.Root != root || (root != "" && got.ViewOffset != want.ViewOffset) || (root == "" && got.ViewOffset != 0):
-		v.add("tensor %s: view of %s+%d, the source says %s+%d", name, ir.Quote(got.Root), got.ViewOffset, ir.Quote(root), want.ViewOffset)
-	case got.Skipped != want.Skipped:
-		v.add("tensor %s: skipped is %v, the source's options say %v", name, got.Skipped, want.Skipped)
-	case want.Buffer >= 0:
-		b := &p.Buffers[want.Buffer]
-		align := int64(0)
-		if b.Align != p.Alignment {
-			align = b.Align
-		}
-		if got.Alignment != align {
-			v.add("tensor %s: alignment is %d, but the source aligns it to %d", name, got.Alignment, b.Align)
-		}
-		if got.Offset%b.Align != 0 {
-			v.add("tensor %s: offset %d is not a multiple of its alignment %d", name, got.Offset, b.Align)
-		}
-		if b.Fixed && got.Offset != b.Offset {
-			v.add("tensor %s: offset %d, but it is fixed at %d", name, got.Offset, b.Offset)
-		}
-	case got.Alignment != 0:
-		v.add("tensor %s: alignment is %d, but it owns no bytes", name, got.Alignment)
 	}
+	root, viewOffset := "", int64(0)
+	if want.Root >= 0 && !want.Skipped { // a skipped view has no bytes to alias
+		root, viewOffset = p.Tensors[want.Root].Name, want.ViewOffset
+	}
+	align := int64(0)
+	if want.Buffer >= 0 && p.Buffers[want.Buffer].Align != p.Alignment {
+		align = p.Buffers[want.Buffer].Align
+	}
+	for _, f := range []struct {
+		field     string
+		got, want any
+	}{
+		{"op", got.Op, want.Op}, {"node", got.Node, want.Node}, {"phase", got.Phase, want.Phase},
+		{"kind", got.Kind, want.Kind}, {"shape", got.Shape, want.Shape}, {"dtype", got.DType, want.DType},
+		{"size", got.Size, want.Size}, {"guard", got.Guard, want.Guard},
+		{"birth", got.Birth, want.Birth}, {"death", got.Death, want.Death},
+		{"root", got.Root, root}, {"view_offset", got.ViewOffset, viewOffset},
+		{"skipped", got.Skipped, want.Skipped}, {"alignment", got.Alignment, align},
+	} {
+		same := reflect.DeepEqual(f.got, f.want)
+		if f.field == "shape" { // a scalar's shape is [], or nil in code
+			same = slices.Equal(got.Shape, want.Shape)
+		}
+		if !same {
+			v.add("tensor %s: %s is %s, the source's is %s", ir.Quote(got.Name), f.field, quoteValue(f.got), quoteValue(f.want))
+			return
+		}
+	}
+	if want.Buffer >= 0 {
+		if b := &p.Buffers[want.Buffer]; b.Fixed && got.Offset != b.Offset {
+			v.add("tensor %s: offset %d, but it is fixed at %d", ir.Quote(got.Name), got.Offset, b.Offset)
+		}
+	}
+}
+
+// quoteValue writes a field's value for a message: strings quoted.
+func quoteValue(x any) string {
+	switch x := x.(type) {
+	case string:
+		return ir.Quote(x)
+	case Kind:
+		return ir.Quote(string(x))
+	}
+	return fmt.Sprint(x)
 }
 
 // firstDifference says where two lists of names first differ.
