@@ -77,10 +77,17 @@ type MemoryError struct {
 	What  string // "decoding 293.0 MB of buffer-csv", "planning 10000000 buffers"
 	Need  int64  // estimated bytes
 	Limit int64
+	// AtLeast: Need is a floor, not an estimate (a stream refused before
+	// its end).
+	AtLeast bool
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("%s: %s needs about %s, over the memory limit of %s", e.File, e.What, formatBytes(e.Need), formatBytes(e.Limit))
+	about := "about"
+	if e.AtLeast {
+		about = "more than"
+	}
+	return fmt.Sprintf("%s: %s needs %s %s, over the memory limit of %s", e.File, e.What, about, formatBytes(e.Need), formatBytes(e.Limit))
 }
 
 // formatBytes writes a byte count in binary units for messages.

@@ -28,7 +28,7 @@ func TestReadLimitedStopsAtTheLimit(t *testing.T) {
 	s := &endless{}
 	_, err := readLimited("/dev/stdin", s, -1, limit)
 	var mem *ir.MemoryError
-	if !errors.As(err, &mem) || !strings.Contains(err.Error(), "/dev/stdin: reading more than 8.00 MiB needs about") {
+	if !errors.As(err, &mem) || !strings.Contains(err.Error(), "/dev/stdin: reading more than 8.00 MiB needs more than 64.0 MiB, over the memory limit of 64.0 MiB") {
 		t.Fatalf("error %v, want a memory error for the stream", err)
 	}
 	if s.read > 8<<20+64<<10 { // the limit, and one read's buffer past it

@@ -440,11 +440,8 @@ func readInput(name string, memoryLimit int64) ([]byte, error) {
 // or not (-1), refusing more than planner.MaxInputBytes(memoryLimit).
 func readLimited(name string, r io.Reader, size, memoryLimit int64) ([]byte, error) {
 	most := planner.MaxInputBytes(memoryLimit)
-	tooLarge := func(what string, size int64) error {
-		return &ir.MemoryError{File: name, What: what, Need: planner.InputMemory(size), Limit: memoryLimit}
-	}
 	if size > most {
-		return nil, tooLarge(fmt.Sprintf("reading %s", planner.FormatBytes(size)), size)
+		return nil, &ir.MemoryError{File: name, What: "reading " + planner.FormatBytes(size), Need: planner.InputMemory(size), Limit: memoryLimit}
 	}
 	var b bytes.Buffer
 	if size > 0 {
@@ -455,7 +452,7 @@ func readLimited(name string, r io.Reader, size, memoryLimit int64) ([]byte, err
 		return nil, err
 	}
 	if n > most { // a stream, or a file that grew
-		return nil, tooLarge(fmt.Sprintf("reading more than %s", planner.FormatBytes(most)), n)
+		return nil, &ir.MemoryError{File: name, What: "reading more than " + planner.FormatBytes(most), Need: planner.InputMemory(most), Limit: memoryLimit, AtLeast: true}
 	}
 	return b.Bytes(), nil
 }
