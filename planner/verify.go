@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 
 	"memplan/ir"
@@ -534,25 +533,43 @@ func verifyTensorAgainst(p *Problem, want *TensorInfo, got *PlanTensor, i int, v
 	if want.Buffer >= 0 && p.Buffers[want.Buffer].Align != p.Alignment {
 		align = p.Buffers[want.Buffer].Align
 	}
-	for _, f := range []struct {
-		field     string
-		got, want any
-	}{
-		{"op", got.Op, want.Op}, {"node", got.Node, want.Node}, {"phase", got.Phase, want.Phase},
-		{"kind", got.Kind, want.Kind}, {"shape", got.Shape, want.Shape}, {"dtype", got.DType, want.DType},
-		{"size", got.Size, want.Size}, {"guard", got.Guard, want.Guard},
-		{"birth", got.Birth, want.Birth}, {"death", got.Death, want.Death},
-		{"root", got.Root, root}, {"view_offset", got.ViewOffset, viewOffset},
-		{"skipped", got.Skipped, want.Skipped}, {"alignment", got.Alignment, align},
-	} {
-		same := reflect.DeepEqual(f.got, f.want)
-		if f.field == "shape" { // a scalar's shape is [], or nil in code
-			same = slices.Equal(got.Shape, want.Shape)
-		}
-		if !same {
-			v.add("tensor %s: %s is %s, the source's is %s", ir.Quote(got.Name), f.field, quoteValue(f.got), quoteValue(f.want))
-			return
-		}
+	// Compared one by one: a record has a million tensors, and boxing
+	// every field to compare it would be most of the proof's garbage.
+	var field string
+	var g, w any
+	switch {
+	case got.Op != want.Op:
+		field, g, w = "op", got.Op, want.Op
+	case got.Node != want.Node:
+		field, g, w = "node", got.Node, want.Node
+	case got.Phase != want.Phase:
+		field, g, w = "phase", got.Phase, want.Phase
+	case got.Kind != want.Kind:
+		field, g, w = "kind", got.Kind, want.Kind
+	case !slices.Equal(got.Shape, want.Shape): // a scalar's shape is [], or nil in code
+		field, g, w = "shape", got.Shape, want.Shape
+	case got.DType != want.DType:
+		field, g, w = "dtype", got.DType, want.DType
+	case got.Size != want.Size:
+		field, g, w = "size", got.Size, want.Size
+	case got.Guard != want.Guard:
+		field, g, w = "guard", got.Guard, want.Guard
+	case got.Birth != want.Birth:
+		field, g, w = "birth", got.Birth, want.Birth
+	case got.Death != want.Death:
+		field, g, w = "death", got.Death, want.Death
+	case got.Root != root:
+		field, g, w = "root", got.Root, root
+	case got.ViewOffset != viewOffset:
+		field, g, w = "view_offset", got.ViewOffset, viewOffset
+	case got.Skipped != want.Skipped:
+		field, g, w = "skipped", got.Skipped, want.Skipped
+	case got.Alignment != align:
+		field, g, w = "alignment", got.Alignment, align
+	}
+	if field != "" {
+		v.add("tensor %s: %s is %s, the source's is %s", ir.Quote(got.Name), field, quoteValue(g), quoteValue(w))
+		return
 	}
 	if want.Buffer >= 0 {
 		if b := &p.Buffers[want.Buffer]; b.Fixed && got.Offset != b.Offset {

@@ -279,21 +279,24 @@ func verifyReuses(plan *Plan, v *violations) {
 // bytes, the name of the tensor that last held any of them before it was
 // born; "" for the others.
 func (plan *Plan) reusedFrom() []string {
-	p := &Problem{}
-	var offsets []int64
-	var tensor []int // the tensor of each buffer
+	n := 0
+	for i := range plan.Tensors {
+		if plan.Tensors[i].Placed() {
+			n++
+		}
+	}
+	s := reuseSpans{make([]int64, 0, n), make([]int, 0, n), make([]int, 0, n)}
+	offsets := make([]int64, 0, n)
+	tensor := make([]int, 0, n) // the tensor of each buffer
 	for i := range plan.Tensors {
 		if t := &plan.Tensors[i]; t.Placed() {
-			p.Buffers = append(p.Buffers, Buffer{Size: t.Size, Guard: t.Guard, Birth: t.Birth, Death: t.Death})
+			s.size, s.birth, s.death = append(s.size, t.Size), append(s.birth, t.Birth), append(s.death, t.Death)
 			offsets = append(offsets, t.Offset)
 			tensor = append(tensor, i)
 		}
 	}
 	names := make([]string, len(plan.Tensors))
-	if len(p.Buffers) == 0 {
-		return names
-	}
-	for b, r := range ReusedFrom(p, offsets) {
+	for b, r := range s.reusedFrom(offsets) {
 		if r >= 0 {
 			names[tensor[b]] = plan.Tensors[tensor[r]].Name
 		}
