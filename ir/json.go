@@ -878,7 +878,8 @@ func (p *jparser) object(v *jvalue) *parseError {
 		if err != nil {
 			return err
 		}
-		if duplicateKey(&seen, len(members), func(i int) string { return members[i].key }, key) {
+		var dup bool
+		if seen, dup = duplicateKey(seen, members, memberKey, key); dup {
 			return &parseError{keyOff, fmt.Sprintf("duplicate field %s", Quote(key))}
 		}
 		p.space()
@@ -903,30 +904,34 @@ func (p *jparser) object(v *jvalue) *parseError {
 	}
 }
 
-// duplicateKey reports whether key is one of an object's n keys read so
-// far (key(i) is the i-th), and records it. Short objects are scanned;
-// long ones (many symbols) get a map, kept in *seen, to stay linear.
-func duplicateKey(seen *map[string]bool, n int, key func(i int) string, k string) bool {
-	if *seen == nil && n >= 8 {
-		*seen = make(map[string]bool, 2*n)
-		for i := range n {
-			(*seen)[key(i)] = true
+// duplicateKey reports whether k is the key (keyOf) of one of an
+// object's members read so far, prev, and records it. Objects of up to
+// 32 fields (a node, a tensor) are scanned; longer ones (many symbols) get
+// a map, returned to be passed again, to stay linear. keyOf is a plain
+// function, not a closure: a short object allocates nothing.
+func duplicateKey[T any](seen map[string]bool, prev []T, keyOf func(T) string, k string) (map[string]bool, bool) {
+	if seen == nil && len(prev) >= 32 {
+		seen = make(map[string]bool, 2*len(prev))
+		for _, m := range prev {
+			seen[keyOf(m)] = true
 		}
 	}
-	if *seen == nil {
-		for i := range n {
-			if key(i) == k {
-				return true
+	if seen == nil {
+		for _, m := range prev {
+			if keyOf(m) == k {
+				return nil, true
 			}
 		}
-		return false
+		return nil, false
 	}
-	if (*seen)[k] {
-		return true
+	if seen[k] {
+		return seen, true
 	}
-	(*seen)[k] = true
-	return false
+	seen[k] = true
+	return seen, false
 }
+
+func memberKey(m jmember) string { return m.key }
 
 func (p *jparser) array(v *jvalue) *parseError {
 	if err := p.enter(); err != nil {

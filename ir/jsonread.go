@@ -181,7 +181,8 @@ func (r *JSONReader) Object(each func(key string) error) error {
 			return r.syntax(perr)
 		}
 		keys := r.keys[mark:]
-		if duplicateKey(&seen, len(keys), func(i int) string { return keys[i] }, key) {
+		var dup bool
+		if seen, dup = duplicateKey(seen, keys, itself, key); dup {
 			r.path = append(r.path, jstep{key, -1})
 			r.at = keyOff
 			return r.Errorf("duplicate field %s: a reader that keeps the first and one that keeps the last would differ", Quote(key))
@@ -243,6 +244,8 @@ func (r *JSONReader) Struct(fields []string, each func(key string) error) error 
 	}
 	return nil
 }
+
+func itself(s string) string { return s }
 
 // Array reads an array, calling each with every element's index; each
 // must read the element.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 
 	"memplan/ir"
 )
@@ -170,6 +171,11 @@ func (d *planDecoder) plan(p *Plan) error {
 		case "tensors":
 			p.Tensors = []PlanTensor{}
 			return d.r.Array(func(int) error {
+				if len(p.Tensors) == cap(p.Tensors) {
+					// Doubled: append grows a large slice by a quarter,
+					// copying a record's tensors four times over.
+					p.Tensors = slices.Grow(p.Tensors, max(len(p.Tensors), 64))
+				}
 				p.Tensors = append(p.Tensors, PlanTensor{})
 				return d.tensor(&p.Tensors[len(p.Tensors)-1])
 			})

@@ -321,3 +321,19 @@ func FuzzDecodePlan(f *testing.F) {
 		Verify(plan) // must not panic, whatever the record says
 	})
 }
+
+func BenchmarkDecodePlanGenerated100k(b *testing.B) {
+	p := Generate(100_000, 1)
+	pl, err := Place(b.Context(), p, "first-use", PlaceOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, _ := json.Marshal(NewPlan(p, pl.Strategy, pl))
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := DecodePlan("g.json", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
