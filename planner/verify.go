@@ -596,5 +596,11 @@ func firstDifference(got, want []string) string {
 			return fmt.Sprintf("[%d] is %s, the source's %s", k, ir.Quote(got[k]), ir.Quote(want[k]))
 		}
 	}
-	return fmt.Sprintf("%d entries, the source's %d", len(got), len(want))
+	switch {
+	case len(got) > len(want):
+		return fmt.Sprintf("[%d] is %s, which the source does not have", len(want), ir.Quote(got[len(want)]))
+	case len(got) < len(want):
+		return fmt.Sprintf("[%d] is missing: the source's is %s", len(got), ir.Quote(want[len(got)]))
+	}
+	return "they are the same" // not called for equal lists
 }
