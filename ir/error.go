@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -70,6 +71,60 @@ func Quote(name string) string {
 		return strconv.Quote(name)
 	}
 	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(head), len(name))
+}
+
+// Display is a name as a report, a table or a picture shows it: as it is
+// when every rune is printable (spaces included), it has no backslash and
+// does not start with a double quote; else quoted in Go's syntax. Names
+// are data: one with a line break could otherwise forge a report's row,
+// and one with an escape sequence recolour a terminal. The two forms
+// cannot be confused, since a name shown as it is never starts with a
+// quote. Unlike Quote it keeps the whole name.
+func Display(name string) string {
+	if strings.HasPrefix(name, `"`) || strings.ContainsRune(name, '\\') || !utf8.ValidString(name) {
+		return strconv.Quote(name)
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
+
+// Escape writes each rune of s that does not print (a line break, an
+// escape sequence's ESC, a bidi control, a byte that is not UTF-8) as Go
+// escapes it in a string, and the rest as it is: free text such as a note
+// or a message, which may quote names, stays on its line and cannot
+// reach the terminal's controls.
+func Escape(s string) string {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || !unicode.IsPrint(r) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case !unicode.IsPrint(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // Clip shortens a name as Quote does, without quoting it.

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -729,12 +730,20 @@ type parseError struct {
 // object or array ends.
 type jparser struct {
 	data   []byte
-	text   string // data, copied once
+	text   string // data, copied once; "" to copy each string read instead
 	pos    int
 	depth  int
 	slab   []jvalue
 	mstack []jmember
 	estack []*jvalue
+}
+
+// sub is data[a:b] as a string: a piece of text when there is one.
+func (p *jparser) sub(a, b int) string {
+	if p.text == "" {
+		return string(p.data[a:b])
+	}
+	return p.text[a:b]
 }
 
 func (p *jparser) alloc() *jvalue {
@@ -809,7 +818,9 @@ func (p *jparser) value() (*jvalue, *parseError) {
 		return v, err
 	case c == '-' || c >= '0' && c <= '9':
 		v.kind = '0'
-		return v, p.number(v)
+		text, err := p.number()
+		v.text = text
+		return v, err
 	case p.literal("true"):
 		v.kind = 't'
 	case p.literal("false"):
@@ -823,7 +834,7 @@ func (p *jparser) value() (*jvalue, *parseError) {
 }
 
 func (p *jparser) literal(word string) bool {
-	if strings.HasPrefix(p.text[p.pos:], word) {
+	if bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
 		p.pos += len(word)
 		return true
 	}
@@ -867,22 +878,8 @@ func (p *jparser) object(v *jvalue) *parseError {
 		if err != nil {
 			return err
 		}
-		if seen == nil && len(members) >= 8 {
-			// Long objects (many symbols) get a map to stay linear.
-			seen = make(map[string]bool, 2*len(members))
-			for _, m := range members {
-				seen[m.key] = true
-			}
-		}
-		dup := seen[key]
-		if seen == nil {
-			for _, m := range members {
-				dup = dup || m.key == key
-			}
-		} else {
-			seen[key] = true
-		}
-		if dup {
+		var dup bool
+		if seen, dup = duplicateKey(seen, members, memberKey, key); dup {
 			return &parseError{keyOff, fmt.Sprintf("duplicate field %s", Quote(key))}
 		}
 		p.space()
@@ -906,6 +903,35 @@ func (p *jparser) object(v *jvalue) *parseError {
 		}
 	}
 }
+
+// duplicateKey reports whether k is the key (keyOf) of one of an
+// object's members read so far, prev, and records it. Objects of up to
+// 32 fields (a node, a tensor) are scanned; longer ones (many symbols) get
+// a map, returned to be passed again, to stay linear. keyOf is a plain
+// function, not a closure: a short object allocates nothing.
+func duplicateKey[T any](seen map[string]bool, prev []T, keyOf func(T) string, k string) (map[string]bool, bool) {
+	if seen == nil && len(prev) >= 32 {
+		seen = make(map[string]bool, 2*len(prev))
+		for _, m := range prev {
+			seen[keyOf(m)] = true
+		}
+	}
+	if seen == nil {
+		for _, m := range prev {
+			if keyOf(m) == k {
+				return nil, true
+			}
+		}
+		return nil, false
+	}
+	if seen[k] {
+		return seen, true
+	}
+	seen[k] = true
+	return seen, false
+}
+
+func memberKey(m jmember) string { return m.key }
 
 func (p *jparser) array(v *jvalue) *parseError {
 	if err := p.enter(); err != nil {
@@ -962,7 +988,7 @@ func (p *jparser) string() (string, *parseError) {
 		switch {
 		case c == '"':
 			p.pos++
-			raw := p.text[start:p.pos]
+			raw := p.sub(start, p.pos)
 			if !escaped {
 				if !utf8.ValidString(raw) {
 					return "", &parseError{start, "string is not valid UTF-8"}
@@ -995,8 +1021,8 @@ func (p *jparser) string() (string, *parseError) {
 	return "", p.errorf("unexpected end of file in a string: the JSON is truncated")
 }
 
-// number reads a JSON number, keeping its literal text.
-func (p *jparser) number(v *jvalue) *parseError {
+// number reads a JSON number and returns its literal text.
+func (p *jparser) number() (string, *parseError) {
 	start := p.pos
 	d := p.data
 	if p.pos < len(d) && d[p.pos] == '-' {
@@ -1012,14 +1038,14 @@ func (p *jparser) number(v *jvalue) *parseError {
 	}
 	intStart := p.pos
 	if n := digits(); n == 0 {
-		return p.errorf("unexpected %s in a number", p.describeAt())
+		return "", p.errorf("unexpected %s in a number", p.describeAt())
 	} else if n > 1 && d[intStart] == '0' {
-		return &parseError{intStart, "number has a leading zero"}
+		return "", &parseError{intStart, "number has a leading zero"}
 	}
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
 		if digits() == 0 {
-			return p.errorf("unexpected %s in a number: want a digit after '.'", p.describeAt())
+			return "", p.errorf("unexpected %s in a number: want a digit after '.'", p.describeAt())
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
@@ -1028,11 +1054,10 @@ func (p *jparser) number(v *jvalue) *parseError {
 			p.pos++
 		}
 		if digits() == 0 {
-			return p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
+			return "", p.errorf("unexpected %s in a number: want a digit in the exponent", p.describeAt())
 		}
 	}
-	v.text = p.text[start:p.pos]
-	return nil
+	return p.sub(start, p.pos), nil
 }
 
 // countFold counts the case-insensitive occurrences of an ASCII substr.

@@ -66,16 +66,28 @@ const (
 
 var decodeExpansion = map[string]int64{"graph-json": 16, "buffer-csv": 8, "onnx": 8}
 
+// MinExpansion is the least of those multiples, and of any other format's
+// (a plan record's): a front end refuses a file larger than its memory
+// limit over MinExpansion before reading it.
+const MinExpansion = 8
+
 // MemoryError reports an input that would need more memory than allowed.
 type MemoryError struct {
 	File  string
 	What  string // "decoding 293.0 MB of buffer-csv", "planning 10000000 buffers"
 	Need  int64  // estimated bytes
 	Limit int64
+	// AtLeast: Need is a floor, not an estimate (a stream refused before
+	// its end).
+	AtLeast bool
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("%s: %s needs about %s, over the memory limit of %s", e.File, e.What, formatBytes(e.Need), formatBytes(e.Limit))
+	about := "about"
+	if e.AtLeast {
+		about = "more than"
+	}
+	return fmt.Sprintf("%s: %s needs %s %s, over the memory limit of %s", e.File, e.What, about, formatBytes(e.Need), formatBytes(e.Limit))
 }
 
 // formatBytes writes a byte count in binary units for messages.

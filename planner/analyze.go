@@ -404,11 +404,12 @@ func (a *analysis) problem() (*Problem, error) {
 		}
 		if ti.Kind == KindParam && o.SharedWeights != nil {
 			if slot, ok := o.SharedWeights.Slots[ti.Name]; ok {
+				n := &a.g.Nodes[a.node[t]]
 				if slot.Size != ti.Size {
-					return nil, fmt.Errorf("param %s is %d bytes here but %d bytes in the forward plan", ir.Quote(ti.Name), ti.Size, slot.Size)
+					return nil, a.errorf(n, "param %s is %d bytes here but %d bytes in the forward plan%s", ir.Quote(ti.Name), ti.Size, slot.Size, o.SharedWeights.of())
 				}
 				if slot.Offset%b.Align != 0 {
-					return nil, fmt.Errorf("param %s: forward offset %d is not aligned to %d", ir.Quote(ti.Name), slot.Offset, b.Align)
+					return nil, a.errorf(n, "param %s: offset %d in the forward plan%s is not aligned to %d", ir.Quote(ti.Name), slot.Offset, o.SharedWeights.of(), b.Align)
 				}
 				b.Fixed, b.Offset, b.Guard = true, slot.Offset, slot.Guard
 				used[ti.Name] = true

@@ -43,6 +43,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	w.ints(p.Alignment)
 	w.str(p.Strategy)
 	w.bool(p.Optimal)
+	w.bool(p.OptimalBySearch)
 	w.str(string(opts))
 	w.ints(int64(p.Steps))
 	w.strs(p.Schedule)
@@ -62,7 +63,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 		w.ints(t.Size, t.Offset, t.Guard, int64(t.Birth), int64(t.Death))
 		w.str(t.Reuses)
 		w.str(t.Root)
-		w.ints(t.ViewOffset)
+		w.ints(t.ViewOffset, t.Alignment)
 		w.bool(t.Skipped)
 	}
 	w.strs(p.IO.Inputs)
@@ -106,6 +107,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	p.Alignment = r.int()
 	p.Strategy = r.str()
 	p.Optimal = r.bool()
+	p.OptimalBySearch = r.bool()
 	if opts := r.str(); r.err == nil {
 		if err := json.Unmarshal([]byte(opts), &p.Options); err != nil {
 			return nil, fmt.Errorf("binary plan record: options: %v", err)
@@ -124,7 +126,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 			t.DType = r.str()
 			t.Size, t.Offset, t.Guard, t.Birth, t.Death = r.int(), r.int(), r.int(), int(r.int()), int(r.int())
 			t.Reuses, t.Root = r.str(), r.str()
-			t.ViewOffset = r.int()
+			t.ViewOffset, t.Alignment = r.int(), r.int()
 			t.Skipped = r.bool()
 			if r.err != nil {
 				break

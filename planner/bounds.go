@@ -149,29 +149,44 @@ func AlignedLowerBound(p *Problem) int64 { return alignedLowerBound(p, LowerBoun
 
 // alignedLowerBound is AlignedLowerBound given the plain bound, for
 // callers that have it already.
+//
+// Buffers with alignments of their own (a buffer CSV's alignment column)
+// are rounded to the smallest of them: every offset is a multiple of it,
+// and a larger one would bound arenas that smaller ones can beat.
 func alignedLowerBound(p *Problem, plain int64) int64 {
+	a := int64(0)
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; b.Span() > 0 && (a == 0 || b.Align < a) {
+			a = b.Align
+		}
+	}
 	var pad int64
 	for i := range p.Buffers {
 		if s := p.Buffers[i].Span(); s > 0 {
-			pad = max(pad, alignUp(s, p.Alignment)-s)
+			pad = max(pad, alignUp(s, a)-s)
 		}
 	}
 	return alignedBound(pad, plain, liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
 		b := &p.Buffers[i]
-		return b.Birth, b.Death, alignUp(b.Span(), p.Alignment)
+		return b.Birth, b.Death, alignUp(b.Span(), a)
 	}))
 }
 
 // alignedLowerBound is the same bound for a plan record, whose owners'
-// offsets are all multiples of its alignment (Verify checks that).
+// offsets are all multiples of their alignments (Verify checks that).
 func (p *Plan) alignedLowerBound() int64 {
-	var plain, pad int64
+	var plain, pad, a int64
 	for _, s := range p.LiveProfile() {
 		plain = max(plain, s.Bytes)
 	}
 	for i := range p.Tensors {
+		if t := &p.Tensors[i]; t.Placed() && t.Size+t.Guard > 0 && (a == 0 || p.alignOf(t) < a) {
+			a = p.alignOf(t)
+		}
+	}
+	for i := range p.Tensors {
 		if t := &p.Tensors[i]; t.Placed() && t.Size+t.Guard > 0 {
-			pad = max(pad, alignUp(t.Size+t.Guard, p.Alignment)-(t.Size+t.Guard))
+			pad = max(pad, alignUp(t.Size+t.Guard, a)-(t.Size+t.Guard))
 		}
 	}
 	return alignedBound(pad, plain, liveSteps(len(p.Tensors), func(i int) (int, int, int64) {
@@ -179,8 +194,17 @@ func (p *Plan) alignedLowerBound() int64 {
 		if !t.Placed() {
 			return 0, 0, 0
 		}
-		return t.Birth, t.Death, alignUp(t.Size+t.Guard, p.Alignment)
+		return t.Birth, t.Death, alignUp(t.Size+t.Guard, a)
 	}))
+}
+
+// alignOf is the offset alignment of a tensor that owns bytes: its own,
+// else the plan's.
+func (p *Plan) alignOf(t *PlanTensor) int64 {
+	if t.Alignment != 0 {
+		return t.Alignment
+	}
+	return p.Alignment
 }
 
 func alignedBound(pad, plain int64, rounded []LiveStep) int64 {

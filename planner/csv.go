@@ -4,7 +4,24 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"memplan/ir"
 )
+
+// printable reports whether every rune of s prints (spaces included).
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
 
 // AppendBufferCSV appends the plan's placed buffers to b in the buffer-CSV
 // format memplan reads (ir.DecodeBufferCSV): a header id,lower,upper,size,offset,
@@ -13,7 +30,8 @@ import (
 // may use while it lives) and its offset. Reading the file back gives a
 // problem these offsets solve. Views and skipped tensors own no bytes and
 // are left out. A name the format cannot carry as an id (with a comma, a
-// quote or a line break) is an error naming the tensor.
+// quote, a line break or another character that does not print) is an
+// error naming the tensor.
 func (p *Plan) AppendBufferCSV(b []byte) ([]byte, error) {
 	b = append(b, "id,lower,upper,size,offset\n"...)
 	for i := range p.Tensors {
@@ -21,8 +39,8 @@ func (p *Plan) AppendBufferCSV(b []byte) ([]byte, error) {
 		if !t.Placed() || t.Offset < 0 {
 			continue
 		}
-		if t.Name == "" || strings.ContainsAny(t.Name, ",\"\r\n") || strings.TrimSpace(t.Name) != t.Name {
-			return nil, fmt.Errorf("buffer CSV: tensor %q: a name that is empty, has a comma, a quote, a line break or outer spaces cannot be a buffer id", t.Name)
+		if t.Name == "" || strings.ContainsAny(t.Name, ",\"\r\n") || strings.TrimSpace(t.Name) != t.Name || !printable(t.Name) {
+			return nil, fmt.Errorf("buffer CSV: tensor %s: a name that is empty, has a comma, a quote, a line break, a character that does not print or outer spaces cannot be a buffer id", ir.Quote(t.Name))
 		}
 		b = append(b, t.Name...)
 		b = append(b, ',')

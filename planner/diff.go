@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"memplan/ir"
 )
 
 // Diff compares two plans: two strategies on one graph, a graph and its
@@ -159,7 +161,7 @@ func sideOf(p *Plan, label string) DiffSide {
 		label = p.Name + " · " + p.Strategy
 	}
 	return DiffSide{Name: p.Name, Strategy: p.Strategy, Label: label, ArenaSize: p.ArenaSize, LowerBound: p.LowerBound,
-		Fragmentation: p.Fragmentation, Optimal: p.Optimal, Steps: p.Steps, Tensors: len(p.Tensors)}
+		Fragmentation: p.Fragmentation, Optimal: p.Optimal || p.OptimalBySearch, Steps: p.Steps, Tensors: len(p.Tensors)}
 }
 
 func roundMillionths(v float64) float64 {
@@ -173,7 +175,9 @@ func roundMillionths(v float64) float64 {
 // with their deltas, then one row per changed tensor.
 func (d *Diff) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "# A: %s\n# B: %s\n", d.A.Label, d.B.Label)
+	// Names and labels as ir.Display shows them: a tab or a line break in
+	// one would shift the table's columns or forge a row.
+	fmt.Fprintf(tw, "# A: %s\n# B: %s\n", ir.Display(d.A.Label), ir.Display(d.B.Label))
 	fmt.Fprintf(tw, "\tA\tB\tB - A\n")
 	for _, r := range d.Totals {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.What, r.A, r.B, r.Delta)
@@ -189,7 +193,7 @@ func (d *Diff) WriteTable(w io.Writer) error {
 	if len(d.Changed) > 0 {
 		fmt.Fprintf(tw, "tensor\toffset A\toffset B\tsteps A\tsteps B\tsize A\tsize B\tchanged\n")
 		for _, c := range d.Changed {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d-%d\t%d-%d\t%d\t%d\t%s\n", c.Name, offsetText(c.OffsetA), offsetText(c.OffsetB),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d-%d\t%d-%d\t%d\t%d\t%s\n", ir.Display(c.Name), offsetText(c.OffsetA), offsetText(c.OffsetB),
 				c.BirthA, c.DeathA, c.BirthB, c.DeathB, c.SizeA, c.SizeB, c.What)
 		}
 	}
@@ -198,7 +202,11 @@ func (d *Diff) WriteTable(w io.Writer) error {
 		names []string
 	}{{"A", d.OnlyA}, {"B", d.OnlyB}} {
 		if len(side.names) > 0 {
-			fmt.Fprintf(tw, "only in %s:\t%s\n", side.label, strings.Join(side.names, " "))
+			shown := make([]string, len(side.names))
+			for k, n := range side.names {
+				shown[k] = ir.Display(n)
+			}
+			fmt.Fprintf(tw, "only in %s:\t%s\n", side.label, strings.Join(shown, " "))
 		}
 	}
 	return tw.Flush()

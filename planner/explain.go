@@ -324,20 +324,22 @@ var ruleWords = map[string]string{
 	RuleSearch:   "a search placed the buffers together (the exact search, or the improver re-placing parts of a greedy answer)",
 }
 
-// text says the explanation in plain words.
+// text says the explanation in plain words, names as ir.Display shows
+// them.
 func (e *Explanation) text(plan *Plan) string {
 	var b strings.Builder
 	f := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	f("%s (%s", e.Tensor, e.Kind)
+	d := ir.Display
+	f("%s (%s", d(e.Tensor), d(string(e.Kind)))
 	if e.Root != "" {
-		f(", a view of %s at byte %d", e.Root, e.ViewOffset)
+		f(", a view of %s at byte %d", d(e.Root), e.ViewOffset)
 	}
 	f(")\n")
 	end := e.Death
 	f("Lives steps %d..%d.\n", e.Birth, end)
 	switch {
 	case e.Producer != "":
-		f("Born at step %d: op %s (%s) writes it.\n", e.Birth, e.Producer, e.ProducerOp)
+		f("Born at step %d: op %s (%s) writes it.\n", e.Birth, d(e.Producer), d(e.ProducerOp))
 	case loaded(e.Kind):
 		f("Loaded before the run (a %s).\n", e.Kind)
 	}
@@ -346,18 +348,18 @@ func (e *Explanation) text(plan *Plan) string {
 		f("It lives over the whole run: a %s must survive to the next one.\n", e.Kind)
 	case "output":
 		if e.KeptBy != "" {
-			f("It lives past the last step: its view %s is a graph output.\n", e.KeptBy)
+			f("It lives past the last step: its view %s is a graph output.\n", d(e.KeptBy))
 		} else {
 			f("It lives past the last step: it is a graph output.\n")
 		}
 	case "pinned":
 		f("It lives to step %d because it is pinned there.\n", e.Death)
 	case "view":
-		f("Dies after step %d: its view %s is read last there, by op %s.\n", e.Death, e.KeptBy, e.LastReader)
+		f("Dies after step %d: its view %s is read last there, by op %s.\n", e.Death, d(e.KeptBy), d(e.LastReader))
 	case "unread":
 		f("Dies at its own step %d: nothing reads it later.\n", e.Death)
 	default:
-		f("Dies after step %d: op %s reads it last.\n", e.Death, e.LastReader)
+		f("Dies after step %d: op %s reads it last.\n", e.Death, d(e.LastReader))
 	}
 	if e.Skipped {
 		f("Skipped by option: it takes no arena bytes.\n")
@@ -368,9 +370,9 @@ func (e *Explanation) text(plan *Plan) string {
 		return b.String()
 	}
 	if e.Root != "" {
-		f("It takes no bytes of its own: it sits inside %s, which is placed as follows.\n", e.Root)
+		f("It takes no bytes of its own: it sits inside %s, which is placed as follows.\n", d(e.Root))
 	}
-	f("%s sits at offset %d, %d bytes to %d", r.Buffer, r.Offset, r.Span, r.Offset+r.Span)
+	f("%s sits at offset %d, %d bytes to %d", d(r.Buffer), r.Offset, r.Span, r.Offset+r.Span)
 	for i := range plan.Tensors {
 		if o := &plan.Tensors[i]; o.Name == r.Buffer && o.Guard > 0 {
 			f(" (%d of them its guard)", o.Guard)
@@ -380,7 +382,7 @@ func (e *Explanation) text(plan *Plan) string {
 	if words, ok := ruleWords[r.Rule]; ok {
 		f("Rule: %s.\n", words)
 	}
-	if r.Rule == RuleSearch && plan.Optimal {
+	if r.Rule == RuleSearch && plan.OptimalBySearch {
 		f("The search proved that no smaller arena exists.\n")
 	}
 	if r.Turn > 0 {
@@ -399,7 +401,7 @@ func (e *Explanation) text(plan *Plan) string {
 				f(" and %d more", len(r.Conflicts)-k)
 				break
 			}
-			f(" %s [%d, %d)", c.Name, c.Offset, c.End)
+			f(" %s [%d, %d)", d(c.Name), c.Offset, c.End)
 		}
 		f(".\n")
 	}

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"bytes"
 	"fmt"
 
 	"memplan/ir"
@@ -26,9 +25,8 @@ const PlanRecordFormat = "plan-record"
 // invalid one is an error to read, not a picture to puzzle over.
 func Load(name string, data []byte, opts ir.DecodeOptions) (*Input, error) {
 	if IsPlanRecord(data) {
-		if opts.MaxMemory > 0 && int64(len(data)) > opts.MaxMemory/planRecordExpansion {
-			return nil, &ir.MemoryError{File: name, What: fmt.Sprintf("reading a %d-byte plan record", len(data)),
-				Need: int64(len(data)) * planRecordExpansion, Limit: opts.MaxMemory}
+		if err := CheckRecordSize(name, int64(len(data)), opts.MaxMemory); err != nil {
+			return nil, err
 		}
 		p, err := DecodePlan(name, data)
 		if err != nil {
@@ -54,12 +52,23 @@ func Load(name string, data []byte, opts ir.DecodeOptions) (*Input, error) {
 // a multiple of its size: its JSON is mostly the tensors' own fields.
 const planRecordExpansion = 8
 
-// IsPlanRecord reports whether data looks like a plan record: a JSON
-// object whose first bytes name the plan format. Records start with it,
-// as memplan writes them.
+// CheckRecordSize refuses a plan record of size bytes that decoding would
+// take more than maxMemory to hold (none when maxMemory is 0), with an
+// *ir.MemoryError.
+func CheckRecordSize(name string, size, maxMemory int64) error {
+	if maxMemory > 0 && size > maxMemory/planRecordExpansion {
+		return &ir.MemoryError{File: name, What: fmt.Sprintf("reading a %s plan record", FormatBytes(size)),
+			Need: size * planRecordExpansion, Limit: maxMemory}
+	}
+	return nil
+}
+
+// IsPlanRecord reports whether data is a plan record: a JSON object whose
+// top-level "format" field is the plan format. The field is read, not
+// searched for: a graph named "memplan.plan/v1" is a graph.
 func IsPlanRecord(data []byte) bool {
-	head := bytes.TrimLeft(data[:min(len(data), 512)], " \t\r\n")
-	return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"`+PlanFormat+`"`))
+	format, ok := ir.TopLevelString(data, "format")
+	return ok && format == PlanFormat
 }
 
 // DefaultAlignment is the offset alignment a format plans with unless

@@ -88,3 +88,9 @@ func TestFitOf(t *testing.T) {
 		})
 	}
 }
+
+func TestPlanRecordExpansionIsAtLeastTheMinimum(t *testing.T) {
+	if planRecordExpansion < ir.MinExpansion {
+		t.Fatalf("a plan record takes %d× its size, below ir.MinExpansion %d", planRecordExpansion, ir.MinExpansion)
+	}
+}

@@ -1,5 +1,12 @@
 package planner
 
+import (
+	"encoding/json"
+	"math"
+
+	"memplan/ir"
+)
+
 // Options control how a graph lowers to a Problem.
 type Options struct {
 	// Alignment of every offset, a power of two. Zero means the format's
@@ -29,6 +36,12 @@ type Options struct {
 	GPU *GPU `json:"-"`
 }
 
+// key is the options as a record writes them, for comparing two.
+func (o Options) key() string {
+	b, _ := json.Marshal(o) // plain fields and a map of ints: cannot fail
+	return string(b)
+}
+
 // DefaultOptions are the options the CLI and the viewer start from.
 func DefaultOptions() Options { return Options{Guard: -1} }
 
@@ -43,13 +56,37 @@ func DefaultGuard(alignment int64) int64 { return max(alignment, 128) }
 const WebGPUBindingLimit = 128 << 20
 
 // WeightLayout is the offset and size of each param of a forward plan.
+// File names the forward graph's file, for messages, when known.
 type WeightLayout struct {
 	Slots map[string]WeightSlot
+	File  string
+}
+
+// of names the forward plan's file in a message: " of fwd.json", or "".
+func (w *WeightLayout) of() string {
+	if w.File == "" {
+		return ""
+	}
+	return " of " + w.File
 }
 
 // WeightSlot is where one weight lives.
 type WeightSlot struct {
 	Offset, Size, Guard int64
+}
+
+// MaxInputBytes is the largest file a memory limit lets memplan read.
+// No input takes less than ir.MinExpansion times its size once decoded
+// and planned, so a larger one is refused before a byte of it is read.
+func MaxInputBytes(memoryLimit int64) int64 { return memoryLimit / ir.MinExpansion }
+
+// InputMemory is the least memory an input of size bytes takes decoded
+// and planned (saturating, for sizes no file has).
+func InputMemory(size int64) int64 {
+	if size > math.MaxInt64/ir.MinExpansion {
+		return math.MaxInt64
+	}
+	return size * ir.MinExpansion
 }
 
 // Memory limits for decoding and planning one input (ir.DecodeOptions's

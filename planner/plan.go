@@ -11,6 +11,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"memplan/ir"
 )
 
 // PlanFormat is the value of the "format" field of a plan record.
@@ -30,8 +32,14 @@ type Plan struct {
 	Fragmentation     float64 `json:"fragmentation"`
 	Alignment         int64   `json:"alignment"`
 	Strategy          string  `json:"strategy"`
-	Optimal           bool    `json:"optimal"`
-	Options           Options `json:"options"`
+	// Optimal is true exactly when the arena equals the aligned lower
+	// bound: the one proof of optimality Verify can check.
+	Optimal bool `json:"optimal"`
+	// OptimalBySearch is exact's word that no smaller arena exists when
+	// the arena is above the aligned lower bound (its search finished):
+	// a label Verify cannot check, as it cannot run the search again.
+	OptimalBySearch bool    `json:"optimal_by_search,omitempty"`
+	Options         Options `json:"options"`
 	// Steps is the number of schedule steps; tensors may live to step
 	// Steps, one past the last node.
 	Steps    int      `json:"steps"`
@@ -98,6 +106,10 @@ type PlanTensor struct {
 	Root       string `json:"root,omitempty"`
 	ViewOffset int64  `json:"view_offset"`
 	Skipped    bool   `json:"skipped,omitempty"`
+	// Alignment is the tensor's own offset alignment, when it owns bytes
+	// and its alignment differs from the plan's (a buffer CSV's alignment
+	// column); 0 otherwise.
+	Alignment int64 `json:"alignment,omitempty"`
 	// Under tensor binding, tensors with bytes in a GPU buffer say which
 	// and where (the fields buffer and buffer_offset); nil otherwise.
 	*BufferSlot
@@ -112,16 +124,18 @@ func (t *PlanTensor) Placed() bool { return !t.Skipped && t.Root == "" }
 // NewPlan builds the plan record of a problem and its placement.
 func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 	lb := LowerBound(p)
+	alb := alignedLowerBound(p, lb)
 	plan := &Plan{
 		Format:            PlanFormat,
 		Name:              p.Name,
 		ArenaSize:         pl.Arena,
 		LowerBound:        lb,
-		AlignedLowerBound: alignedLowerBound(p, lb),
+		AlignedLowerBound: alb,
 		TotalUnshared:     TotalUnshared(p),
 		Alignment:         p.Alignment,
 		Strategy:          strategy,
-		Optimal:           pl.Optimal,
+		Optimal:           pl.Arena == alb,
+		OptimalBySearch:   pl.Optimal && pl.Arena != alb,
 		Options:           p.Options,
 		Steps:             p.Steps,
 		Schedule:          p.Schedule,
@@ -138,10 +152,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		plan.Symbols = map[string]int64{}
 	}
 	plan.Saved = plan.TotalUnshared - plan.ArenaSize
-	plan.Fragmentation = 1
-	if lb > 0 {
-		plan.Fragmentation = math.Round(float64(pl.Arena)/float64(lb)*1e6) / 1e6
-	}
+	plan.Fragmentation = fragmentation(pl.Arena, lb)
 	reuses := ReusedFrom(p, pl.Offsets)
 	plan.Tensors = make([]PlanTensor, len(p.Tensors))
 	for i := range p.Tensors {
@@ -158,6 +169,9 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		case ti.Skipped:
 		case ti.Buffer >= 0:
 			t.Offset = pl.Offsets[ti.Buffer]
+			if a := p.Buffers[ti.Buffer].Align; a != p.Alignment {
+				t.Alignment = a
+			}
 			if r := reuses[ti.Buffer]; r >= 0 {
 				t.Reuses = p.Tensors[p.Buffers[r].Tensor].Name
 			}
@@ -171,7 +185,9 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		}
 		plan.Tensors[i] = t
 	}
-	plan.Options.GPU = nil // the record says it as binding and limits
+	// The record says the GPU as binding and limits, and the forward
+	// plan's weights as the fixed offsets it has.
+	plan.Options.GPU, plan.Options.SharedWeights = nil, nil
 	if p.GPU != nil {
 		plan.setGPU(p.GPU, p.Cut)
 	}
@@ -184,6 +200,15 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 	plan.PlacementRule = pl.Rule
 	plan.Fingerprint = plan.ComputeFingerprint()
 	return plan
+}
+
+// fragmentation is the arena over the lower bound, rounded to six
+// decimals (1 when the bound is 0), as the record states it.
+func fragmentation(arena, lb int64) float64 {
+	if lb <= 0 {
+		return 1
+	}
+	return math.Round(float64(arena)/float64(lb)*1e6) / 1e6
 }
 
 // TotalUnshared is the arena that no reuse would need: every buffer's
@@ -261,6 +286,13 @@ func (p *Plan) ComputeFingerprint() string {
 		h.int(len(t.Shape))
 		for _, d := range t.Shape {
 			h.i64(d)
+		}
+	}
+	for i := range p.Tensors { // hashed only when present, like phases
+		if a := p.Tensors[i].Alignment; a != 0 {
+			h.str("alignment")
+			h.int(i)
+			h.i64(a)
 		}
 	}
 	if p.Binding != "" { // hashed only when present: older plans keep their fingerprints
@@ -344,10 +376,11 @@ func (f *fingerprintHash) sum() []byte {
 }
 
 // WriteReport writes the text report: a header line with the totals, then
-// one row per placed tensor, `offset size name`, sorted by offset.
+// one row per placed tensor, `offset size name`, sorted by offset. Names
+// are shown as ir.Display shows them: a name cannot add a row.
 func (p *Plan) WriteReport(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "# arena_size=%d total_unshared=%d saved=%d lower_bound=%d aligned_lower_bound=%d fragmentation=%.4f strategy=%s\n",
-		p.ArenaSize, p.TotalUnshared, p.Saved, p.LowerBound, p.AlignedLowerBound, p.Fragmentation, p.Strategy)
+		p.ArenaSize, p.TotalUnshared, p.Saved, p.LowerBound, p.AlignedLowerBound, p.Fragmentation, ir.Display(p.Strategy))
 	if err != nil {
 		return err
 	}
@@ -364,7 +397,7 @@ func (p *Plan) WriteReport(w io.Writer) error {
 		return cmpInt64(b.Size, a.Size)
 	})
 	for _, t := range rows {
-		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, t.Name); err != nil {
+		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, ir.Display(t.Name)); err != nil {
 			return err
 		}
 	}

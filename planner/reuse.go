@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -10,16 +11,32 @@ import (
 // died latest. It paints address ranges in birth order over a segment tree
 // of compressed addresses, so it runs in O(n log n) even for 10^6 buffers.
 func ReusedFrom(p *Problem, offsets []int64) []int {
-	n := len(p.Buffers)
+	s := reuseSpans{make([]int64, len(p.Buffers)), make([]int, len(p.Buffers)), make([]int, len(p.Buffers))}
+	for i := range p.Buffers {
+		b := &p.Buffers[i]
+		s.size[i], s.birth[i], s.death[i] = b.Size, b.Birth, b.Death
+	}
+	return s.reusedFrom(offsets)
+}
+
+// reuseSpans are what ReusedFrom needs of each buffer, in plain slices: a
+// plan record's tensors give them as well as a problem's buffers.
+type reuseSpans struct {
+	size         []int64
+	birth, death []int
+}
+
+func (s reuseSpans) reusedFrom(offsets []int64) []int {
+	n := len(s.size)
 	out := make([]int, n)
 	for i := range out {
 		out[i] = -1
 	}
 	var coords []int64
 	order := make([]int, 0, n)
-	for i := range p.Buffers {
-		if b := &p.Buffers[i]; b.Size > 0 {
-			coords = append(coords, offsets[i], offsets[i]+b.Size)
+	for i, size := range s.size {
+		if size > 0 {
+			coords = append(coords, offsets[i], offsets[i]+size)
 			order = append(order, i)
 		}
 	}
@@ -29,20 +46,32 @@ func ReusedFrom(p *Problem, offsets []int64) []int {
 	slices.Sort(coords)
 	coords = slices.Compact(coords)
 	index := func(v int64) int { k, _ := slices.BinarySearch(coords, v); return k }
-	order = byBirth(p, order)
+	order = byBirth(s.birth, order)
 
 	t := newPaintTree(len(coords) - 1)
 	stride := int64(n) + 1
+	// A key is a death and a buffer; deaths past what the key holds (a
+	// record's steps run to 2^40) are ranked first, which keeps the order.
+	death := func(i int) int64 { return int64(s.death[i]) }
+	last := slices.MaxFunc(order, func(a, b int) int { return cmp.Compare(s.death[a], s.death[b]) })
+	if death(last) > (math.MaxInt64-stride)/stride {
+		deaths := make([]int64, 0, len(order))
+		for _, i := range order {
+			deaths = append(deaths, death(i))
+		}
+		slices.Sort(deaths)
+		deaths = slices.Compact(deaths)
+		death = func(i int) int64 { k, _ := slices.BinarySearch(deaths, int64(s.death[i])); return int64(k) }
+	}
 	for _, i := range order {
-		b := &p.Buffers[i]
-		lo, hi := index(offsets[i]), index(offsets[i]+b.Size)
+		lo, hi := index(offsets[i]), index(offsets[i]+s.size[i])
 		if key := t.query(lo, hi); key >= 0 {
 			prev := int(key % stride)
-			if p.Buffers[prev].Death < b.Birth {
+			if s.death[prev] < s.birth[i] {
 				out[i] = prev
 			}
 		}
-		t.paint(lo, hi, int64(b.Death)*stride+int64(i))
+		t.paint(lo, hi, death(i)*stride+int64(i))
 	}
 	return out
 }
@@ -109,26 +138,26 @@ func (t *paintTree) queryAt(node, l, r, lo, hi int) int64 {
 
 // byBirth orders buffers by birth, ties in the order given, by counting
 // (births are steps); a comparison sort took a sixth of NewPlan.
-func byBirth(p *Problem, order []int) []int {
-	lo, hi := p.Buffers[order[0]].Birth, p.Buffers[order[0]].Birth
+func byBirth(births []int, order []int) []int {
+	lo, hi := births[order[0]], births[order[0]]
 	for _, i := range order {
-		lo, hi = min(lo, p.Buffers[i].Birth), max(hi, p.Buffers[i].Birth)
+		lo, hi = min(lo, births[i]), max(hi, births[i])
 	}
 	if hi-lo > 4*len(order) {
 		// Sparse births (a hand-written CSV's): compare instead.
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(p.Buffers[a].Birth, p.Buffers[b].Birth) })
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(births[a], births[b]) })
 		return order
 	}
 	start := make([]int, hi-lo+2)
 	for _, i := range order {
-		start[p.Buffers[i].Birth-lo+1]++
+		start[births[i]-lo+1]++
 	}
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
 	out := make([]int, len(order))
 	for _, i := range order {
-		b := p.Buffers[i].Birth - lo
+		b := births[i] - lo
 		out[start[b]] = i
 		start[b]++
 	}

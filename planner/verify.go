@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"memplan/ir"
@@ -12,9 +13,13 @@ import (
 // Verify proves a plan record valid, independently of the code that placed
 // it: every tensor that owns bytes lies inside the arena at an aligned
 // offset; tensors live at a common step occupy disjoint bytes, guards
-// included; every view lies inside its root's bytes and live range; the
-// lower bound is what the live ranges imply. It reports up to ten
-// violations, naming the tensors.
+// included; every view lies inside its root's bytes and live range. Then
+// it recomputes every field that follows from the others and rejects a
+// record that states another value: the arena, bounds, totals, saved,
+// fragmentation and optimal from the placement; each tensor's kind, size,
+// birth, phase and reuses; steps, the manifest, the GPU buffers and the
+// fingerprint (docs/plan-format.md lists them, and the labels it does not
+// check). It reports up to ten violations, naming the tensors and fields.
 func Verify(plan *Plan) error {
 	v := &violations{}
 	if plan.Format != PlanFormat {
@@ -55,23 +60,34 @@ func Verify(plan *Plan) error {
 	if plan.PlacementOrder != nil {
 		verifyOrder(plan, byName, owners, v)
 	}
+	verifyLabels(plan, v)
 	// Only a plan whose owners are in range and disjoint has a meaningful
-	// peak; it is then at most the arena, so the sums below cannot wrap.
+	// peak; it is then at most the arena, so the sums that derive the
+	// other fields cannot wrap.
 	if v.count == 0 {
-		if lb := liveMax(plan, owners); lb != plan.LowerBound {
-			v.add("lower_bound is %d, but the live ranges imply %d", plan.LowerBound, lb)
-		} else if alb := plan.alignedLowerBound(); alb != plan.AlignedLowerBound && plan.AlignedLowerBound != 0 {
-			v.add("aligned_lower_bound is %d, but the live ranges and alignment imply %d", plan.AlignedLowerBound, alb)
-		} else if alb > plan.ArenaSize {
-			v.add("arena_size %d is below the aligned lower bound %d", plan.ArenaSize, alb)
-		}
-		if err := ir.CheckSize(plan.TotalUnshared); err != nil {
-			v.add("total_unshared: %v", err)
-		} else if plan.Saved != plan.TotalUnshared-plan.ArenaSize {
-			v.add("saved is %d, but total_unshared %d - arena_size %d is %d", plan.Saved, plan.TotalUnshared, plan.ArenaSize, plan.TotalUnshared-plan.ArenaSize)
-		}
+		verifyDerived(plan, byName, owners, v)
+	}
+	if fp := plan.ComputeFingerprint(); fp != plan.Fingerprint {
+		v.add("fingerprint is %s, but the record hashes to %s", ir.Quote(plan.Fingerprint), fp)
 	}
 	return v.err()
+}
+
+// verifyLabels checks the form of the fields that say how a plan was
+// made rather than what it is: placement_rule names a rule, and one that
+// placed buffers in turn. Whether the strategy named made this placement,
+// or placed it in placement_order by that rule, no record can show
+// (memplan explain says when the rule does not give an offset); another
+// solver's placement, scored by tools/bench, names its own strategy.
+func verifyLabels(plan *Plan, v *violations) {
+	switch plan.PlacementRule {
+	case "", RuleBestFit, RuleFirstFit, RuleFirstUse, RuleStack, RuleSearch:
+	default:
+		v.add("placement_rule is %s, not a rule of memplan", ir.Quote(plan.PlacementRule))
+	}
+	if plan.PlacementOrder != nil && plan.PlacementRule == RuleSearch {
+		v.add("placement_order is given, but placement_rule search places no buffer in turn")
+	}
 }
 
 // verifyReads checks the record's reads: one list per step, each naming
@@ -122,6 +138,8 @@ func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
 	switch {
 	case t.Birth < 0 || t.Death < t.Birth || t.Death > plan.Steps:
 		return bad("live range [%d, %d] is empty or outside the schedule's steps 0..%d", t.Birth, t.Death, plan.Steps)
+	case (t.Skipped || t.Root != "") && t.Alignment != 0:
+		return bad("alignment %d, but it owns no bytes to align", t.Alignment)
 	case t.Skipped:
 		if t.Offset != -1 {
 			return bad("skipped, but has offset %d", t.Offset)
@@ -137,9 +155,12 @@ func verifyTensor(plan *Plan, t *PlanTensor, v *violations) bool {
 	if err != nil {
 		return bad("offset %d + size %d + guard %d: %v", t.Offset, t.Size, t.Guard, err)
 	}
+	if a := t.Alignment; a != 0 && (a < 1 || a >= ir.ByteLimit || a&(a-1) != 0 || a == plan.Alignment) {
+		return bad("alignment %d is not a power of two below 2^62 other than the plan's %d", a, plan.Alignment)
+	}
 	// Misplaced but in range: it still takes part in the overlap sweep.
-	if plan.Alignment > 0 && t.Offset%plan.Alignment != 0 {
-		bad("offset %d is not a multiple of the alignment %d", t.Offset, plan.Alignment)
+	if a := plan.alignOf(t); a > 0 && t.Offset%a != 0 {
+		bad("offset %d is not a multiple of the alignment %d", t.Offset, a)
 	}
 	if span > 0 && end > plan.ArenaSize {
 		bad("bytes [%d, %d) end past the arena (%d)", t.Offset, end, plan.ArenaSize)
@@ -433,10 +454,13 @@ func (v *violations) err() error {
 	return fmt.Errorf("invalid plan: %w", errors.Join(v.errs...))
 }
 
-// VerifyAgainst checks that a plan record describes the given problem (the
-// same tensors with the same sizes, guards, live ranges, views and fixed
-// offsets, each buffer aligned as the problem asks) and then that it is
-// valid, with Verify.
+// VerifyAgainst checks that a plan record describes the given problem:
+// every field it states of the source (name, options, alignment, steps,
+// schedule, phases, reads, manifest, symbols, notes, and each tensor's
+// name, op, node, phase, kind, shape, dtype, size, guard, live range,
+// view, skip and alignment) is the source's, and fixed buffers keep
+// their offsets; then that it is valid and its derived fields true, with
+// Verify.
 func VerifyAgainst(p *Problem, plan *Plan) error {
 	v := &violations{}
 	if len(plan.Tensors) != len(p.Tensors) {
@@ -444,44 +468,139 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 		return v.err()
 	}
 	for i := range p.Tensors {
-		want, got := &p.Tensors[i], &plan.Tensors[i]
-		root := ""
-		if want.Root >= 0 && !want.Skipped { // a skipped view has no bytes to alias
-			root = p.Tensors[want.Root].Name
-		}
-		switch {
-		case got.Name != want.Name:
-			v.add("tensor %d is %s in the plan, %s in the source", i, ir.Quote(got.Name), ir.Quote(want.Name))
-		case got.Size != want.Size || got.Guard != want.Guard:
-			v.add("tensor %s: size %d guard %d, the source needs size %d guard %d", ir.Quote(got.Name), got.Size, got.Guard, want.Size, want.Guard)
-		case got.Birth > want.Birth || got.Death < want.Death:
-			v.add("tensor %s: live [%d, %d] does not cover the source's [%d, %d]", ir.Quote(got.Name), got.Birth, got.Death, want.Birth, want.Death)
-		case got.Root != root || (root != "" && got.ViewOffset != want.ViewOffset):
-			v.add("tensor %s: view of %s+%d, the source says %s+%d", ir.Quote(got.Name), ir.Quote(got.Root), got.ViewOffset, ir.Quote(root), want.ViewOffset)
-		case got.Skipped != want.Skipped:
-			v.add("tensor %s: skipped is %v, the source's options say %v", ir.Quote(got.Name), got.Skipped, want.Skipped)
-		case want.Buffer >= 0:
-			b := &p.Buffers[want.Buffer]
-			if got.Offset%b.Align != 0 {
-				v.add("tensor %s: offset %d is not a multiple of its alignment %d", ir.Quote(got.Name), got.Offset, b.Align)
-			}
-			if b.Fixed && got.Offset != b.Offset {
-				v.add("tensor %s: offset %d, but it is fixed at %d", ir.Quote(got.Name), got.Offset, b.Offset)
-			}
+		verifyTensorAgainst(p, &p.Tensors[i], &plan.Tensors[i], i, v)
+	}
+	if plan.Name != p.Name {
+		v.add("name is %s, the source's is %s", ir.Quote(plan.Name), ir.Quote(p.Name))
+	}
+	opts := p.Options
+	opts.GPU, opts.SharedWeights = nil, nil
+	if got, want := plan.Options.key(), opts.key(); got != want {
+		v.add("options are %s, but the source was lowered with %s", got, want)
+	}
+	if plan.Alignment != p.Alignment {
+		v.add("alignment is %d, the source's is %d", plan.Alignment, p.Alignment)
+	}
+	if plan.Steps != p.Steps {
+		v.add("steps is %d, the source has %d", plan.Steps, p.Steps)
+	}
+	if !slices.Equal(plan.Schedule, p.Schedule) {
+		v.add("schedule differs from the source's ops: %s", firstDifference(plan.Schedule, p.Schedule))
+	}
+	if !slices.Equal(plan.Phases, p.Phases) {
+		v.add("phases differ from the source's nodes' phases: %s", firstDifference(plan.Phases, p.Phases))
+	}
+	if !slices.EqualFunc(plan.Reads, p.Reads, slices.Equal) {
+		v.add("reads differ from what the source's ops read")
+	}
+	for _, l := range []struct {
+		field     string
+		got, want []string
+	}{{"inputs", plan.IO.Inputs, p.IO.Inputs}, {"params", plan.IO.Params, p.IO.Params}, {"constants", plan.IO.Constants, p.IO.Constants}, {"outputs", plan.IO.Outputs, p.IO.Outputs}} {
+		if !slices.Equal(l.got, l.want) {
+			v.add("io.%s differs from the source's: %s", l.field, firstDifference(l.got, l.want))
 		}
 	}
-	// Records made before reads existed leave them out; present, they
-	// must be the source's.
-	if plan.Reads != nil && !slices.EqualFunc(plan.Reads, p.Reads, slices.Equal) {
-		v.add("reads differ from what the source's ops read")
+	if !maps.Equal(plan.Symbols, p.Symbols) {
+		v.add("symbols are %v, the source's are %v", plan.Symbols, p.Symbols)
+	}
+	if !slices.Equal(plan.Notes, p.Notes) {
+		v.add("notes differ from the source's: %s", firstDifference(plan.Notes, p.Notes))
 	}
 	if g := p.GPU; g != nil && (plan.Binding != g.Binding || plan.Limits == nil || *plan.Limits != g.Limits) {
 		v.add("the plan's binding %s and limits are not the ones it was planned for: %s binding, %+v", ir.Quote(plan.Binding), g.Binding, g.Limits)
-	} else if g == nil && plan.Binding != "" {
-		v.add("the plan has binding %s, but the source was lowered for no GPU", ir.Quote(plan.Binding))
+	} else if g == nil && (plan.Binding != "" || plan.Limits != nil) {
+		v.add("the plan has binding %s and limits, but the source was lowered for no GPU", ir.Quote(plan.Binding))
 	}
 	if err := v.err(); err != nil {
 		return err
 	}
 	return Verify(plan)
+}
+
+// verifyTensorAgainst compares what the record says of tensor i with the
+// source's tensor want, naming the first field that differs.
+func verifyTensorAgainst(p *Problem, want *TensorInfo, got *PlanTensor, i int, v *violations) {
+	if got.Name != want.Name {
+		v.add("tensors[%d].name is %s, the source's tensor is %s", i, ir.Quote(got.Name), ir.Quote(want.Name))
+		return
+	}
+	root, viewOffset := "", int64(0)
+	if want.Root >= 0 && !want.Skipped { // a skipped view has no bytes to alias
+		root, viewOffset = p.Tensors[want.Root].Name, want.ViewOffset
+	}
+	align := int64(0)
+	if want.Buffer >= 0 && p.Buffers[want.Buffer].Align != p.Alignment {
+		align = p.Buffers[want.Buffer].Align
+	}
+	// Compared one by one: a record has a million tensors, and boxing
+	// every field to compare it would be most of the proof's garbage.
+	var field string
+	var g, w any
+	switch {
+	case got.Op != want.Op:
+		field, g, w = "op", got.Op, want.Op
+	case got.Node != want.Node:
+		field, g, w = "node", got.Node, want.Node
+	case got.Phase != want.Phase:
+		field, g, w = "phase", got.Phase, want.Phase
+	case got.Kind != want.Kind:
+		field, g, w = "kind", got.Kind, want.Kind
+	case !slices.Equal(got.Shape, want.Shape): // a scalar's shape is [], or nil in code
+		field, g, w = "shape", got.Shape, want.Shape
+	case got.DType != want.DType:
+		field, g, w = "dtype", got.DType, want.DType
+	case got.Size != want.Size:
+		field, g, w = "size", got.Size, want.Size
+	case got.Guard != want.Guard:
+		field, g, w = "guard", got.Guard, want.Guard
+	case got.Birth != want.Birth:
+		field, g, w = "birth", got.Birth, want.Birth
+	case got.Death != want.Death:
+		field, g, w = "death", got.Death, want.Death
+	case got.Root != root:
+		field, g, w = "root", got.Root, root
+	case got.ViewOffset != viewOffset:
+		field, g, w = "view_offset", got.ViewOffset, viewOffset
+	case got.Skipped != want.Skipped:
+		field, g, w = "skipped", got.Skipped, want.Skipped
+	case got.Alignment != align:
+		field, g, w = "alignment", got.Alignment, align
+	}
+	if field != "" {
+		v.add("tensor %s: %s is %s, the source's is %s", ir.Quote(got.Name), field, quoteValue(g), quoteValue(w))
+		return
+	}
+	if want.Buffer >= 0 {
+		if b := &p.Buffers[want.Buffer]; b.Fixed && got.Offset != b.Offset {
+			v.add("tensor %s: offset %d, but it is fixed at %d", ir.Quote(got.Name), got.Offset, b.Offset)
+		}
+	}
+}
+
+// quoteValue writes a field's value for a message: strings quoted.
+func quoteValue(x any) string {
+	switch x := x.(type) {
+	case string:
+		return ir.Quote(x)
+	case Kind:
+		return ir.Quote(string(x))
+	}
+	return fmt.Sprint(x)
+}
+
+// firstDifference says where two lists of names first differ.
+func firstDifference(got, want []string) string {
+	for k := range min(len(got), len(want)) {
+		if got[k] != want[k] {
+			return fmt.Sprintf("[%d] is %s, the source's %s", k, ir.Quote(got[k]), ir.Quote(want[k]))
+		}
+	}
+	switch {
+	case len(got) > len(want):
+		return fmt.Sprintf("[%d] is %s, which the source does not have", len(want), ir.Quote(got[len(want)]))
+	case len(got) < len(want):
+		return fmt.Sprintf("[%d] is missing: the source's is %s", len(got), ir.Quote(want[len(got)]))
+	}
+	return "they are the same" // not called for equal lists
 }

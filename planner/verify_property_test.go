@@ -47,7 +47,7 @@ func randomEdgePlan(rng *rand.Rand) *Plan {
 	n := 2 + rng.IntN(5)
 	steps := 1 + rng.IntN(4)
 	align := []int64{1, 8}[rng.IntN(2)]
-	plan := &Plan{Format: PlanFormat, Name: "edge", Alignment: align, Steps: steps, Schedule: []string{}}
+	plan := &Plan{Format: PlanFormat, Name: "edge", Alignment: align, Steps: steps, Schedule: []string{}, Strategy: "auto"}
 	small := rng.IntN(3) > 0 // most plans small, so many are valid
 	pick := func() int64 {
 		if small || rng.IntN(4) == 0 {
@@ -87,12 +87,42 @@ func randomEdgePlan(rng *rand.Rand) *Plan {
 	if rng.IntN(5) == 0 {
 		plan.LowerBound = pick()
 	}
-	plan.TotalUnshared = plan.ArenaSize
+	if total, ok := oracleTotal(plan); ok && total.IsInt64() {
+		plan.TotalUnshared = total.Int64()
+	}
 	if rng.IntN(5) == 0 {
 		plan.TotalUnshared = pick()
 	}
 	plan.Saved = plan.TotalUnshared - plan.ArenaSize
+	// The fields this test is not about follow from the rest, as a
+	// record states them; the oracle leaves them to Verify's own tests.
+	plan.AlignedLowerBound = plan.alignedLowerBound()
+	plan.Fragmentation = fragmentation(plan.ArenaSize, plan.LowerBound)
+	plan.Optimal = plan.ArenaSize == plan.AlignedLowerBound
+	for i, r := range plan.reusedFrom() {
+		plan.Tensors[i].Reuses = r
+	}
+	plan.Fingerprint = plan.ComputeFingerprint()
 	return plan
+}
+
+// oracleTotal is total_unshared in big integers: the owners' spans end to
+// end, each at an aligned offset.
+func oracleTotal(plan *Plan) (*big.Int, bool) {
+	end, a := new(big.Int), big.NewInt(plan.Alignment)
+	for _, tt := range plan.Tensors {
+		if tt.Size < 0 || tt.Guard < 0 {
+			return nil, false
+		}
+		span := new(big.Int).Add(big.NewInt(tt.Size), big.NewInt(tt.Guard))
+		if span.Sign() == 0 {
+			continue
+		}
+		// Round up: end + (a - end mod a) mod a.
+		pad := new(big.Int).Mod(new(big.Int).Sub(a, new(big.Int).Mod(end, a)), a)
+		end.Add(end, pad).Add(end, span)
+	}
+	return end, true
 }
 
 // oracleValid decides validity the slow, obviously right way, with big
@@ -118,6 +148,7 @@ func oracleValid(plan *Plan) bool {
 		return false
 	}
 	arena := big.NewInt(plan.ArenaSize)
+	top := new(big.Int) // where the owners' bytes end: the arena a record must state
 	var owners []*PlanTensor
 	for i := range plan.Tensors {
 		tt := &plan.Tensors[i]
@@ -131,6 +162,9 @@ func oracleValid(plan *Plan) bool {
 			if sum(tt.Offset, tt.Size, tt.Guard).Cmp(arena) > 0 {
 				return false
 			}
+			if end := sum(tt.Offset, tt.Size, tt.Guard); end.Cmp(top) > 0 {
+				top = end
+			}
 			owners = append(owners, tt)
 		}
 	}
@@ -143,8 +177,14 @@ func oracleValid(plan *Plan) bool {
 			}
 		}
 	}
+	if top.Cmp(arena) != 0 {
+		return false
+	}
 	lb, _ := oracleLiveMax(plan)
 	if lb.Cmp(big.NewInt(plan.LowerBound)) != 0 || !inRange(plan.TotalUnshared) {
+		return false
+	}
+	if total, _ := oracleTotal(plan); total.Cmp(big.NewInt(plan.TotalUnshared)) != 0 {
 		return false
 	}
 	return sum(plan.Saved, plan.ArenaSize).Cmp(big.NewInt(plan.TotalUnshared)) == 0

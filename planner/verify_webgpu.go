@@ -57,6 +57,9 @@ func verifyGPU(plan *Plan, byName map[string]int, v *violations) {
 	if end < plan.ArenaSize && tensor {
 		v.add("the GPU buffers cover %d bytes, short of the arena's %d", end, plan.ArenaSize)
 	}
+	if tensor && v.count == 0 {
+		verifyCuts(plan, v)
+	}
 	for i := range plan.Tensors {
 		t := &plan.Tensors[i]
 		if why := slotProblem(plan, byName, t, tensor, align); why != "" {
@@ -116,4 +119,31 @@ func slotProblem(plan *Plan, byName map[string]int, t *PlanTensor, tensor bool, 
 		return "names a GPU buffer it cannot have: no bytes to bind, or no tensor binding"
 	}
 	return ""
+}
+
+// verifyCuts checks that the GPU buffers are the ones the limits make of
+// the arena: cut at multiples of maxBufferSize rounded down to the
+// largest alignment, the last one's size rounded up to 4 bytes.
+func verifyCuts(plan *Plan, v *violations) {
+	maxAlign := plan.Alignment
+	for i := range plan.Tensors {
+		maxAlign = max(maxAlign, plan.Tensors[i].Alignment)
+	}
+	cut := plan.Limits.MaxBufferSize &^ (maxAlign - 1)
+	if cut <= 0 {
+		v.add("maxBufferSize %d is below the alignment %d", plan.Limits.MaxBufferSize, maxAlign)
+		return
+	}
+	// Counted first: a hostile arena and limits could ask for 2^60 buffers.
+	if n := (plan.ArenaSize + cut - 1) / cut; n != int64(len(plan.Buffers)) {
+		v.add("buffers: %d GPU buffers, but the arena of %d bytes cut every %d bytes makes %d", len(plan.Buffers), plan.ArenaSize, cut, n)
+		return
+	}
+	for k, b := range plan.Buffers {
+		off := int64(k) * cut
+		if want := (GPUBuffer{Offset: off, Size: alignUp(min(cut, plan.ArenaSize-off), 4)}); b != want {
+			v.add("buffers[%d] is at %d, %d bytes, but the cuts every %d bytes make it %d, %d bytes", k, b.Offset, b.Size, cut, want.Offset, want.Size)
+			return
+		}
+	}
 }

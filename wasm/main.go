@@ -598,7 +598,7 @@ func (a *app) explained(seq int, plan *planner.Plan, name, answer string) {
 func summary(l *viz.Layout) map[string]any {
 	p := l.Plan
 	s := map[string]any{
-		"name": p.Name, "strategy": p.Strategy, "optimal": p.Optimal,
+		"name": p.Name, "strategy": p.Strategy, "optimal": p.Optimal || p.OptimalBySearch,
 		"arena_size": p.ArenaSize, "lower_bound": p.LowerBound, "total_unshared": p.TotalUnshared,
 		"saved": p.Saved, "fragmentation": p.Fragmentation, "steps": p.Steps, "tensors": len(p.Tensors),
 		"alignment": p.Alignment, "options": p.Options, "notes": p.Notes, "symbols": p.Symbols,

@@ -158,6 +158,9 @@ func (d *decoder) analyze() error {
 	if err := d.checkProducers(); err != nil {
 		return err
 	}
+	if err := d.checkAttrs(); err != nil {
+		return err
+	}
 	if err := d.sortNodes(); err != nil {
 		return err
 	}
@@ -263,6 +266,17 @@ func (d *decoder) build() (*ir.Graph, error) {
 	if subgraphs > 0 {
 		d.notes = append(d.notes, fmt.Sprintf("%d If/Loop/Scan nodes: their outputs are produced at their step; tensors inside their subgraphs were not planned", subgraphs))
 	}
+	var inFiles []string
+	for i := range g.inits {
+		if g.inits[i].dataFile {
+			inFiles = append(inFiles, g.inits[i].name)
+		}
+	}
+	if len(inFiles) > 0 {
+		// Sizes come from dims, which is right; but say that no byte of
+		// the data was there to read.
+		d.notes = append(d.notes, fmt.Sprintf("%d initializers keep their data in files beside the model, which memplan does not read: their sizes come from their dims (%s)", len(inFiles), listNames(inFiles, 5)))
+	}
 	if d.viMism > 0 {
 		d.notes = append(d.notes, fmt.Sprintf("value_info disagrees with shape inference on %d tensors (value_info kept): %s", d.viMism, strings.Join(d.viDiff, ", ")))
 	}
@@ -278,6 +292,26 @@ func (d *decoder) build() (*ir.Graph, error) {
 
 // checkProducers rejects tensors produced twice, naming all of them, and
 // inputs that nothing produces.
+// checkAttrs refuses attributes no model may have, whether or not the
+// file also gives the shapes they decide: a convolution in no groups.
+func (d *decoder) checkAttrs() error {
+	for k := range d.g.nodes {
+		n := &d.g.nodes[k]
+		switch n.op {
+		case "Conv", "ConvTranspose", "ConvInteger", "QLinearConv":
+			if n.domain != "" {
+				continue
+			}
+			if g := n.attrInt("group", 1); g < 1 {
+				e := d.errf("%s: group is %d: want a positive number of groups", n.op, g)
+				e.Path, e.Node = fmt.Sprintf("graph.node[%d]", k), n.name
+				return e
+			}
+		}
+	}
+	return nil
+}
+
 func (d *decoder) checkProducers() error {
 	g := d.g
 	seen := map[string]bool{}

@@ -1084,7 +1084,11 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 		}
 		ch = ws[0]
 		if n.op == "ConvTranspose" {
-			ch = ws[1] * max(n.attrInt("group", 1), 1)
+			c, err := ir.MulSize(ws[1], n.attrInt("group", 1))
+			if err != nil {
+				return d.fail(res, "%d channels × group %d: %v", ws[1], n.attrInt("group", 1), err)
+			}
+			ch = c
 		}
 	}
 	if len(kernel) != sp {

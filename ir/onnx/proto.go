@@ -61,6 +61,9 @@ type tensor struct {
 	doubles  []float64
 	uint64s  []uint64
 	external bool
+	// dataFile: the data lives in a file beside the model
+	// (data_location EXTERNAL), which memplan does not read.
+	dataFile bool
 	off      int64
 }
 
@@ -412,6 +415,7 @@ func parseTensor(b []byte, base int64) (tensor, error) {
 			}
 		case 14:
 			t.external = x == 1
+			t.dataFile = x == 1
 		}
 		return err
 	})

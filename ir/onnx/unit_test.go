@@ -320,6 +320,12 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{"bad reshape", modelP(13, x, initz(tproto("s", tInt64, ints64(1), 7)),
 			op("Reshape", []string{"x", "s"}, []string{"y"})), nil, []string{`"y" (Reshape)`}},
 		{"no graph", pb{}.i64(1, 7), nil, []string{"byte 2", "ends without a graph"}},
+		{"conv with no groups", modelP(13, input(vinfo("x", tFloat, 1, 3, 10, 9)), initz(tproto("w", tFloat, ints64(8, 3, 3, 3))),
+			op("Conv", []string{"x", "w"}, []string{"y"}, aInt("group", 0))), nil, []string{"graph.node[0]", "Conv: group is 0: want a positive number of groups"}},
+		{"conv with no groups, its output shape given", modelP(13, input(vinfo("x", tFloat, 1, 3, 10, 9)), initz(tproto("w", tFloat, ints64(8, 3, 3, 3))),
+			op("Conv", []string{"x", "w"}, []string{"y"}, aInt("group", 0)), output(vinfo("y", tFloat, 1, 8, 8, 7))), nil, []string{"graph.node[0]", "Conv: group is 0"}},
+		{"convtranspose with negative groups", modelP(13, input(vinfo("x", tFloat, 1, 4, 5, 5)), initz(tproto("w", tFloat, ints64(4, 2, 2, 2))),
+			op("ConvTranspose", []string{"x", "w"}, []string{"y"}, aInt("group", -2))), nil, []string{"graph.node[0]", "ConvTranspose: group is -2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Decode("e.onnx", tc.data, ir.DecodeOptions{Symbols: tc.syms})
@@ -579,5 +585,24 @@ func TestSubgraphReadSortsProducerFirst(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(g.Notes, "\n"), "not in topological order (1 inputs") {
 		t.Errorf("notes %q", g.Notes)
+	}
+}
+
+// Initializers whose data lives in files beside the model are planned by
+// their dims, and the plan says so.
+func TestExternalDataIsNoted(t *testing.T) {
+	data := modelP(13, input(vinfo("x", tFloat, 3, 4)),
+		initz(tproto("w", tFloat, ints64(3, 4)).i64(14, 1)),
+		op("Add", []string{"x", "w"}, []string{"y"}))
+	g, err := Decode("ext.onnx", data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := shapeOf(t, g, "w"); !slices.Equal(got, ints64(3, 4)) {
+		t.Errorf("w: shape %v, want [3 4]", got)
+	}
+	want := `1 initializers keep their data in files beside the model, which memplan does not read: their sizes come from their dims ("w")`
+	if !slices.Contains(g.Notes, want) {
+		t.Errorf("notes %q lack %q", g.Notes, want)
 	}
 }

@@ -13,8 +13,9 @@
 //
 // FILE is graph JSON (memplan.graph/v1), a buffer CSV (id,lower,upper,size)
 // or an ONNX model. Exit status: 0 ok, 1 bad input or usage, 3 over
-// budget, 4 an invalid plan (verify), 5 a memplan bug (a plan that failed
-// its own proof). Go itself exits with 2 when the program crashes, so no
+// budget (--budget, the --webgpu device, or WebGPU's binding limit in
+// f32-uniform mode), 4 an invalid plan record (verify), 5 a memplan bug
+// (a plan that failed its own proof). Go itself exits with 2 when the program crashes, so no
 // verdict uses 2.
 package main
 
@@ -73,8 +74,10 @@ MiniMalloc publishes) or an ONNX model (.onnx). Flags may come before or after
 FILE. "memplan COMMAND -h" lists a command's flags.
 
 Exit status: 0 ok; 1 bad input or usage; 3 over budget (the message says
-by how much); 4 the plan is invalid (verify); 5 a bug in memplan: a plan
-failed its own proof (please report it). 2 is only Go's own crash status.
+by how much), over the --webgpu device, or in f32-uniform mode over
+WebGPU's 128 MiB binding; 4 the plan record is invalid (verify); 5 a bug
+in memplan: a plan failed its own proof (please report it). 2 is only
+Go's own crash status.
 `
 
 func main() {
@@ -136,7 +139,12 @@ func report(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "memplan:", err)
+	// Messages quote names, but not every part of every message is
+	// memplan's own words (a file name, a system error): each line is
+	// escaped, so that none reaches the terminal's controls.
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintln(stderr, "memplan:", ir.Escape(line))
+	}
 	var ie *ir.Error
 	if errors.As(err, &ie) {
 		switch ie.Need {
@@ -185,7 +193,7 @@ type planFlags struct {
 
 func (f *planFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.strategy, "strategy", planner.DefaultStrategy, "placement strategy: "+strings.Join(planner.StrategyNames(), ", "))
-	fs.Int64Var(&f.align, "align", 0, "offset alignment in bytes, a power of two (default 64 for graphs, 1 for buffer CSVs)")
+	fs.Var(alignFlag{&f.align}, "align", "offset alignment in `bytes`, a power of two (default 64 for graphs, 1 for buffer CSVs)")
 	fs.BoolVar(&f.f32, "f32-uniform", false, "store every tensor as f32, 4 bytes an element (WebGPU layout)")
 	fs.BoolVar(&f.noReuse, "no-reuse", false, "give every buffer its own bytes (the baseline)")
 	f.guard = -1
@@ -208,6 +216,16 @@ func (f *planFlags) options() (planner.Options, error) {
 	o.Alignment, o.F32Uniform, o.NoReuse, o.Guard = f.align, f.f32, f.noReuse, f.guard
 	if f.align < 0 || f.align > 0 && f.align&(f.align-1) != 0 {
 		return o, usageError{fmt.Sprintf("--align %d is not a power of two", f.align)}
+	}
+	// Zero has a meaning for these (none, or the default); a negative
+	// value has none, and is an error rather than a guess.
+	switch {
+	case f.timeLimit < 0:
+		return o, usageError{fmt.Sprintf("--time-limit %v is negative", f.timeLimit)}
+	case f.autoSlice < 0:
+		return o, usageError{fmt.Sprintf("--auto-slice %v is negative (0 for none)", f.autoSlice)}
+	case f.nodeLimit < 0:
+		return o, usageError{fmt.Sprintf("--node-limit %d is negative", f.nodeLimit)}
 	}
 	for _, s := range strings.Split(f.skip, ",") {
 		switch strings.TrimSpace(s) {
@@ -242,6 +260,26 @@ func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
 		slice = -1 // PlaceOptions: negative is none, zero the default
 	}
 	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+}
+
+// alignFlag is the --align flag: a power of two. Left out it is 0, the
+// format's default; given, 0 is as wrong as 48.
+type alignFlag struct{ v *int64 }
+
+func (a alignFlag) String() string {
+	if a.v == nil || *a.v == 0 {
+		return ""
+	}
+	return strconv.FormatInt(*a.v, 10)
+}
+
+func (a alignFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n&(n-1) != 0 {
+		return fmt.Errorf("%s is not a power of two", s)
+	}
+	*a.v = n
+	return nil
 }
 
 // guardFlag is an int64 flag whose unset value (-1, "the default") the
@@ -346,26 +384,77 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer, positional int) ([
 // load decodes a file in any format memplan reads, within the memory
 // limit; Go's garbage collector is told the same limit.
 func load(f *planFlags, name string, symbols map[string]int64) (*ir.Source, error) {
-	limit, err := f.memoryLimit()
-	if err != nil {
-		return nil, err
-	}
-	debug.SetMemoryLimit(limit)
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch})
-	var mem *ir.MemoryError
+	in, err := loadInput(f, name, symbols)
 	switch {
-	case errors.As(err, &mem):
-		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
 	case err != nil:
 		return nil, err
 	case in.Source == nil:
 		return nil, usageError{fmt.Sprintf("%s is a plan record, not a graph or buffer list to plan (memplan verify checks a record against its source)", name)}
 	}
 	return in.Source, nil
+}
+
+// loadInput reads and decodes a file, a plan record included, within the
+// memory limit: the file's size is checked before it is read.
+func loadInput(f *planFlags, name string, symbols map[string]int64) (*planner.Input, error) {
+	limit, err := f.memoryLimit()
+	if err != nil {
+		return nil, err
+	}
+	debug.SetMemoryLimit(limit)
+	data, err := readInput(name, limit)
+	if err == nil {
+		var in *planner.Input
+		if in, err = planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch}); err == nil {
+			return in, nil
+		}
+	}
+	if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
+		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
+	return nil, err
+}
+
+// readInput reads a file within what a memory limit allows any input
+// (planner.MaxInputBytes), refusing a larger one before reading it: by
+// its size when it is a regular file, else (a pipe, a device, standard
+// input) by reading no more than one byte past the allowance.
+func readInput(name string, memoryLimit int64) ([]byte, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int64(-1)
+	if info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	return readLimited(name, file, size, memoryLimit)
+}
+
+// readLimited reads r, the contents of name, whose size is known (>= 0)
+// or not (-1), refusing more than planner.MaxInputBytes(memoryLimit).
+func readLimited(name string, r io.Reader, size, memoryLimit int64) ([]byte, error) {
+	most := planner.MaxInputBytes(memoryLimit)
+	if size > most {
+		return nil, &ir.MemoryError{File: name, What: "reading " + planner.FormatBytes(size), Need: planner.InputMemory(size), Limit: memoryLimit}
+	}
+	var b bytes.Buffer
+	if size > 0 {
+		b.Grow(int(size) + 1) // one more, to see the end without growing
+	}
+	n, err := b.ReadFrom(io.LimitReader(r, most+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > most { // a stream, or a file that grew
+		return nil, &ir.MemoryError{File: name, What: "reading more than " + planner.FormatBytes(most), Need: planner.InputMemory(most), Limit: memoryLimit, AtLeast: true}
+	}
+	return b.Bytes(), nil
 }
 
 func (f *planFlags) memoryLimit() (int64, error) {
@@ -386,24 +475,35 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 	if err != nil {
 		return nil, err
 	}
-	if f.forward != "" {
-		fwd, err := load(f, f.forward, opts.Symbols)
-		if err != nil {
-			return nil, fmt.Errorf("--forward: %w", err)
-		}
-		fopts := opts
-		fopts.SkipParams = false
-		fplan, err := planner.PlanSource(ctx, fwd, fopts, f.strategy, f.placeOptions(stderr))
-		if err != nil {
-			return nil, fmt.Errorf("--forward: %w", err)
-		}
-		opts.SharedWeights = planner.WeightLayoutOf(fplan)
+	if opts.SharedWeights, err = forwardWeights(ctx, f, opts, stderr); err != nil {
+		return nil, err
 	}
 	src, err := load(f, file, opts.Symbols)
 	if err != nil {
 		return nil, err
 	}
 	return planner.Lower(src, opts)
+}
+
+// forwardWeights plans the --forward graph, if any, and returns where its
+// weights sit.
+func forwardWeights(ctx context.Context, f *planFlags, opts planner.Options, stderr io.Writer) (*planner.WeightLayout, error) {
+	if f.forward == "" {
+		return nil, nil
+	}
+	fwd, err := load(f, f.forward, opts.Symbols)
+	if err != nil {
+		return nil, fmt.Errorf("--forward: %w", err)
+	}
+	fopts := opts
+	fopts.SkipParams = false
+	fplan, err := planner.PlanSource(ctx, fwd, fopts, f.strategy, f.placeOptions(stderr))
+	if err != nil {
+		return nil, fmt.Errorf("--forward: %w", err)
+	}
+	w := planner.WeightLayoutOf(fplan)
+	w.File = f.forward
+	return w, nil
 }
 
 func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -473,29 +573,33 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	// The verdict is the planner's (FitOf): over --budget, over the
+	// --webgpu device, or in f32-uniform mode over WebGPU's binding limit,
+	// exit status 3.
+	if fit == nil || fit.Fits {
+		return nil
+	}
 	if budget >= 0 {
-		return plan.ArenaFitsIn(budget)
+		return plan.ArenaFitsIn(budget) // the arena, the budget and the bound, in its words
 	}
-	if fit != nil && fit.Binding != "" && !fit.Fits {
-		if *asJSON { // the report went to the record; say why here
-			writeFit(stderr, fit)
-		}
-		return notFitError{fit}
+	if *asJSON { // the report went to the record; say why here
+		writeFit(stderr, fit)
 	}
-	return nil
+	return notFitError{fit}
 }
 
-// notFitError is a plan that does not fit its WebGPU device: exit
-// status 3, like a budget it exceeds.
+// notFitError is a plan that does not fit its WebGPU device, or in
+// f32-uniform mode WebGPU's storage-binding limit: exit status 3, like a
+// budget it exceeds.
 type notFitError struct{ fit *planner.Fit }
 
 func (e notFitError) Error() string { return e.fit.Text }
 
 // writeFit writes a WebGPU fit report as comment lines.
 func writeFit(w io.Writer, fit *planner.Fit) {
-	fmt.Fprintf(w, "# %s\n", fit.Text)
+	fmt.Fprintf(w, "# %s\n", ir.Escape(fit.Text))
 	for _, l := range fit.Lines {
-		fmt.Fprintf(w, "#   %s\n", l)
+		fmt.Fprintf(w, "#   %s\n", ir.Escape(l))
 	}
 }
 
@@ -510,8 +614,15 @@ func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) f
 }
 
 // writeExports writes the plan's picture and its buffer CSV to the files
-// named, if any.
+// named, if any: both or neither. Each is made in memory first, so that
+// one the plan cannot give (a name a CSV id cannot carry) leaves no file;
+// a file that cannot be written removes the one written before it.
 func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) error {
+	type export struct {
+		file string
+		data []byte
+	}
+	var out []export
 	if svgFile != "" {
 		// The budget line is the verdict's: the one given, else f32-uniform's
 		// WebGPU limit, else none.
@@ -524,16 +635,20 @@ func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) err
 		if err := svgplot.Write(&b, plan, svgplot.Options{Budget: line}); err != nil {
 			return err
 		}
-		if err := os.WriteFile(svgFile, b.Bytes(), 0o644); err != nil {
-			return err
-		}
+		out = append(out, export{svgFile, b.Bytes()})
 	}
 	if csvFile != "" {
 		b, err := plan.AppendBufferCSV(nil)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(csvFile, b, 0o644); err != nil {
+		out = append(out, export{csvFile, b})
+	}
+	for k, e := range out {
+		if err := os.WriteFile(e.file, e.data, 0o644); err != nil {
+			for _, done := range out[:k] {
+				os.Remove(done.file)
+			}
 			return err
 		}
 	}
@@ -576,10 +691,15 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // writeSummary writes the report with a few human lines before it.
 func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *planner.Fit) error {
 	optimal := ""
-	if plan.Optimal {
-		optimal = " (optimal)"
+	switch {
+	case plan.Optimal:
+		optimal = " (optimal: the arena is the aligned lower bound)"
+	case plan.OptimalBySearch:
+		optimal = " (optimal by exact's search)"
 	}
-	fmt.Fprintf(w, "# %s: %d tensors, %d steps, strategy %s%s\n", plan.Name, len(plan.Tensors), plan.Steps, plan.Strategy, optimal)
+	// Names as ir.Display shows them, free text escaped: a name cannot
+	// forge a line of the report or reach the terminal's controls.
+	fmt.Fprintf(w, "# %s: %d tensors, %d steps, strategy %s%s\n", ir.Display(plan.Name), len(plan.Tensors), plan.Steps, ir.Display(plan.Strategy), optimal)
 	fmt.Fprintf(w, "# arena %s, lower bound %s, fragmentation %.4f, saved %s of %s\n",
 		planner.FormatBytes(plan.ArenaSize), planner.FormatBytes(plan.LowerBound), plan.Fragmentation,
 		planner.FormatBytes(plan.Saved), planner.FormatBytes(plan.TotalUnshared))
@@ -590,19 +710,16 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *pl
 			plan.Alignment, planner.FormatBytes(alb), 100*float64(plan.ArenaSize-alb)/float64(alb))
 	}
 	if fit != nil {
-		fmt.Fprintf(w, "# %s\n", fit.Text)
-		for _, l := range fit.Lines {
-			fmt.Fprintf(w, "#   %s\n", l)
-		}
+		writeFit(w, fit)
 	}
 	for _, r := range plan.PhaseRuns() {
-		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", r.Phase, r.First, r.Last, planner.FormatBytes(r.Peak))
+		fmt.Fprintf(w, "# phase %s: steps %d-%d, peak %s live\n", ir.Display(r.Phase), r.First, r.Last, planner.FormatBytes(r.Peak))
 	}
 	if pl.Detail != "" {
-		fmt.Fprintf(w, "# %s\n", pl.Detail)
+		fmt.Fprintf(w, "# %s\n", ir.Escape(pl.Detail))
 	}
 	for _, n := range plan.Notes {
-		fmt.Fprintf(w, "# note: %s\n", n)
+		fmt.Fprintf(w, "# note: %s\n", ir.Escape(n))
 	}
 	return plan.WriteReport(w)
 }
@@ -615,13 +732,34 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(pos[1])
+	limit, err := f.memoryLimit()
 	if err != nil {
 		return err
 	}
+	data, err := readInput(pos[1], limit)
+	if err != nil {
+		if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
+			return fmt.Errorf("%w (raise it with --max-memory)", err)
+		}
+		return err
+	}
+	// Everything wrong with the record, from a field given twice to an
+	// overlap, is the verdict "invalid" (exit 4); what is wrong with the
+	// source or the command is bad input.
+	invalid := func(err error) error { return badPlanError{fmt.Errorf("%s: %w", pos[1], err)} }
+	if !planner.IsPlanRecord(data) {
+		return invalid(errors.New(`not a plan record: want a JSON object with "format": "` + planner.PlanFormat + `"`))
+	}
+	if err := planner.CheckRecordSize(pos[1], int64(len(data)), limit); err != nil {
+		return fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
 	plan, err := planner.DecodePlan(pos[1], data)
 	if err != nil {
-		return err
+		return badPlanError{err} // it names the file and the place
+	}
+	data = nil
+	if err := planner.Verify(plan); err != nil {
+		return invalid(err)
 	}
 	// Lower the source with the options the plan records, so the check is
 	// against what the plan claims to be.
@@ -633,24 +771,35 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	f.skip = strings.Join(skips, ",")
+	f.symbols = nil
 	if len(plan.Options.Symbols) > 0 {
 		f.symbols = plan.Options.Symbols
 	}
+	f.gpu = nil
 	if plan.Limits != nil {
 		f.gpu = &planner.GPU{Binding: plan.Binding, Limits: *plan.Limits}
 	}
-	p, err := lower(ctx, &f, pos[0], stderr)
+	opts, err := f.options()
+	if err != nil {
+		return invalid(fmt.Errorf("options: %w", err))
+	}
+	if opts.SharedWeights, err = forwardWeights(ctx, &f, opts, stderr); err != nil {
+		return err
+	}
+	src, err := load(&f, pos[0], opts.Symbols)
 	if err != nil {
 		return err
 	}
-	if err := planner.VerifyAgainst(p, plan); err != nil {
-		return badPlanError{fmt.Errorf("%s: %w", pos[1], err)}
+	p, err := planner.Lower(src, opts)
+	if err != nil {
+		// The source decodes; the record's options do not lower it.
+		return invalid(fmt.Errorf("its options do not lower %s: %w", pos[0], err))
 	}
-	if fp := plan.ComputeFingerprint(); fp != plan.Fingerprint {
-		return badPlanError{fmt.Errorf("%s: fingerprint %s does not match its content (%s)", pos[1], plan.Fingerprint, fp)}
+	if err := planner.VerifyAgainst(p, plan); err != nil {
+		return invalid(err)
 	}
 	fmt.Fprintf(stdout, "ok: %s is a valid plan for %s (%d tensors, arena %d bytes, %.4f × lower bound)\n",
-		pos[1], pos[0], len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
+		ir.Display(pos[1]), ir.Display(pos[0]), len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)
 	return nil
 }
 
@@ -782,6 +931,9 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *symbol == "" {
 		return usageError{"fit needs --symbol NAME"}
 	}
+	if *maxPlans < 1 {
+		return usageError{fmt.Sprintf("--max-plans %d: want at least one plan", *maxPlans)}
+	}
 	opts, err := f.options()
 	if err != nil {
 		return err
@@ -800,9 +952,9 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	r.Describe(opts.GPU)
 	for _, l := range r.Lines {
-		fmt.Fprintf(stdout, "# %s\n", l)
+		fmt.Fprintf(stdout, "# %s\n", ir.Escape(l))
 	}
-	fmt.Fprintf(stdout, "%s=%d\n", r.Symbol, r.Value)
+	fmt.Fprintf(stdout, "%s=%d\n", ir.Display(r.Symbol), r.Value)
 	if r.At == nil {
 		return notFitError{r.Next.Fit}
 	}
@@ -864,18 +1016,21 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // verified it), else the input planned with f. The label names the file
 // and what it was planned with.
 func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*planner.Plan, string, error) {
-	data, err := os.ReadFile(file)
+	opts, err := f.options()
 	if err != nil {
 		return nil, "", err
 	}
-	if planner.IsPlanRecord(data) {
-		in, err := planner.Load(file, data, ir.DecodeOptions{})
-		if err != nil {
-			return nil, "", err
-		}
+	if opts.SharedWeights, err = forwardWeights(ctx, f, opts, stderr); err != nil {
+		return nil, "", err
+	}
+	in, err := loadInput(f, file, opts.Symbols)
+	if err != nil {
+		return nil, "", err
+	}
+	if in.Plan != nil {
 		return in.Plan, planner.DiffLabel(file, in.Plan, true), nil
 	}
-	p, err := lower(ctx, f, file, stderr)
+	p, err := planner.Lower(in.Source, opts)
 	if err != nil {
 		return nil, "", err
 	}

@@ -23,6 +23,8 @@ func TestExitCodesAndMessages(t *testing.T) {
 	dir := t.TempDir()
 	broken := filepath.Join(dir, "broken.json")
 	os.WriteFile(broken, []byte(`{"format": "memplan.graph/v1", "nodes": [`), 0o644)
+	likeRecord := filepath.Join(dir, "like-a-record.json")
+	os.WriteFile(likeRecord, []byte(`{"format": "memplan.graph/v1", "name": "memplan.plan/v1", "nodes": [{"name": "x", "op": "input", "shape": [4], "dtype": "f32"}]}`), 0o644)
 	badPlan := filepath.Join(dir, "badplan.json")
 	os.WriteFile(badPlan, []byte("{\"format\": \"memplan.plan/v1\",\n \"arena_size\": \"lots\"}"), 0o644)
 	tests := []struct {
@@ -39,7 +41,8 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.56 MiB exceeds budget 1.00 MiB by 578.38 KiB"},
 		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.00 MiB by"},
 		{"broken file says where", []string{"plan", broken}, exitBadInput, "", "broken.json:1:"},
-		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadInput, "", "badplan.json:2:16: arena_size: got a JSON string, want int64"},
+		{"a graph named like a plan record is a graph", []string{"plan", likeRecord}, exitOK, "# memplan.plan/v1: 1 tensors", ""},
+		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadPlan, "", `badplan.json:2:16: arena_size: got string "lots", want an integer`},
 		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},
 		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
 		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "not a power of two"},
@@ -50,6 +53,12 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"moe fits", []string{"moe", "--expert-bytes", "64MiB", "--layers", "4", "--experts", "8", "--budget", "1GiB", "--reserve", "0.25"}, exitOK, "resident experts per layer 3 of 8 (5 offloaded)", ""},
 		{"moe does not fit", []string{"moe", "--expert-bytes", "1GiB", "--layers", "4", "--experts", "8", "--budget", "1GiB"}, exitOverBudget, "", "exceeds budget"},
 		{"help", []string{"-h"}, exitOK, "Exit status", ""},
+		{"f32-uniform fits WebGPU's binding", []string{"plan", "--f32-uniform", "../../examples/transformer.json"}, exitOK, "# fits WebGPU's 128 MiB storage-binding limit", ""},
+		{"f32-uniform over WebGPU's binding", []string{"plan", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
+			"# exceeds WebGPU's 128 MiB storage-binding limit by 56.01 MiB", "memplan: exceeds WebGPU's 128 MiB storage-binding limit by 56.01 MiB"},
+		{"f32-uniform over WebGPU's binding, as a record", []string{"plan", "--json", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
+			`"f32_uniform": true`, "# exceeds WebGPU's 128 MiB storage-binding limit by 56.01 MiB"},
+		{"a budget over WebGPU's binding wins", []string{"plan", "--f32-uniform", "--budget", "1GiB", "--set", "seq=2048", "../../examples/transformer.json"}, exitOK, "# fits the budget of 1.00 GiB", ""},
 		{"fits a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "../../examples/transformer.json"}, exitOK, "# fits WebGPU profile default (arena binding)", ""},
 		{"over a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
 			"over maxStorageBufferBindingSize 128.00 MiB by 56.01 MiB (its size grows with batch=4, seq=2048)", "does not fit WebGPU profile default"},
@@ -157,6 +166,12 @@ func TestForwardBackward(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "verify", "--forward", "../../examples/train-forward.json", "../../examples/train-backward.json", out); code != exitOK {
 		t.Errorf("verify backward: exit %d: %s", code, errs)
+	}
+	// Without the forward graph the source has no fixed weights, and the
+	// record's note says it had.
+	code, _, errs = runCLI(t, "verify", "../../examples/train-backward.json", out)
+	if want := `notes differ from the source's: [0] is "2 params share the forward plan's weight slots", which the source does not have`; code != exitBadPlan || !strings.Contains(errs, want) {
+		t.Errorf("verify backward without --forward: exit %d, stderr %s; want %d and %q", code, errs, exitBadPlan, want)
 	}
 }
 

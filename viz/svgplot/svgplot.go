@@ -13,6 +13,7 @@ import (
 	"io"
 	"strings"
 
+	"memplan/ir"
 	"memplan/planner"
 	"memplan/viz/axis"
 	"memplan/viz/palette"
@@ -98,7 +99,7 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 		x0, x1 := x(float64(t.Birth)), x(float64(t.Death+1))
 		y0, y1 := y(float64(t.Offset)+float64(t.Size)), y(float64(t.Offset))
 		f(`<rect class="buffer" x="%s" y="%s" width="%s" height="%s" fill="%s" data-name="%s" data-kind="%s" data-offset="%d" data-size="%d" data-birth="%d" data-death="%d"><title>%s</title></rect>`+"\n",
-			num(x0), num(y0), num(x1-x0), num(y1-y0), th.TensorColor(p, i, false).Hex(), esc(t.Name), esc(string(t.Kind)),
+			num(x0), num(y0), num(x1-x0), num(y1-y0), th.TensorColor(p, i, false).Hex(), esc(ir.Display(t.Name)), esc(ir.Display(string(t.Kind))),
 			t.Offset, t.Size, t.Birth, t.Death, esc(describe(t)))
 		if t.Guard > 0 {
 			g0 := y(float64(t.Offset) + float64(t.Size) + float64(t.Guard))
@@ -114,7 +115,7 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 		x0, x1 := x(float64(t.Birth)), x(float64(t.Death+1))
 		y0, y1 := y(float64(t.Offset)+float64(t.Size)), y(float64(t.Offset))
 		f(`<rect class="view" x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s" stroke-width="1.5" data-name="%s"><title>%s</title></rect>`+"\n",
-			num(x0), num(y0), num(x1-x0), num(y1-y0), th.View.Hex(), esc(t.Name), esc(describe(t)))
+			num(x0), num(y0), num(x1-x0), num(y1-y0), th.View.Hex(), esc(ir.Display(t.Name)), esc(describe(t)))
 	}
 	f("</g>\n")
 
@@ -166,12 +167,12 @@ type rect struct{ x0, y0, x1, y1 float64 }
 
 // title is the picture's heading: the graph, its strategy and its arena.
 func title(p *planner.Plan) string {
-	name := p.Name
+	name := ir.Display(p.Name)
 	if name == "" {
 		name = "plan"
 	}
-	s := fmt.Sprintf("%s — %s, arena %s", name, p.Strategy, axis.FormatBytes(p.ArenaSize))
-	if p.Optimal {
+	s := fmt.Sprintf("%s — %s, arena %s", name, ir.Display(p.Strategy), axis.FormatBytes(p.ArenaSize))
+	if p.Optimal || p.OptimalBySearch {
 		s += " (optimal)"
 	}
 	return s
@@ -179,9 +180,11 @@ func title(p *planner.Plan) string {
 
 // describe is a buffer's tooltip.
 func describe(t *planner.PlanTensor) string {
-	s := fmt.Sprintf("%s (%s, %s): %s at offset %d, steps %d–%d", t.Name, t.Kind, t.Op, axis.FormatBytes(t.Size), t.Offset, t.Birth, t.Death)
+	// Names as ir.Display shows them: XML allows no control characters,
+	// escaped or not.
+	s := fmt.Sprintf("%s (%s, %s): %s at offset %d, steps %d–%d", ir.Display(t.Name), ir.Display(string(t.Kind)), ir.Display(t.Op), axis.FormatBytes(t.Size), t.Offset, t.Birth, t.Death)
 	if t.Root != "" {
-		s += ", view of " + t.Root
+		s += ", view of " + ir.Display(t.Root)
 	}
 	return s
 }
