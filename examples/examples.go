@@ -1,11 +1,11 @@
 // Package examples holds memplan's example graphs, embedded so that the
-// viewer can offer them without fetching anything, and the plan record of
-// the one it opens on, so its first picture needs no planner.
+// viewer can offer them without fetching anything, and the plan of the
+// one it opens on, so its first picture needs no planner.
 package examples
 
 import "embed"
 
-//go:generate go run ../tools/memplan plan --json -o plans/transformer.json transformer.json
+//go:generate go run genplan.go
 
 // Default is the example the viewer opens on.
 const Default = "transformer.json"
@@ -15,8 +15,11 @@ const Default = "transformer.json"
 //go:embed *.json
 var FS embed.FS
 
-// Plans holds the plan record of Default with default options, as
-// plans/<name>. A test checks it is what the planner makes today.
+// DefaultPlan is the plan of Default with default options in planner's
+// binary form, which the viewer decodes without linking the plan
+// record's reader or its proof: TestDefaultPlanIsCurrent proves it, and
+// checks it is what the planner makes today (plans/transformer.json is
+// the same plan as a record, for the docs).
 //
-//go:embed plans/*.json
-var Plans embed.FS
+//go:embed plans/transformer.bin
+var DefaultPlan []byte

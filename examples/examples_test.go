@@ -1,16 +1,18 @@
 package examples
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"testing"
 
 	"memplan/ir"
 	"memplan/planner"
 )
 
-// TestDefaultPlanIsCurrent: the embedded record the viewer opens on is
-// the one the planner makes now; if the planner changed, regenerate it
-// with "go generate ./examples".
+// TestDefaultPlanIsCurrent: the embedded plan the viewer opens on, and
+// its record beside it, are the plan the planner makes now, and valid;
+// if the planner changed, regenerate them with "go generate ./examples".
 func TestDefaultPlanIsCurrent(t *testing.T) {
 	data, err := FS.ReadFile(Default)
 	if err != nil {
@@ -24,17 +26,33 @@ func TestDefaultPlanIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := Plans.ReadFile("plans/" + Default)
+	want, err := fresh.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, err := planner.Load("plans/"+Default, rec, ir.DecodeOptions{})
+	if !bytes.Equal(DefaultPlan, want) {
+		t.Fatalf("plans/transformer.bin is stale: run go generate ./examples")
+	}
+	p, err := planner.DecodeBinary(DefaultPlan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The placement rule is not hashed (it says how the plan was made), but
-	// the viewer's explanations read it from this record.
+	prob, err := planner.Lower(in.Source, planner.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.VerifyAgainst(prob, p); err != nil {
+		t.Fatalf("the embedded plan fails its proof: %v", err)
+	}
+	rec, err := os.ReadFile("plans/transformer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := planner.Load("plans/transformer.json", rec, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if stored.Plan == nil || stored.Plan.Fingerprint != fresh.Fingerprint || stored.Plan.PlacementRule != fresh.PlacementRule {
-		t.Fatalf("plans/%s is stale (fingerprint %v, the planner makes %s): run go generate ./examples", Default, stored.Plan != nil && stored.Plan.Fingerprint != "", fresh.Fingerprint)
+		t.Fatalf("plans/transformer.json is stale: run go generate ./examples")
 	}
 }

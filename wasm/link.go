@@ -271,7 +271,7 @@ func (a *app) export(what string) {
 		js.CopyBytesToJS(u, pix)
 		exported.Invoke(map[string]any{"what": what, "name": name, "mime": "image/png", "width": w, "height": h, "rgba": u})
 	case "svg", "plan", "csv":
-		req := map[string]any{"what": what, "name": base, "plan": a.planBytes, "json": a.planJSON,
+		req := map[string]any{"what": what, "name": base, "plan": a.planBytes,
 			"theme": v.Theme.Name, "budget": float64(v.Layout.Budget)}
 		go func() {
 			res := await(js.Global().Get("memplanPlanner").Call("export", req))

@@ -79,11 +79,10 @@ type app struct {
 	millis  map[string]float64 // where the last plan's time went
 	updates int                // frames run, so tests can wait for a frame, not a time
 
-	// The plan on screen as the worker sent it (planner's binary form)
-	// or, for the built-in example's record, as JSON: exports hand it
-	// back to a worker, which has the encoders the viewer does not link.
+	// The plan on screen in planner's binary form, as the worker sent it
+	// or embedded: exports hand it back to a worker, which has the
+	// encoders the viewer does not link.
 	planBytes js.Value
-	planJSON  bool
 
 	share linkState
 	// planID is the request that made the plan on screen: the worker
@@ -388,32 +387,31 @@ type workerError struct{ e protocol.Error }
 
 func (w *workerError) Error() string { return w.e.Message }
 
-// openDefault shows the default example from its embedded plan record,
-// so the first picture needs neither the worker nor a plan; new options
-// re-plan the example's graph in the worker.
+// openDefault shows the default example from its embedded plan, so the
+// first picture needs neither the worker nor a plan; new options re-plan
+// the example's graph in the worker. The plan is in planner's binary form
+// and proven when it was made (examples.DefaultPlan): the viewer links
+// neither the plan record's reader nor the proof.
 func (a *app) openDefault() {
 	graph, err := examples.FS.ReadFile(examples.Default)
+	var p *planner.Plan
 	if err == nil {
-		var rec []byte
-		if rec, err = examples.Plans.ReadFile("plans/" + examples.Default); err == nil {
-			var p *planner.Plan
-			if p, err = planner.DecodePlan(examples.Default, rec); err == nil {
-				if err = planner.Verify(p); err == nil {
-					a.mu.Lock()
-					a.seq++
-					job := &planJob{f: &file{name: examples.Default, data: uint8Array(graph), example: examples.Default}, opts: a.opts, seq: a.seq}
-					a.planBytes, a.planJSON = uint8Array(rec), true
-					a.target = job.f
-					a.mu.Unlock()
-					a.queue(func() {
-						a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json"), record: uint8Array(rec)})
-					})
-					return
-				}
-			}
-		}
+		p, err = planner.DecodeBinary(examples.DefaultPlan)
 	}
-	a.postError(fmt.Errorf("the built-in example cannot be shown: %v", err))
+	if err != nil {
+		a.postError(fmt.Errorf("the built-in example cannot be shown: %v", err))
+		return
+	}
+	a.mu.Lock()
+	a.seq++
+	job := &planJob{f: &file{name: examples.Default, data: uint8Array(graph), example: examples.Default}, opts: a.opts, seq: a.seq}
+	bin := uint8Array(examples.DefaultPlan)
+	a.planBytes = bin
+	a.target = job.f
+	a.mu.Unlock()
+	a.queue(func() {
+		a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json"), record: bin})
+	})
 }
 
 // uint8Array copies bytes into a new JavaScript Uint8Array.
@@ -438,7 +436,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	}
 	a.cur = job.f
 	if res.bytes.Truthy() {
-		a.planBytes, a.planJSON = res.bytes, false
+		a.planBytes = res.bytes
 	}
 	a.mu.Lock()
 	a.opts, a.target = job.opts, a.cur

@@ -258,15 +258,13 @@ type WorkerEvent struct {
 // ExportRequest asks a worker to write the plan on screen as a file: What
 // is "svg" (the picture, viz/svgplot), "plan" (the memplan.plan/v1 record)
 // or "csv" (the placed buffers, planner.AppendBufferCSV). The plan travels
-// beside it as "plan": planner's binary form, or the record's JSON when
-// JSON is set. Name is the file name without its extension; Theme and
+// beside it as "plan", in planner's binary form. Name is the file name without its extension; Theme and
 // Budget are the picture's colours and budget line, as the viewer shows
 // them. The worker answers with an "exported" WorkerEvent or an "error".
 type ExportRequest struct {
 	ID     int    `json:"id"`
 	What   string `json:"what"`
 	Name   string `json:"name"`
-	JSON   bool   `json:"json"`
 	Theme  string `json:"theme"`
 	Budget int64  `json:"budget"`
 }

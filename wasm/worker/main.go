@@ -219,9 +219,9 @@ func (w *worker) supersede(id int) context.Context {
 }
 
 // explain answers why a tensor of plan key (the id of the request this
-// worker planned, or a plan record in JSON handed along: the viewer's
-// embedded one) lives when and sits where it does. It plans nothing: the
-// record's placement order and rule say it.
+// worker planned, or a plan in planner's binary form handed along: the
+// viewer's embedded one) lives when and sits where it does. It plans
+// nothing: the plan's placement order and rule say it.
 func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
 	key, name := m.Get("key").Int(), m.Get("name").String()
 	w.mu.Lock()
@@ -236,7 +236,7 @@ func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
 		}
 		data, err := bytesOf(m.Get("plan"))
 		if err == nil {
-			p, err = planner.DecodePlan(name, data)
+			p, err = planner.DecodeBinary(data)
 		}
 		if err == nil {
 			err = planner.Verify(p)
@@ -601,13 +601,7 @@ func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []by
 	fail := func(err error) (protocol.WorkerEvent, []byte) {
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil
 	}
-	var p *planner.Plan
-	var err error
-	if req.JSON {
-		p, err = planner.DecodePlan(req.Name, data)
-	} else {
-		p, err = planner.DecodeBinary(data)
-	}
+	p, err := planner.DecodeBinary(data)
 	if err == nil {
 		err = planner.Verify(p)
 	}
@@ -639,7 +633,7 @@ func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []by
 
 // fieldsOf reads a request's fields (all but its bytes) through JSON.
 func fieldsOf(m js.Value, v any) error {
-	text := js.Global().Get("JSON").Call("stringify", m, js.Global().Get("Array").New("id", "what", "name", "json", "theme", "budget")).String()
+	text := js.Global().Get("JSON").Call("stringify", m, js.Global().Get("Array").New("id", "what", "name", "theme", "budget")).String()
 	return json.Unmarshal([]byte(text), v)
 }
 

@@ -159,6 +159,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if acceptsGzip(r) {
+		// A validator, as static hosts send: a worker's importScripts of
+		// wasm_exec.js, say, is then answered 304 instead of the file
+		// again for every worker.
+		etag := fmt.Sprintf(`"%x-%x"`, st.ModTime().UnixNano(), len(data))
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
 		if r.Method == http.MethodGet {
