@@ -80,6 +80,23 @@ type WeightSlot struct {
 // and planned, so a larger one is refused before a byte of it is read.
 func MaxInputBytes(memoryLimit int64) int64 { return memoryLimit / ir.MinExpansion }
 
+// CheckInput refuses name, a file of size bytes, when memoryLimit lets
+// memplan read none that large: before a byte of it is read. The command
+// line and the page say it in the same words.
+func CheckInput(name string, size, memoryLimit int64) error {
+	if size <= MaxInputBytes(memoryLimit) {
+		return nil
+	}
+	return &ir.MemoryError{File: name, What: "reading " + FormatBytes(size), Need: InputMemory(size), Limit: memoryLimit}
+}
+
+// StreamTooLarge is the error for name, a stream of unknown size that
+// gave more than MaxInputBytes(memoryLimit) before it was cut off.
+func StreamTooLarge(name string, memoryLimit int64) error {
+	most := MaxInputBytes(memoryLimit)
+	return &ir.MemoryError{File: name, What: "reading more than " + FormatBytes(most), Need: InputMemory(most), Limit: memoryLimit, AtLeast: true}
+}
+
 // InputMemory is the least memory an input of size bytes takes decoded
 // and planned (saturating, for sizes no file has).
 func InputMemory(size int64) int64 {

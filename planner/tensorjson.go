@@ -10,13 +10,21 @@ import (
 // what encoding/json writes for []PlanTensor, without reflection: the
 // viewer sends every tensor to the page after each plan, and for 62,000
 // tensors encoding/json took over half a second in the browser's wasm.
-func AppendTensorsJSON(b []byte, ts []PlanTensor) []byte {
+func AppendTensorsJSON(b []byte, ts []PlanTensor) []byte { return appendTensors(b, ts, false) }
+
+// AppendTableJSON is AppendTensorsJSON with each tensor's size and
+// offset in words beside their numbers ("size_text": "1.50 MiB",
+// "offset_text": "1,572,864"), as the pages' tables show them: the page
+// formats no bytes itself.
+func AppendTableJSON(b []byte, ts []PlanTensor) []byte { return appendTensors(b, ts, true) }
+
+func appendTensors(b []byte, ts []PlanTensor, texts bool) []byte {
 	// Room for every row at once: ten megabytes grown by doubling were
 	// copied twice over and gave the collector work, half the time here.
 	need := 2
 	for i := range ts {
 		t := &ts[i]
-		need += tensorJSONRoom + len(t.Name) + len(t.Op) + len(t.Node) + len(t.Phase) + len(t.DType) + len(t.Reuses) + len(t.Root) + 8*len(t.Shape)
+		need += tensorJSONRoom + tensorTextRoom*btoi(texts) + len(t.Name) + len(t.Op) + len(t.Node) + len(t.Phase) + len(t.DType) + len(t.Reuses) + len(t.Root) + 8*len(t.Shape)
 	}
 	b = slices.Grow(b, need)
 	b = append(b, '[')
@@ -24,9 +32,16 @@ func AppendTensorsJSON(b []byte, ts []PlanTensor) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendTensorJSON(b, &ts[i])
+		b = appendTensorJSON(b, &ts[i], texts)
 	}
 	return append(b, ']')
+}
+
+func btoi(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // AppendStringsJSON appends names as a JSON array of strings, as
@@ -50,7 +65,10 @@ func AppendStringsJSON(b []byte, names []string) []byte {
 // and numbers of typical sizes (a larger row only grows the buffer).
 const tensorJSONRoom = 160
 
-func appendTensorJSON(b []byte, t *PlanTensor) []byte {
+// tensorTextRoom is what the texts of AppendTableJSON add to a row.
+const tensorTextRoom = 56
+
+func appendTensorJSON(b []byte, t *PlanTensor, texts bool) []byte {
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, t.Name)
 	b = append(b, `,"op":`...)
@@ -108,6 +126,14 @@ func appendTensorJSON(b []byte, t *PlanTensor) []byte {
 		b = strconv.AppendInt(b, int64(s.Buffer), 10)
 		b = append(b, `,"buffer_offset":`...)
 		b = strconv.AppendInt(b, s.BufferOffset, 10)
+	}
+	if texts {
+		b = append(b, `,"size_text":`...)
+		b = appendJSONString(b, FormatBytes(t.Size))
+		if t.Offset >= 0 {
+			b = append(b, `,"offset_text":`...)
+			b = appendJSONString(b, GroupDigits(t.Offset))
+		}
 	}
 	return append(b, '}')
 }

@@ -69,3 +69,21 @@ func FormatBytes(b int64) string {
 	}
 	return fmt.Sprintf("%.2f %s", v, units[i])
 }
+
+// GroupDigits writes n with commas between thousands, as the pages show
+// offsets and exact sizes: 134,217,729.
+func GroupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	digits := strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if len(digits) < len(s) {
+		b.WriteByte('-')
+	}
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(digits[i])
+	}
+	return b.String()
+}

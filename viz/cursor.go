@@ -18,6 +18,9 @@ type CursorTensor struct {
 	Offset int64        `json:"offset"`
 	Size   int64        `json:"size"`
 	Kind   planner.Kind `json:"kind"`
+	// OffsetText and SizeText are the numbers as the page shows them.
+	OffsetText string `json:"offset_text"`
+	SizeText   string `json:"size_text"`
 }
 
 // CursorInfo is what a step holds: the event the host gets when the
@@ -94,7 +97,7 @@ func (l *Layout) CursorAt(step int) CursorInfo {
 	})
 	for _, i := range live {
 		t := &p.Tensors[i]
-		c.Live = append(c.Live, CursorTensor{t.Name, t.Offset, t.Size, t.Kind})
+		c.Live = append(c.Live, CursorTensor{t.Name, t.Offset, t.Size, t.Kind, planner.GroupDigits(t.Offset), planner.FormatBytes(t.Size)})
 	}
 	return c
 }

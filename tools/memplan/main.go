@@ -440,8 +440,8 @@ func readInput(name string, memoryLimit int64) ([]byte, error) {
 // or not (-1), refusing more than planner.MaxInputBytes(memoryLimit).
 func readLimited(name string, r io.Reader, size, memoryLimit int64) ([]byte, error) {
 	most := planner.MaxInputBytes(memoryLimit)
-	if size > most {
-		return nil, &ir.MemoryError{File: name, What: "reading " + planner.FormatBytes(size), Need: planner.InputMemory(size), Limit: memoryLimit}
+	if err := planner.CheckInput(name, size, memoryLimit); err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	if size > 0 {
@@ -452,7 +452,7 @@ func readLimited(name string, r io.Reader, size, memoryLimit int64) ([]byte, err
 		return nil, err
 	}
 	if n > most { // a stream, or a file that grew
-		return nil, &ir.MemoryError{File: name, What: "reading more than " + planner.FormatBytes(most), Need: planner.InputMemory(most), Limit: memoryLimit, AtLeast: true}
+		return nil, planner.StreamTooLarge(name, memoryLimit)
 	}
 	return b.Bytes(), nil
 }
