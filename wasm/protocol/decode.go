@@ -60,6 +60,11 @@ func Decode(tree any, out any) error {
 
 type validator interface{ Validate() error }
 
+// defaulter is a struct whose zero value is not its default (Options:
+// the guard's default is -1): a message that holds one gets the defaults
+// first, then the fields it names.
+type defaulter interface{ SetDefaults() }
+
 var blobType = reflect.TypeFor[Blob]()
 
 func decodeValue(t any, v reflect.Value, path string) error {
@@ -117,6 +122,9 @@ func decodeValue(t any, v reflect.Value, path string) error {
 	case reflect.Pointer:
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))
+			if d, ok := v.Interface().(defaulter); ok {
+				d.SetDefaults()
+			}
 		}
 		return decodeValue(t, v.Elem(), path)
 	case reflect.Slice:
@@ -236,6 +244,9 @@ func describe(t any) string {
 		return "an object"
 	case Blob:
 		return "bytes"
+	}
+	if t == nil {
+		return "nothing"
 	}
 	return fmt.Sprintf("%T", t)
 }

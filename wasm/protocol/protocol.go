@@ -56,6 +56,10 @@ type Options struct {
 	NodeLimit int64 `json:"node_limit,omitempty"`
 }
 
+// SetDefaults makes o the default options: a page's options object names
+// only what it sets.
+func (o *Options) SetDefaults() { *o = Options{Options: planner.DefaultOptions()} }
+
 // ResolveGPU reads the WebGPU choices into o.GPU. It is a function,
 // not a method, so that only the planner worker links it.
 func ResolveGPU(o *Options) error {
@@ -193,6 +197,10 @@ type PlanRequest struct {
 	// Symbol, in a "fit" request, is the symbol whose largest value that
 	// fits the options' WebGPU device the worker finds (FitSearch).
 	Symbol string `json:"symbol,omitempty"`
+	// Pool, in the request a page's pool sends its first worker, is the
+	// number of workers: that worker's Portfolio splits the request over
+	// them and routes each its shard.
+	Pool int `json:"pool,omitempty"`
 }
 
 // WorkerEvent is what the planner worker posts back: "ready" once it can
@@ -253,6 +261,14 @@ type WorkerEvent struct {
 	// symbol that fits, the verdicts at it and the next, every trial,
 	// and the answer in words (planner.SymbolFit.Describe).
 	Largest *planner.SymbolFit `json:"largest,omitempty"`
+	// Route ("route", from the pool's first worker) is a message the pool
+	// carries to another worker, and Outcome ("outcome") how a request it
+	// coordinates ended (Portfolio).
+	Route   *Route   `json:"route,omitempty"`
+	Outcome *Outcome `json:"outcome,omitempty"`
+	// Heard, on a shard's answer from a worker other than the first, is
+	// what the pool forwards to the first worker's Portfolio.
+	Heard *Heard `json:"heard,omitempty"`
 }
 
 // ExportRequest asks a worker to write the plan on screen as a file: What
@@ -267,6 +283,60 @@ type ExportRequest struct {
 	Name   string `json:"name"`
 	Theme  string `json:"theme"`
 	Budget int64  `json:"budget"`
+}
+
+// WorkerRequest is any message to a planner worker, read by its Type:
+// "plan" (PlanRequest, with the file as Data; with Pool, the request a
+// page's pool sends its first worker, which coordinates it), "fit" (the
+// largest value of Symbol that fits), "explain" (Tensor of the plan the
+// worker made for request Key, or of Plan handed along), "export"
+// (ExportRequest's fields, with Plan), "diff" (A and B), "warm",
+// "release", "polish", "cancel" (of ID; none: whatever is in flight) and
+// "heard" (worker From's Event, for the Portfolio of request ID).
+type WorkerRequest struct {
+	Type string `json:"type"`
+	PlanRequest
+	Data   Blob         `json:"data"`
+	Key    int          `json:"key"`
+	Tensor string       `json:"tensor"`
+	Plan   Blob         `json:"plan"`
+	What   string       `json:"what"`
+	Theme  string       `json:"theme"`
+	Budget int64        `json:"budget"`
+	A      *DiffRequest `json:"a"`
+	B      *DiffRequest `json:"b"`
+	From   int          `json:"from"`
+	Event  *Heard       `json:"event"`
+	// HasID says the message named an id (a cancel without one stops
+	// whatever is in flight).
+	HasID bool `json:"-"`
+}
+
+// DiffRequest is one side of a "diff" request: a file (Data) or a
+// built-in Example, and the options to plan it with.
+type DiffRequest struct {
+	Name    string  `json:"name"`
+	Example string  `json:"example"`
+	Data    Blob    `json:"data"`
+	Options Options `json:"options"`
+}
+
+// SetDefaults gives a side the default options before it names its own.
+func (d *DiffRequest) SetDefaults() { d.Options.SetDefaults() }
+
+// DecodeWorkerRequest reads a worker message from its tree.
+func DecodeWorkerRequest(tree any) (WorkerRequest, error) {
+	var r WorkerRequest
+	m, ok := tree.(map[string]any)
+	if !ok {
+		return r, &FieldError{Field: "message", Msg: "want an object, got " + describe(tree)}
+	}
+	r.PlanRequest.Options.SetDefaults()
+	if err := Decode(m, &r); err != nil {
+		return r, err
+	}
+	_, r.HasID = m["id"].(float64)
+	return r, nil
 }
 
 // DiffSide is one side of a "diff" request to the worker: a file (its

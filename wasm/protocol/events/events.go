@@ -1,0 +1,251 @@
+// Package events holds the viewer's events: what it posts to its host
+// page (docs/embedding.md, "Events from the viewer"), each a Go type.
+// They are apart from package protocol because some carry the canvas's
+// own types (viz), which the planner worker does not link.
+package events
+
+import (
+	"encoding/json"
+
+	"memplan/planner"
+	"memplan/viz"
+	"memplan/wasm/protocol"
+)
+
+// Envelope is an event as it is posted, in JSON: its source and type,
+// then its own fields.
+func Envelope(ev protocol.Event) ([]byte, error) {
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return nil, err
+	}
+	head := `{"source":"memplan","type":"` + ev.Type() + `"`
+	if len(body) > 2 {
+		head += ","
+	}
+	return append([]byte(head), body[1:]...), nil
+}
+
+// Ready says the viewer runs, and gives the host Go's tables: what it
+// may send and how to show what comes back.
+type Ready struct {
+	Version    int                          `json:"version"`
+	Examples   []string                     `json:"examples"`
+	Strategies []string                     `json:"strategies"`
+	Kinds      map[string]map[string]string `json:"kinds"` // each kind's colour, per theme
+	Keys       []viz.KeyBinding             `json:"keys"`
+	Defaults   protocol.Options             `json:"defaults"`
+	Alignments []AlignmentDefault           `json:"alignments"`
+	F32Budget  int64                        `json:"f32_uniform_budget"`
+	F32Text    string                       `json:"f32_uniform_budget_text"`
+	FileTypes  []string                     `json:"file_types"`
+	Profiles   []ProfileChoice              `json:"profiles"`
+	Bindings   []string                     `json:"bindings"`
+	// MaxInput is the largest file the page plans: a host that fetches
+	// a file itself stops reading past it and sends TooLarge instead.
+	MaxInput int64 `json:"max_input"`
+}
+
+// AlignmentDefault is the alignment an input format gets when the page
+// sends none.
+type AlignmentDefault struct {
+	Format    string `json:"format"`
+	Name      string `json:"name"`
+	Alignment int64  `json:"alignment"`
+}
+
+// ProfileChoice is a WebGPU profile as the page offers it, with its
+// limits in words.
+type ProfileChoice struct {
+	planner.Profile
+	Text string `json:"text"` // "binding 128 MiB, buffer 256 MiB"
+}
+
+// Pong answers Ping.
+type Pong struct {
+	Version int `json:"version"`
+}
+
+// Busy says planning has started.
+type Busy struct {
+	File    string `json:"file"`
+	Message string `json:"message,omitempty"`
+}
+
+// Progress is how far a long search got.
+type Progress struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+// Summary says a plan is on screen. Its tensors travel beside it as
+// tensors_json, the record's tensors as UTF-8 JSON in a Uint8Array.
+type Summary struct {
+	File    string      `json:"file"`
+	Summary PlanSummary `json:"summary"`
+}
+
+// PlanSummary is the plan on screen, in numbers and in Go's words.
+type PlanSummary struct {
+	Name          string              `json:"name"`
+	Strategy      string              `json:"strategy"`
+	Optimal       bool                `json:"optimal"`
+	ArenaSize     int64               `json:"arena_size"`
+	LowerBound    int64               `json:"lower_bound"`
+	TotalUnshared int64               `json:"total_unshared"`
+	Saved         int64               `json:"saved"`
+	Fragmentation float64             `json:"fragmentation"`
+	Steps         int                 `json:"steps"`
+	Tensors       int                 `json:"tensors"`
+	Alignment     int64               `json:"alignment"`
+	Options       planner.Options     `json:"options"`
+	Notes         []string            `json:"notes"`
+	Symbols       map[string]int64    `json:"symbols"`
+	Budget        int64               `json:"budget"`
+	OverBudget    bool                `json:"over_budget"`
+	Phases        []PhaseSummary      `json:"phases"`
+	Order         json.RawMessage     `json:"placement_order"`
+	Binding       string              `json:"binding"`
+	Limits        *planner.Limits     `json:"limits"`
+	Buffers       []planner.GPUBuffer `json:"buffers"`
+	// AlignmentChosen is the alignment the page asked for (0: none),
+	// DefaultAlignment what it gets by asking none.
+	AlignmentChosen  int64        `json:"alignment_chosen"`
+	DefaultAlignment int64        `json:"default_alignment"`
+	Fit              *planner.Fit `json:"fit"`
+	// Embed is the snippet that embeds this file as planned here.
+	Embed string `json:"embed"`
+	// Rows are the summary as the page lists it: label and text.
+	Rows [][2]string `json:"rows"`
+}
+
+// PhaseSummary is one phase of the schedule and its peak.
+type PhaseSummary struct {
+	Phase string `json:"phase"`
+	First int    `json:"first"`
+	Last  int    `json:"last"`
+	Peak  int64  `json:"peak"`
+}
+
+// ErrorEvent is an error: the whole message, where, what the user can
+// do, and which plan stays on screen.
+type ErrorEvent struct {
+	protocol.Error
+	Showing *string `json:"showing"`
+}
+
+// TensorInfo is a tensor as events carry it: its record, its index and
+// fill, where it is drawn, and its details in Go's words.
+type TensorInfo struct {
+	Index  int                 `json:"index"`
+	Tensor *planner.PlanTensor `json:"tensor"`
+	Color  string              `json:"color"`
+	Rect   *Rect               `json:"rect,omitempty"`
+	Rows   [][2]string         `json:"rows"`
+	Line   string              `json:"line"` // the tensor in one line, for lists
+}
+
+// Rect is a rectangle in the viewer's CSS pixels.
+type Rect struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Hover is the tensor under the pointer (nil: none) and the pointer's
+// place in viewer pixels.
+type Hover struct {
+	X      float64     `json:"x"`
+	Y      float64     `json:"y"`
+	Tensor *TensorInfo `json:"tensor"`
+	Part   string      `json:"part,omitempty"`
+}
+
+// Selected is the selection and every tensor that used its bytes.
+type Selected struct {
+	Tensor   *TensorInfo  `json:"tensor"`
+	Partners []TensorInfo `json:"partners"`
+}
+
+// CursorMoved is the time cursor's step and what it holds.
+type CursorMoved struct {
+	viz.CursorInfo
+	Rows [][2]string `json:"rows"`
+}
+
+// Explained answers Explain.
+type Explained struct {
+	Tensor      string               `json:"tensor"`
+	Text        string               `json:"text,omitempty"`
+	Producer    string               `json:"producer,omitempty"`
+	LastReader  string               `json:"last_reader,omitempty"`
+	DeathReason string               `json:"death_reason,omitempty"`
+	KeptBy      string               `json:"kept_by,omitempty"`
+	Conflicts   []string             `json:"conflicts"`
+	Rule        string               `json:"rule,omitempty"`
+	Record      *planner.Explanation `json:"record,omitempty"`
+	Error       string               `json:"error,omitempty"`
+}
+
+// State is the link that reopens what is on screen.
+type State struct {
+	Hash     string         `json:"hash"`
+	Push     bool           `json:"push"`
+	File     string         `json:"file"`
+	Note     string         `json:"note,omitempty"`
+	Restored *RestoredState `json:"restored,omitempty"`
+}
+
+// RestoredState is what a link that was just opened set, for the host's
+// own controls.
+type RestoredState struct {
+	Options protocol.Options `json:"options"`
+	Step    int              `json:"step"`
+}
+
+// RecordEvent answers Record: the plan record on screen (nil: none).
+type RecordEvent struct {
+	File   *string       `json:"file"`
+	Record *planner.Plan `json:"record"`
+}
+
+// ProfileEvent answers ProfileQuery.
+type ProfileEvent struct {
+	Profile string `json:"profile"`
+	Doc     string `json:"doc"`
+	// Rows are the device's limits in words.
+	Rows [][2]string `json:"rows"`
+}
+
+// CameraMoved is the world rectangle the user moved the camera to.
+type CameraMoved struct {
+	X0 float64 `json:"x0"`
+	Y0 float64 `json:"y0"`
+	X1 float64 `json:"x1"`
+	Y1 float64 `json:"y1"`
+}
+
+// LargestEvent answers Largest: the search's answer, or its error.
+type LargestEvent struct {
+	File    string          `json:"file"`
+	Symbol  string          `json:"symbol"`
+	Largest json.RawMessage `json:"largest,omitempty"` // a planner.SymbolFit
+	Error   *protocol.Error `json:"error,omitempty"`
+}
+
+func (Ready) Type() string        { return "ready" }
+func (Pong) Type() string         { return "pong" }
+func (Busy) Type() string         { return "busy" }
+func (Progress) Type() string     { return "progress" }
+func (Summary) Type() string      { return "summary" }
+func (ErrorEvent) Type() string   { return "error" }
+func (Hover) Type() string        { return "hover" }
+func (Selected) Type() string     { return "select" }
+func (CursorMoved) Type() string  { return "cursor" }
+func (Explained) Type() string    { return "explain" }
+func (State) Type() string        { return "state" }
+func (RecordEvent) Type() string  { return "record" }
+func (ProfileEvent) Type() string { return "profile" }
+func (CameraMoved) Type() string  { return "camera" }
+func (LargestEvent) Type() string { return "largest" }
