@@ -15,7 +15,10 @@ import (
 
 	"memplan/examples"
 	"memplan/ir"
+	"memplan/planner"
 	"memplan/viz"
+	"memplan/wasm/protocol"
+	"memplan/wasm/protocol/events"
 	"memplan/wasm/protocol/link"
 )
 
@@ -106,7 +109,7 @@ func (a *app) watchState() {
 }
 
 // optionsKey is the options as a link spells them, to compare.
-func optionsKey(o wireOptions) string {
+func optionsKey(o protocol.Options) string {
 	return link.EncodeHash(link.State{Options: o, Step: -1})
 }
 
@@ -118,12 +121,12 @@ func (a *app) postState(push bool, restored *link.State) {
 	l := &a.share
 	l.postedKey, l.postedFile, l.postedOpts, l.postedHash = link.EncodeHash(a.stateOf(false)), a.cur, optionsKey(a.opts), hash
 	l.seenKey, l.seenFile, l.stable = l.postedKey, a.cur, stateSettle
-	ev := map[string]any{"type": "state", "hash": hash, "push": push, "file": a.cur.name}
+	ev := events.State{Hash: hash, Push: push, File: a.cur.name}
 	if f := a.cur; f.packErr != nil {
-		ev["note"] = f.name + ": " + f.packErr.Error() + "; the link keeps the options and the view, not the file"
+		ev.Note = f.name + ": " + f.packErr.Error() + "; the link keeps the options and the view, not the file"
 	}
 	if restored != nil {
-		ev["restored"] = map[string]any{"options": restored.Options, "step": restored.Step}
+		ev.Restored = &events.RestoredState{Options: restored.Options, Step: restored.Step}
 	}
 	a.post(ev)
 }
@@ -131,8 +134,9 @@ func (a *app) postState(push bool, restored *link.State) {
 // openLocation opens the state in a page's address (on load, and on
 // back/forward): the file it names, planned with its options, then its
 // camera, selection and replay step. A link that does not read is an
-// error naming the parameter, and nothing of it is applied.
-func (a *app) openLocation(search, hash string) {
+// error naming the parameter, and nothing of it is applied. A file at an
+// address is fetched as from says (fetch).
+func (a *app) openLocation(search, hash string, from sender) {
 	hash = strings.TrimPrefix(hash, "#")
 	if hash != "" && hash == a.share.postedHash {
 		return // the page wrote it from our own event
@@ -157,7 +161,7 @@ func (a *app) openLocation(search, hash string) {
 		if cur != nil && cur.url == st.URL {
 			f = cur
 		} else {
-			a.fetch(&st)
+			a.fetch(&st, from)
 			return
 		}
 	case st.Example != "":
@@ -218,15 +222,32 @@ func (a *app) restoreView(st *link.State) {
 // fetch gets the file at a link's address through the page
 // (viewer.js's memplanFetch), then plans it. It runs on its own
 // goroutine: a JavaScript promise must not be awaited inside a callback.
-func (a *app) fetch(st *link.State) {
+//
+// A page at another origin than the viewer's may ask for an address too
+// (its frame's src, a location message), but it gets nothing it could
+// not read itself: the fetch then sends no credentials, and a response
+// that does not allow that page's origin (Access-Control-Allow-Origin)
+// is refused, its bytes unread. A file is refused by its size before it
+// is read, by Content-Length or by counting as it streams.
+func (a *app) fetch(st *link.State, from sender) {
 	name := nameOfURL(st.URL)
-	a.post(map[string]any{"type": "busy", "file": name, "message": "fetching " + st.URL})
+	a.post(events.Busy{File: name, Message: "fetching " + st.URL})
+	most := planner.MaxInputBytes(planner.BrowserMemoryLimit)
 	go func() {
-		res := await(js.Global().Get("memplanFetch").Invoke(st.URL))
+		res := await(js.Global().Get("memplanFetch").Invoke(st.URL, map[string]any{"limit": float64(most), "for": from.foreign}))
 		a.queue(func() {
-			if e := res.Get("error"); e.Type() == js.TypeString {
+			var err error
+			switch {
+			case res.Get("size").Type() == js.TypeNumber:
+				err = planner.CheckInput(name, int64(res.Get("size").Float()), planner.BrowserMemoryLimit)
+			case res.Get("over").Truthy():
+				err = planner.StreamTooLarge(name, planner.BrowserMemoryLimit)
+			case res.Get("error").Type() == js.TypeString:
+				err = &ir.Error{File: st.URL, Msg: "could not fetch it: " + res.Get("error").String()}
+			}
+			if err != nil {
 				a.share.opening = false
-				a.postError(&ir.Error{File: st.URL, Msg: "could not fetch it: " + e.String()})
+				a.postError(err)
 				return
 			}
 			a.request(&file{name: name, data: res.Get("data"), url: st.URL}, st.Options, false, st)
@@ -271,10 +292,10 @@ func (a *app) export(what string) {
 		js.CopyBytesToJS(u, pix)
 		exported.Invoke(map[string]any{"what": what, "name": name, "mime": "image/png", "width": w, "height": h, "rgba": u})
 	case "svg", "plan", "csv":
-		req := map[string]any{"what": what, "name": base, "plan": a.planBytes,
+		req := map[string]any{"type": "export", "what": what, "name": base, "plan": a.planBytes,
 			"theme": v.Theme.Name, "budget": float64(v.Layout.Budget)}
 		go func() {
-			res := await(js.Global().Get("memplanPlanner").Call("export", req))
+			res := await(planners().Call("ask", 0, req))
 			if res.Get("type").String() != "exported" {
 				msg := "export: the planner gave no answer"
 				if e := res.Get("error"); e.Type() == js.TypeObject && e.Get("message").Type() == js.TypeString {

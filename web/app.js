@@ -5,6 +5,7 @@
 // files are always set as text, never as HTML.
 "use strict";
 (function () {
+  if (window.memplanFramed) return; // guard.js: framed by another site
   const $ = (id) => document.getElementById(id);
   const viewer = $("viewer");
   // Kind colours and the viewer's keys are Go's, from the ready event.
@@ -25,10 +26,13 @@
 
   // ---- talking to the viewer ----
 
+  // The viewer is this page's own (viewer.html beside it): messages go to
+  // this origin only, so a page that navigated the viewer's frame away
+  // gets none of them, and only this origin's messages are heard.
   function send(msg, transfer) {
     if (state.stopped) return;
     if (!state.ready) { state.queue.push([msg, transfer]); return; }
-    viewer.contentWindow.postMessage(msg, "*", transfer || []);
+    viewer.contentWindow.postMessage(msg, location.origin, transfer || []);
   }
 
   // The plot follows the page's colour scheme (app.css); its colours are
@@ -45,7 +49,7 @@
   lightScheme.addEventListener("change", sendTheme);
 
   window.addEventListener("message", (e) => {
-    if (e.source !== viewer.contentWindow) return;
+    if (e.source !== viewer.contentWindow || e.origin !== location.origin) return;
     const m = e.data;
     if (!m || m.source !== "memplan") return;
     switch (m.type) {
@@ -87,12 +91,12 @@
     const align = form.elements.alignment;
     align.placeholder = "default: " + m.alignments.map((a) => a.alignment + " " + a.name).join(", ");
     align.title = align.placeholder;
-    $("f32-budget").textContent = fmtBytes(m.f32_uniform_budget);
+    $("f32-budget").textContent = m.f32_uniform_budget_text;
     // WebGPU profiles and binding models are Go's table, with its words.
     const gpu = form.elements.webgpu;
     gpu.replaceChildren(option("", "none"), ...(m.profiles || []).map((p) => {
       const o = option(p.profile, p.profile + " — " + p.doc);
-      o.title = "binding " + fmtBytes(p.maxStorageBufferBindingSize) + ", buffer " + fmtBytes(p.maxBufferSize);
+      o.title = p.text;
       return o;
     }));
     form.elements.binding.replaceChildren(...(m.bindings || []).map((b) => option(b, b)));
@@ -114,13 +118,14 @@
 
   // ---- files ----
 
-  async function loadFile(file) {
+  // The file goes to the viewer as it is, a Blob, unread: Go refuses one
+  // over the page's limit by its size, and a planner worker reads it.
+  function loadFile(file) {
     hideError();
-    const buf = await file.arrayBuffer();
     const opts = readOptions();
     if (!opts) return;
     state.pendingFile = file.name;
-    send({ type: "load", name: file.name, data: buf, options: opts }, [buf]);
+    send({ type: "load", name: file.name, data: file, options: opts });
   }
 
   $("open").addEventListener("click", () => $("file").click());
@@ -223,35 +228,11 @@
     renderTable();
   }
 
-  const fmtBytes = (n) => {
-    const u = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let v = Math.abs(n), i = 0;
-    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
-    return (n < 0 ? "-" : "") + (i ? v.toFixed(2).replace(/\.?0+$/, "") : String(v)) + " " + u[i];
-  };
-  // One formatter: toLocaleString builds a new one on every call.
+  // Counts, not bytes: sizes and offsets come from Go in words.
   const grouped = new Intl.NumberFormat("en-US");
-  const fmtExact = (n) => fmtBytes(n) + (Math.abs(n) >= 1024 ? " (" + n.toLocaleString("en-US") + " B)" : "");
 
   function renderSummary(s) {
-    const rows = [
-      ["graph", s.name || "—"],
-      ["arena", fmtExact(s.arena_size)],
-      ["lower bound", fmtExact(s.lower_bound)],
-      ["fragmentation", (s.fragmentation * 100 - 100).toFixed(2) + " % over the bound"],
-      ["no sharing", fmtBytes(s.total_unshared)],
-      ["saved", fmtBytes(s.saved) + (s.total_unshared ? " (" + (100 * s.saved / s.total_unshared).toFixed(1) + " %)" : "")],
-      ["strategy", s.strategy + (s.optimal ? " — optimal" : "")],
-      ["tensors", String(s.tensors)],
-      ["steps", String(s.steps)],
-      ["alignment", s.alignment + " B" + (s.alignment_chosen ? "" : " (default)")],
-    ];
-    if (s.symbols && Object.keys(s.symbols).length) {
-      rows.push(["symbols", Object.entries(s.symbols).map(([k, v]) => k + "=" + v).join(", ")]);
-    }
-    for (const r of s.phases || []) {
-      rows.push(["phase " + r.phase, "steps " + r.first + " – " + r.last + ", peak " + fmtBytes(r.peak)]);
-    }
+    const rows = s.rows; // Go's words
     fillDl($("summary-list"), rows);
     if (s.default_alignment) form.elements.alignment.placeholder = "default: " + s.default_alignment;
     // The verdict is Go's, words included; no budget, no verdict.
@@ -317,9 +298,6 @@
     const l = adapter.limits;
     fillDl($("gpu-adapter"), [
       ["adapter", name + (info.isFallbackAdapter || adapter.isFallbackAdapter ? " (software fallback)" : "")],
-      ["binding limit", fmtExact(l.maxStorageBufferBindingSize)],
-      ["buffer limit", fmtExact(l.maxBufferSize)],
-      ["offset alignment", l.minStorageBufferOffsetAlignment + " B"],
       ["WebGPU profile", "…"],
     ]);
     $("gpu-adapter").hidden = false;
@@ -328,8 +306,10 @@
       maxBufferSize: l.maxBufferSize, minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment } });
   }
   function onProfile(m) {
-    const dd = $("gpu-adapter").querySelector("dd:last-of-type");
-    if (dd) dd.textContent = m.profile ? m.profile + (m.doc ? " (" + m.doc + ")" : "") : "below every named profile";
+    // The limits in Go's words, then the profile they provide.
+    const rows = $("gpu-adapter").querySelectorAll("dt");
+    fillDl($("gpu-adapter"), [[rows[0].textContent, rows[0].nextElementSibling.textContent], ...(m.rows || []),
+      ["WebGPU profile", m.profile ? m.profile + (m.doc ? " (" + m.doc + ")" : "") : "below every named profile"]]);
   }
 
   function showResult(file, r) {
@@ -419,7 +399,7 @@
     else {
       if (!replay.byName) replay.byName = new Map(state.tensors.map((t) => [t.name, t]));
       const t = replay.byName.get(replay.order[k - 1]);
-      text = k + " of " + n + ": " + replay.order[k - 1] + (t ? ", " + fmtBytes(t.size) + " at offset " + t.offset.toLocaleString("en-US") : "") +
+      text = k + " of " + n + ": " + replay.order[k - 1] + (t ? ", " + t.size_text + (t.offset_text ? " at offset " + t.offset_text : "") : "") +
         ". Bright: the buffers placed before it that live at the same time, which it had to avoid.";
     }
     $("replay-note").textContent = text;
@@ -575,7 +555,7 @@
     tr.tabIndex = -1; // markRows puts one row in the Tab order
     const cells = [
       t.name, t.op, t.kind, "[" + t.shape.join(", ") + "]", t.dtype,
-      fmtBytes(t.size), t.offset < 0 ? (t.skipped ? "skipped" : "—") : grouped.format(t.offset),
+      t.size_text, t.offset < 0 ? (t.skipped ? "skipped" : "—") : t.offset_text,
       t.birth + "–" + t.death, t.root ? "view of " + t.root : (t.reuses || ""),
     ];
     cells.forEach((c, k) => {
@@ -652,21 +632,6 @@
   // ---- hover and selection ----
 
   const tooltip = $("tooltip");
-  function describe(t) {
-    const rows = [
-      ["op", t.op], ["kind", t.kind], ["shape", "[" + t.shape.join(", ") + "]"], ["dtype", t.dtype],
-      ["size", fmtExact(t.size)],
-      ["offset", t.offset < 0 ? "not in the arena" : t.offset.toLocaleString("en-US") + " – " + (t.offset + t.size).toLocaleString("en-US")],
-      ["live", "steps " + t.birth + " – " + t.death],
-    ];
-    if (t.guard) rows.push(["guard", fmtBytes(t.guard)]);
-    if (t.reuses) rows.push(["reuses", t.reuses]);
-    if (t.root) rows.push(["view of", t.root + " at +" + t.view_offset.toLocaleString("en-US")]);
-    if (t.node && t.node !== t.name) rows.push(["node", t.node]);
-    if (t.phase) rows.push(["phase", t.phase]);
-    return rows;
-  }
-
   function onHover(m) {
     if (!m.tensor) { tooltip.hidden = true; return; }
     const t = m.tensor.tensor;
@@ -674,7 +639,7 @@
     name.className = "name";
     name.textContent = t.name + (m.part === "guard" ? " (guard band)" : "");
     const dl = document.createElement("dl");
-    fillDl(dl, describe(t));
+    fillDl(dl, m.tensor.rows);
     tooltip.replaceChildren(name, dl);
     tooltip.hidden = false;
     // Keep the tooltip inside the viewer, on the side away from the edge.
@@ -704,7 +669,7 @@
     const partners = m.partners || [];
     state.selected = t.name;
     $("details-empty").hidden = true;
-    fillDl($("details-list"), [["name", t.name], ...describe(t)]);
+    fillDl($("details-list"), [["name", t.name], ...m.tensor.rows]);
     $("partners-title").hidden = false;
     $("partners-title").textContent = partners.length
       ? "Shared these bytes (" + partners.length + ")" : "Nothing else used these bytes";
@@ -714,7 +679,7 @@
       li.dataset.name = u.name;
       const b = document.createElement("button"); // selects it: reachable by keyboard
       b.type = "button";
-      b.textContent = u.name + " — " + u.kind + ", steps " + u.birth + "–" + u.death + ", " + fmtBytes(u.size) + " at " + u.offset.toLocaleString("en-US");
+      b.textContent = p.line;
       li.append(b);
       return li;
     }));
@@ -747,16 +712,14 @@
       : "past the last op: only what outlives the run";
     fillDl($("time-readout"), [
       ["step", m.step + (m.step === m.peak ? " (the peak)" : "")],
-      ["live", fmtExact(m.live_bytes)],
-      ["lower bound", fmtExact(m.lower_bound)],
-      ["arena", fmtExact(m.arena)],
+      ...m.rows,
       ["op", op],
     ]);
     $("time-live").querySelector("caption").textContent = m.live.length + " live at step " + m.step + (m.step === m.peak ? ", the peak" : "") + ", by offset";
     $("time-live").tBodies[0].replaceChildren(...m.live.map((t) => {
       const tr = document.createElement("tr");
       tr.dataset.name = t.name;
-      for (const [v, num] of [[grouped.format(t.offset), true], [fmtBytes(t.size), true], [t.name, false]]) {
+      for (const [v, num] of [[t.offset_text, true], [t.size_text, true], [t.name, false]]) {
         const td = document.createElement("td");
         td.textContent = v;
         if (num) td.className = "num";

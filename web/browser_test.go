@@ -808,7 +808,7 @@ func TestBrowserFitLine(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
-	if label := p.text("label:has(input[name=f32_uniform])"); !strings.Contains(label, "128 MiB") {
+	if label := p.text("label:has(input[name=f32_uniform])"); !strings.Contains(label, planner.FormatBytes(planner.WebGPUBindingLimit)) {
 		p.fail("the f32-uniform label does not name Go's budget: %q", label)
 	}
 	// Go's verdict on the example in f32-uniform mode.
@@ -981,7 +981,7 @@ func TestBrowserShowsOnlyProvenPlans(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
-	eval[bool](p, `(() => { const pl = `+frame+`.memplanPlanner, tensors = pl.tensors.bind(pl);
+	eval[bool](p, `(() => { const pl = `+frame+`.memplanRuntime, tensors = pl.tensors.bind(pl);
 		window.__proofs = [];
 		pl.tensors = (from, answer) => new Promise((resolve) => window.__proofs.push({ real: tensors(from, answer), resolve }));
 		return true; })()`)

@@ -53,7 +53,7 @@ func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
-	p.wait("the worker", `window.frames[0].memplanPlanner !== undefined`)
+	p.wait("the runtime", `window.frames[0].memplanRuntime !== undefined`)
 	// The viewer's warm-up (wasm/worker/warm.go) runs once, seconds after
 	// the page opens, before a person has found a file to drop; its steps
 	// on the page's thread are not this model's planning.
@@ -64,7 +64,7 @@ func TestBrowserPlanningKeepsFramesFlowing(t *testing.T) {
 	p.fetchServed("ppocrv4_rec.static.onnx")
 	// Count the frames drawn while the planner has the file: from the
 	// viewer's request to the promise of its answer settling.
-	eval[bool](p, `(() => { const planner = window.frames[0].memplanPlanner, plan = planner.plan;
+	eval[bool](p, `(() => { const planner = window.frames[0].memplanRuntime, plan = planner.plan;
 		window.__planFrames = -1;
 		planner.plan = function (...args) {
 			const from = window.__frames.n;

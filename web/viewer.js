@@ -20,34 +20,42 @@
   const keys = document.getElementById("keys");
 
   // ---- talking to the host (docs/embedding.md, "Origins") ----
-  // Events go to the parent window at its origin, never "*" unless asked:
-  // the origin is ?origin= when the host names it, the viewer's own when
-  // the parent is same-origin, else learnt from the first message the
-  // parent sends (a ping). Until then events wait here (hovers are
-  // dropped: they are stale by then). An opaque origin ("null": a file://
-  // page, a sandbox without allow-same-origin) can only be reached by "*".
+  // Events go to the parent window at its origin, never "*": the origin
+  // is ?origin= when the host names it, the viewer's own when the parent
+  // is same-origin, else learnt from the first message the parent sends
+  // (a ping). Until then events wait here (hovers are dropped: they are
+  // stale by then). A parent with an opaque origin ("null": a file://
+  // page, a sandbox without allow-same-origin) cannot be addressed, and
+  // gets no events.
   let hostOrigin = embedded ? params.get("origin") : null;
+  if (hostOrigin === "*" || hostOrigin === "null") hostOrigin = null;
   if (embedded && !hostOrigin) {
     try { if (window.parent.location.origin === location.origin) hostOrigin = location.origin; } catch (_) { /* cross-origin */ }
   }
+  // parentOrigin is the embedding page's origin when it is another site's
+  // ("null" when it cannot be told), "" when there is none or it is ours.
+  const parentOrigin = () => {
+    if (!embedded || hostOrigin === location.origin) return "";
+    return hostOrigin || (location.ancestorOrigins && location.ancestorOrigins[0]) || "null";
+  };
   const held = [];
-  const target = (o) => o === "null" ? "*" : o;
   // A summary's tensors (a Uint8Array of JSON, tens of megabytes for big
   // plans) are transferred, not copied: the host owns them after this.
-  const toHost = (ev) => window.parent.postMessage(ev, target(hostOrigin), ev.tensors_json instanceof Uint8Array ? [ev.tensors_json.buffer] : []);
+  const toHost = (ev) => window.parent.postMessage(ev, hostOrigin, ev.tensors_json instanceof Uint8Array ? [ev.tensors_json.buffer] : []);
   window.memplanToHost = (ev) => {
     if (!embedded) return;
     if (hostOrigin) { toHost(ev); return; }
     if (ev.type !== "hover" && held.length < 256) held.push(ev);
   };
   // Registered before Go's own listener: a message from anywhere but the
-  // parent, or from a parent now at another origin, stops here.
+  // parent, or from a parent at another origin than the one known, stops
+  // here.
   window.addEventListener("message", (e) => {
     if (e.source !== window.parent || e.source === window) return;
-    if (!hostOrigin) {
+    if (!hostOrigin && e.origin !== "null") {
       hostOrigin = e.origin;
       for (const ev of held.splice(0)) toHost(ev);
-    } else if (hostOrigin !== "*" && e.origin !== hostOrigin) {
+    } else if (e.origin !== hostOrigin) {
       e.stopImmediatePropagation();
     }
   }, { capture: true });
@@ -215,295 +223,14 @@
     if (window.memplan) window.memplan.send({ type: "leave" });
   });
   // The planner runs in Web Workers (worker.js with planner.wasm), so a
-  // long plan never holds up the canvas. The command line runs auto's
-  // portfolio on every core; here each worker has one thread, so auto's
-  // requests go to a pool of workers, each with a shard of the
-  // portfolio, and the smallest arena wins, ties to the lower member:
-  // the plan the command line makes. Other strategies use one worker.
-  // The viewer's Go calls memplanPlanner.plan(id, name, bytes,
-  // optionsJSON, onProgress) and gets a promise of the winning answer,
-  // {type: "planned", plan, ...} or {type: "error", error}. A worker
+  // long plan never holds up the canvas: a pool of them, runtime.js's,
+  // which Go drives (memplanRuntime). Which worker runs what and which
+  // answer wins is decided by Go in the pool's first worker. A worker
   // that dies answers with a "stopped" error; the next request starts a
-  // fresh pool.
-  // The wasm programs and the worker's script: files beside this page, or,
-  // in the single-file build (memplan.html, which opens from file://),
-  // inlined in it as memplanInline: each wasm's gzip in base64, and the
-  // worker's script (wasm_exec.js and worker.js) as text.
-  const inline = window.memplanInline;
-  async function compileWasm(url) {
-    if (inline && inline[url]) {
-      const gz = Uint8Array.from(atob(inline[url]), (c) => c.charCodeAt(0));
-      const raw = new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")));
-      return WebAssembly.compile(await raw.arrayBuffer());
-    }
-    try {
-      return await WebAssembly.compileStreaming(fetch(url));
-    } catch (_) {
-      // A host that serves .wasm without Content-Type application/wasm
-      // breaks streaming compilation; compiling the bytes still works.
-      const resp = await fetch(url);
-      if (!resp.ok) throw new Error("fetching " + url + ": HTTP " + resp.status);
-      return WebAssembly.compile(await resp.arrayBuffer());
-    }
-  }
-  let blobWorker = null;
-  function workerURL() {
-    if (!inline || !inline["worker.js"]) return "worker.js";
-    if (!blobWorker) blobWorker = URL.createObjectURL(new Blob([inline["worker.js"]], { type: "text/javascript" }));
-    return blobWorker;
-  }
-  const poolSize = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 4));
-  let pool = null, module = null;
-  const pending = new Map(); // id -> request state
-  function compile() {
-    if (!module) {
-      module = compileWasm("planner.wasm");
-      module.catch(() => { module = null; });
-    }
-    return module;
-  }
-  function failAll(message) {
-    for (const r of pending.values()) r.resolve({ type: "error", error: { kind: "stopped", message } });
-    pending.clear();
-    forgetTensors();
-    for (const waiting of [explains, warms]) {
-      for (const r of waiting.values()) r({ type: "error", error: { kind: "stopped", message } });
-      waiting.clear();
-    }
-    if (pool) for (const w of pool) w.terminate();
-    pool = null;
-  }
-  function startPool() {
-    if (pool) return pool;
-    pool = [];
-    for (let k = 0; k < poolSize; k++) {
-      const w = new Worker(workerURL());
-      w.onmessage = (e) => answer(e.data, k);
-      w.onerror = (e) => { e.preventDefault(); failAll("the planner stopped: " + (e.message || "a worker failed to load")); };
-      pool.push(w);
-    }
-    compile().then((mod) => { if (pool) for (const w of pool) w.postMessage({ type: "module", module: mod }); },
-      (err) => failAll("the planner stopped: " + err));
-    return pool;
-  }
-  const explains = new Map(); // id -> resolve, for explain requests
-  let explainID = 1 << 30; // apart from the viewer's plan ids
-  const warms = new Map(); // id -> resolve, for warm-up requests
-  let warmID = 1 << 29; // apart from plan and explain ids
-  // winner[id]: the worker whose plan won request id; it keeps that plan
-  // and explains it. Only the newest request's is kept.
-  let winner = { id: 0, worker: 0 };
-  // Each "planned" is followed by a "tensors" event from the same worker
-  // with the same answer number: the plan's proof, with its tensors in
-  // JSON (or the proof's error), which the worker makes while Go decodes
-  // the plan here. Per worker, the last that came and the request
-  // waiting for one (memplanPlanner.tensors).
-  const tensorsFrom = [], tensorWaits = [];
-  function forgetTensors() {
-    for (const w of tensorWaits) if (w) w.resolve(null);
-    tensorWaits.length = tensorsFrom.length = 0;
-  }
-  function tensorsArrived(m, from) {
-    const w = tensorWaits[from];
-    if (w && w.answer === m.answer) {
-      tensorWaits[from] = null;
-      w.resolve(m);
-    } else {
-      tensorsFrom[from] = m;
-    }
-  }
-  function answer(m, from) {
-    if (m.type === "tensors") {
-      tensorsArrived(m, from);
-      return;
-    }
-    if (m.type === "planned") m.from = from; // whose tensors to ask for
-    const ex = exports.get(m.id);
-    if (ex && (m.type === "exported" || m.type === "error")) {
-      exports.delete(m.id);
-      ex(m);
-      return;
-    }
-    if (m.type === "release") { // shard 0 lets the other shards start
-      const r = pending.get(m.id);
-      if (r) release(r, m.id);
-      return;
-    }
-    for (const waiting of [explains, warms]) {
-      if (waiting.has(m.id)) {
-        waiting.get(m.id)(m);
-        waiting.delete(m.id);
-        return;
-      }
-    }
-    if (m.type === "progress") {
-      const r = pending.get(m.id);
-      if (r && r.progress) r.progress(m.message);
-      return;
-    }
-    if (m.type !== "planned" && m.type !== "error") return;
-    if (!m.id) { // a worker itself failed
-      if (m.error && m.error.kind === "stopped") failAll(m.error.message);
-      return;
-    }
-    const r = pending.get(m.id);
-    if (!r) return;
-    if (r.polishing) { // the winning shard's answer, improved (or not, on an error)
-      pending.delete(m.id);
-      if (m.type !== "planned") m = r.best;
-      else if (r.best.millis && m.millis) for (const k in r.best.millis) m.millis[k] = r.best.millis[k] + (m.millis[k] || 0);
-      r.resolve(m);
-      return;
-    }
-    if (m.type === "error") { // every shard reads the same file: the first error is the answer
-      pending.delete(m.id);
-      for (const w of r.held.splice(0)) w.postMessage({ type: "cancel", id: m.id }); // no longer waiting for a release
-      r.resolve(m);
-      return;
-    }
-    if (!r.best || m.arena < r.best.arena || (m.arena === r.best.arena && m.member < r.best.member)) {
-      r.best = m;
-      r.from = from;
-    }
-    r.left--;
-    if (!(r.best.optimal && r.best.member === 0)) release(r, m.id); // held shards, if any, must run now
-    // Member 0 at the bound wins whatever the other shards find: stop
-    // them, or they keep a core busy while the page shows the plan.
-    if (r.left === 0 || (r.best.optimal && r.best.member === 0)) {
-      winner = { id: m.id, worker: r.from };
-      if (r.left > 0 && pool) for (let k = 0; k < r.shards; k++) pool[k].postMessage({ type: "cancel", id: m.id });
-      // A shard's answer gets no improvement slice; the whole portfolio's
-      // best does. The winner gives its answer that slice, so the page
-      // makes the command line's plan.
-      if (r.shards > 1 && !r.best.optimal && pool) {
-        r.polishing = true;
-        pool[r.from].postMessage({ type: "polish", id: m.id });
-        return;
-      }
-      pending.delete(m.id);
-      r.resolve(r.best);
-    }
-  }
-  // release lets a plan request's held shards place.
-  function release(r, id) {
-    for (const w of r.held.splice(0)) w.postMessage({ type: "release", id });
-  }
-  // blobOf(data) is the file's bytes as a Blob, made once per file: a
-  // Blob goes to each worker by reference, where the bytes themselves
-  // were copied on this thread once per worker (a tenth of a second, with
-  // the canvas waiting, for a 10 MB model and two workers), and again on
-  // every re-plan. worker.js reads it back.
-  const blobs = new WeakMap();
-  function blobOf(data) {
-    let b = blobs.get(data);
-    if (!b) blobs.set(data, b = new Blob([data]));
-    return b;
-  }
-  window.memplanPlanner = {
-    plan(id, name, data, options, progress) {
-      const workers = startPool();
-      forgetTensors(); // Go asks for a plan's tensors before its next plan
-      const opts = JSON.parse(options);
-      const shards = !opts.strategy || opts.strategy === "auto" ? workers.length : 1;
-      const blob = blobOf(data);
-      return new Promise((resolve) => {
-        const r = { resolve, progress, left: shards, shards, best: null, held: workers.slice(1, shards) };
-        pending.set(id, r);
-        // The other shards load the file, then wait for shard 0's
-        // "release": at once, or on a large problem once auto's first
-        // member has missed the bound (planner.FirstMemberAlone). The
-        // answer is the same.
-        for (let k = 0; k < shards; k++) {
-          workers[k].postMessage({ type: "plan", id, name, data: blob, options: opts, shard: k, shards, hold: k > 0 });
-        }
-      });
-    },
-    cancel() { if (pool) for (const w of pool) w.postMessage({ type: "cancel" }); },
-    // tensors(from, answer): a promise of the "tensors" event that worker
-    // from sends after its "planned" answer number answer ({data} or
-    // {error}), or null when it no longer can.
-    tensors(from, answer) {
-      const t = tensorsFrom[from];
-      if (t && t.answer === answer) {
-        tensorsFrom[from] = null;
-        return Promise.resolve(t);
-      }
-      if (!pool || !pool[from] || (t && t.answer > answer)) return Promise.resolve(null);
-      if (tensorWaits[from]) tensorWaits[from].resolve(null);
-      return new Promise((resolve) => { tensorWaits[from] = { answer, resolve }; });
-    },
-    // warm(): the first worker plans a generated file while the page is
-    // idle, so the browser optimizes the planner's code before the first
-    // real file (wasm/worker/warm.go); a promise of its answer, "planned"
-    // or "error". Any request cancels it.
-    warm() {
-      const workers = startPool();
-      const id = warmID++;
-      return new Promise((resolve) => {
-        warms.set(id, resolve);
-        workers[0].postMessage({ type: "warm", id });
-      });
-    },
-    // export({what, name, plan, json, theme, budget}) asks the first
-    // worker for a file of the plan (protocol.ExportRequest); the promise
-    // gives {type: "exported", name, mime, data} or {type: "error", error}.
-    export(req) {
-      const workers = startPool();
-      const id = --exportID; // negative: never a plan request's id
-      return new Promise((resolve) => {
-        exports.set(id, resolve);
-        workers[0].postMessage(Object.assign({ type: "export", id }, req));
-      });
-    },
-    // explain(key, name, record, tensor): why the tensor lives when and
-    // sits where it does in the plan of request key, which the worker that
-    // won it keeps; record is a plan record (JSON) to hand over when no
-    // worker made the plan (the viewer's embedded one). A promise of
-    // {type: "explained", explanation} or {type: "error", error}.
-    explain(key, name, record, tensor) {
-      const workers = startPool();
-      const id = explainID++;
-      const w = workers[winner.id === key ? winner.worker : 0];
-      return new Promise((resolve) => {
-        explains.set(id, resolve);
-        w.postMessage({ type: "explain", id, key, name, plan: record, tensor });
-      });
-    },
-  };
-  const exports = new Map();
-  let exportID = 0;
-
-  // The largest size that fits (the viewer's Go calls largest(name,
-  // bytes, optionsJSON, symbol)) runs in a worker of its own, made on
-  // first use, so that its many plans neither wait for the pool's nor
-  // cancel them; a newer search supersedes the one in flight. The
-  // worker's answer goes to the host as {type: "largest", file, symbol,
-  // largest} or {type: "largest", file, symbol, error}.
-  let fitWorker = null, fitID = 0;
-  function fitAnswer(m) {
-    if ((m.id && m.id !== fitID) || (m.type !== "fitted" && m.type !== "error")) return;
-    if (m.error && m.error.kind === "cancelled") return;
-    const ev = { source: "memplan", type: "largest", file: fitAsked.file, symbol: fitAsked.symbol };
-    if (m.type === "fitted") ev.largest = m.largest;
-    else ev.error = m.error;
-    window.memplanToHost(ev);
-  }
-  let fitAsked = {};
-  window.memplanPlanner.largest = (file, data, options, symbol) => {
-    if (!fitWorker) {
-      const w = fitWorker = new Worker(workerURL());
-      w.onmessage = (e) => fitAnswer(e.data);
-      const stop = (message) => {
-        w.terminate();
-        if (fitWorker === w) fitWorker = null;
-        fitAnswer({ type: "error", id: fitID, error: { kind: "stopped", message } });
-      };
-      w.onerror = (e) => { e.preventDefault(); stop("the planner stopped: " + (e.message || "a worker failed to load")); };
-      compile().then((mod) => w.postMessage({ type: "module", module: mod }), (err) => stop("the planner stopped: " + err));
-    }
-    fitAsked = { file, symbol };
-    fitWorker.postMessage({ type: "fit", id: ++fitID, name: file, data, options: JSON.parse(options), symbol });
-  };
+  // fresh pool. The wasm programs and the worker's script are files
+  // beside this page or, in the single-file build (memplan.html, which
+  // opens from file://), inlined in it as memplanInline.
+  const runtime = window.memplanRuntime = new MemplanRuntime(location.href);
 
   // Files the viewer made (Go's memplanExported: pixels to encode as PNG,
   // or a worker's bytes) go out as an "export" event with a Blob, to the
@@ -525,20 +252,54 @@
     window.dispatchEvent(new CustomEvent("memplan", { detail: ev }));
   };
 
-  // memplanFetch(url) is how Go fetches a link's file: a promise of
-  // {data: Uint8Array} or {error: what went wrong}, the HTTP status or
-  // the network's failure (which is also what a server without CORS
-  // headers looks like from here).
-  window.memplanFetch = async (url) => {
+  // memplanFetch(url, {limit, for}) is how Go fetches a link's file: a
+  // promise of {data: Uint8Array}, {size} (its Content-Length, over
+  // limit: nothing read), {over: true} (it streamed past limit, and the
+  // rest was not read), or {error} (the HTTP status or the network's
+  // failure, which is also what a server without CORS headers looks like
+  // from here). With for, the origin of a page at another site that asked
+  // for it, the fetch sends no credentials and a response that does not
+  // allow that origin (Access-Control-Allow-Origin) is refused unread: the
+  // page gets nothing through the viewer that it could not read itself.
+  window.memplanFetch = async (url, how) => {
+    const limit = how.limit, asker = how.for || "";
     let resp;
     try {
-      resp = await fetch(url);
+      resp = await fetch(url, asker ? { credentials: "omit", mode: "cors" } : {});
     } catch (err) {
       return { error: "network failure (" + (err && err.message ? err.message : err) + "); a file on another site must allow CORS" };
     }
     if (!resp.ok) return { error: "HTTP " + resp.status + (resp.statusText ? " " + resp.statusText : "") };
+    if (asker) {
+      const allowed = resp.headers.get("Access-Control-Allow-Origin");
+      if (allowed !== "*" && allowed !== asker) {
+        resp.body && resp.body.cancel().catch(() => {});
+        return { error: "a page at " + asker + " asked for it, and it does not allow that origin (Access-Control-Allow-Origin)" };
+      }
+    }
+    const length = Number(resp.headers.get("Content-Length"));
+    if (length > limit) {
+      resp.body && resp.body.cancel().catch(() => {});
+      return { size: length };
+    }
     try {
-      return { data: new Uint8Array(await resp.arrayBuffer()) };
+      const reader = resp.body.getReader();
+      const chunks = [];
+      let n = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        n += value.length;
+        if (n > limit) {
+          reader.cancel().catch(() => {});
+          return { over: true };
+        }
+        chunks.push(value);
+      }
+      const out = new Uint8Array(n);
+      let at = 0;
+      for (const c of chunks) { out.set(c, at); at += c.length; }
+      return { data: out };
     } catch (err) {
       return { error: "reading it failed (" + (err && err.message ? err.message : err) + ")" };
     }
@@ -556,7 +317,7 @@
     // came with this file has reached the host and been drawn.
     await new Promise((resolve) => window.requestIdleCallback ? requestIdleCallback(resolve, { timeout: 1000 }) : setTimeout(resolve));
     const SLICE = 64 << 10;
-    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    const bytes = data instanceof Blob ? new Uint8Array(await data.arrayBuffer()) : data instanceof Uint8Array ? data : new Uint8Array(data);
     const cs = new CompressionStream("deflate-raw");
     const writer = cs.writable.getWriter(), reader = cs.readable.getReader();
     const chunks = [];
@@ -604,7 +365,10 @@
   const openApp = document.getElementById("open-app");
   window.addEventListener("memplan", (e) => {
     const m = e.detail;
-    if (m.type === "ready" && !inApp) window.memplan.send({ type: "location", search: location.search, hash: location.hash });
+    // Embedded in a page of another site, this page's own address is that
+    // page's choice: a file it names is fetched only as that page could
+    // (Go's fetch).
+    if (m.type === "ready" && !inApp) window.memplan.send({ type: "location", search: location.search, hash: location.hash }, { origin: parentOrigin() });
     if (m.type !== "state") return;
     if (!embedded) {
       const url = location.pathname + location.search + "#" + m.hash;
@@ -622,9 +386,9 @@
   // dropped plans at once without delaying that picture. A blank viewer's
   // first picture is the host's file, which the workers plan: start them
   // (and the planner's download) beside the viewer's own.
-  if (window.memplanBlank) startPool();
+  if (window.memplanBlank) runtime.start();
   window.addEventListener("memplan", (e) => {
-    if (e.detail.type === "summary") setTimeout(startPool, 0);
+    if (e.detail.type === "summary") setTimeout(() => runtime.start(), 0);
   });
 
   // If the Go program ends (it returned, panicked or trapped), nothing in
@@ -659,7 +423,7 @@
   window.addEventListener("error", (e) => {
     if (e.error instanceof WebAssembly.RuntimeError || go.exited) stop(String(e.error || e.message));
   });
-  compileWasm("memplan.wasm")
+  MemplanRuntime.compileWasm("memplan.wasm")
     .then((mod) => WebAssembly.instantiate(mod, go.importObject))
     .then((instance) => go.run(instance))
     .then(() => stop("it returned"), (err) => stop(go._inst || go.exited ? String(err) : "could not start: " + err));

@@ -1,9 +1,10 @@
 // A planner worker: memplan's planner-only wasm, off the page's main
-// thread. The viewer compiles planner.wasm once and posts the module
-// ({type: "module", module}); then it posts {type: "plan", id, name,
-// data (bytes or a Blob), options, shard, shards} and gets back the events of
-// wasm/protocol (ready, progress, planned, error). Requests that arrive
-// while the module starts wait in a queue.
+// thread. The page's runtime (runtime.js) compiles planner.wasm once and
+// posts the module ({type: "module", module}); then it posts the
+// messages of wasm/protocol (protocol.WorkerRequest: plan, with the file's
+// bytes or a Blob as data, explain, export, …) and gets back its events
+// (ready, progress, planned, tensors, error, route, outcome, …). Requests
+// that arrive while the module starts wait in a queue.
 "use strict";
 // The single-file build runs this script from a blob with wasm_exec.js
 // already in front of it.

@@ -26,6 +26,7 @@ import (
 	_ "memplan/ir/onnx"
 	"memplan/planner"
 	"memplan/viz/svgplot"
+	"memplan/wasm/jsconv"
 	"memplan/wasm/protocol"
 )
 
@@ -45,6 +46,9 @@ type worker struct {
 	// A held shard's request (PlanRequest.Hold) and what releases it.
 	heldID  int
 	release chan struct{}
+	// The request this worker, the pool's first, coordinates.
+	portfolio   *protocol.Portfolio
+	portfolioID int
 	// answers counts the "planned" events posted; tensorsJSON is the
 	// buffer their "tensors" events are written in, kept for the next
 	// plan (see send).
@@ -84,73 +88,78 @@ func main() {
 	select {} // serve requests until the worker is terminated
 }
 
-// handle takes a request: {type: "plan", id, name, data, options},
-// {type: "fit", id, name, data, options, symbol} (answered "fitted"),
-// {type: "explain", id, key, name, tensor[, plan]}, {type: "diff", id, a,
-// b} with each side {name, data, options} or {example, options}, or
-// {type: "cancel", id} (no id: whatever is in flight).
+// handle takes a message (protocol.WorkerRequest). One that does not
+// read is an error event naming its field, and changes nothing.
 func (w *worker) handle(m js.Value) {
-	switch m.Get("type").String() {
+	t, err := jsconv.Tree(m)
+	var r protocol.WorkerRequest
+	if err == nil {
+		r, err = protocol.DecodeWorkerRequest(t)
+	}
+	if err != nil {
+		post(protocol.WorkerEvent{Type: "error", ID: r.ID, Error: &protocol.Error{Message: err.Error(), Kind: "message"}})
+		return
+	}
+	fail := func(err error) { post(protocol.WorkerEvent{Type: "error", ID: r.ID, Error: protocol.ErrorOf(err)}) }
+	switch r.Type {
 	case "explain":
-		id := m.Get("id").Int()
-		e, err := w.explain(m)
+		e, err := w.explain(r)
 		if err != nil {
-			post(protocol.WorkerEvent{Type: "error", ID: id, Error: protocol.ErrorOf(err)})
+			fail(err)
 			return
 		}
-		post(protocol.WorkerEvent{Type: "explained", ID: id, Explanation: e})
+		post(protocol.WorkerEvent{Type: "explained", ID: r.ID, Explanation: e})
 	case "cancel":
 		w.mu.Lock()
-		if id := m.Get("id"); w.cancel != nil && (id.Type() != js.TypeNumber || id.Int() == w.id) {
+		if w.cancel != nil && (!r.HasID || r.ID == w.id) {
 			w.cancel()
 		}
 		w.mu.Unlock()
 	case "export":
-		var req protocol.ExportRequest
-		err := fieldsOf(m, &req)
-		var data []byte
-		if err == nil {
-			data, err = bytesOf(m.Get("plan"))
-		}
+		data, err := jsconv.Copy(r.Plan)
 		if err != nil {
-			post(protocol.WorkerEvent{Type: "error", ID: req.ID, Error: protocol.ErrorOf(err)})
+			fail(err)
 			return
 		}
 		go func() {
-			ev, out := export(req, data)
-			ev.ID = req.ID
+			ev, out := export(protocol.ExportRequest{ID: r.ID, What: r.What, Name: r.Name, Theme: r.Theme, Budget: r.Budget}, data)
+			ev.ID = r.ID
 			postBytes(ev, "data", out)
 		}()
 	case "release":
 		w.mu.Lock()
-		if w.release != nil && m.Get("id").Int() == w.heldID {
+		if w.release != nil && r.ID == w.heldID {
 			close(w.release)
 			w.release = nil
 		}
 		w.mu.Unlock()
 	case "warm":
-		w.warm(m.Get("id").Int())
+		w.warm(r.ID)
 	case "polish":
-		w.polish(m.Get("id").Int())
+		w.polish(r.ID)
+	case "heard":
+		w.heard(r)
 	case "plan", "fit":
-		var req protocol.PlanRequest
-		req.ID = m.Get("id").Int()
-		req.Name = m.Get("name").String()
-		if v := m.Get("shards"); v.Type() == js.TypeNumber {
-			req.Shard, req.Shards = m.Get("shard").Int(), v.Int()
+		req := r.PlanRequest
+		if err := resolve(&req.Options); err != nil {
+			if req.Pool > 0 { // the pool waits for the request's outcome
+				post(protocol.WorkerEvent{Type: "outcome", ID: req.ID, Outcome: &protocol.Outcome{Error: protocol.ErrorOf(err)}})
+				return
+			}
+			fail(err)
+			return
 		}
-		req.Hold = m.Get("hold").Truthy()
-		data, err := bytesOf(m.Get("data"))
-		if err == nil {
-			err = optionsOf(m.Get("options"), &req.Options)
+		if r.Type == "plan" && req.Pool > 0 {
+			w.coordinate(req)
+			return
 		}
+		data, err := jsconv.Copy(r.Data)
 		if err != nil {
-			post(protocol.WorkerEvent{Type: "error", ID: req.ID, Error: protocol.ErrorOf(err)})
+			fail(err)
 			return
 		}
 		ctx := w.supersede(req.ID)
-		if m.Get("type").String() == "fit" {
-			req.Symbol = m.Get("symbol").String()
+		if r.Type == "fit" {
 			go func() {
 				w.running.Lock()
 				defer w.running.Unlock()
@@ -169,40 +178,80 @@ func (w *worker) handle(m js.Value) {
 		}
 		go w.run(ctx, req, data, hold)
 	case "diff":
-		id := m.Get("id").Int()
 		var sides [2]diffSide
-		for k, key := range []string{"a", "b"} {
-			v := m.Get(key)
-			sides[k].Name = v.Get("name").String()
+		for k, d := range []*protocol.DiffRequest{r.A, r.B} {
+			key := string(rune('a' + k))
+			if d == nil {
+				fail(fmt.Errorf("side %s is missing", key))
+				return
+			}
 			var data []byte
 			var err error
-			if ex := v.Get("example"); ex.Type() == js.TypeString {
+			sides[k].Name = d.Name
+			if d.Example != "" {
 				// A built-in example, as the viewer offers them.
-				sides[k].Name = path.Base(ex.String())
+				sides[k].Name = path.Base(d.Example)
 				if data, err = examples.FS.ReadFile(sides[k].Name); err != nil {
 					err = fmt.Errorf("no built-in example %s", ir.Quote(sides[k].Name))
 				}
 			} else {
-				data, err = bytesOf(v.Get("data"))
+				data, err = jsconv.Copy(d.Data)
 			}
 			if err == nil {
-				err = optionsOf(v.Get("options"), &sides[k].Options)
+				sides[k].Options = d.Options
+				err = resolve(&sides[k].Options)
 			}
 			if err != nil {
-				post(protocol.WorkerEvent{Type: "error", ID: id, Error: protocol.ErrorOf(fmt.Errorf("side %s: %w", key, err))})
+				fail(fmt.Errorf("side %s: %w", key, err))
 				return
 			}
 			sides[k].data = data
 		}
-		ctx := w.supersede(id)
+		ctx := w.supersede(r.ID)
 		go func() {
 			w.running.Lock()
 			defer w.running.Unlock()
 			ev := diff(ctx, sides)
-			ev.ID = id
+			ev.ID = r.ID
 			post(ev)
 		}()
+	default:
+		fail(fmt.Errorf("unknown message type %q", r.Type))
 	}
+}
+
+// coordinate starts a request the pool sent this worker, its first, to
+// split over the pool (protocol.Portfolio): it posts the routes, and the
+// pool carries each to its worker, this one included. Only the newest
+// request is coordinated.
+func (w *worker) coordinate(req protocol.PlanRequest) {
+	p, routes := protocol.StartPortfolio(req, req.Pool)
+	w.mu.Lock()
+	w.portfolio, w.portfolioID = p, req.ID
+	w.mu.Unlock()
+	w.follow(req.ID, routes, nil)
+}
+
+// coordinates reports whether this worker runs request id's Portfolio.
+func (w *worker) coordinates(id int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.portfolio != nil && w.portfolioID == id
+}
+
+// heard takes a worker's answer for the request this worker coordinates.
+func (w *worker) heard(r protocol.WorkerRequest) {
+	w.mu.Lock()
+	p := w.portfolio
+	if r.ID != w.portfolioID {
+		p = nil
+	}
+	w.mu.Unlock()
+	if p == nil || r.Event == nil {
+		return
+	}
+	routes, out := p.Heard(r.From, *r.Event)
+	w.follow(r.ID, routes, out)
 }
 
 // supersede makes request id the one in flight, cancelling any other,
@@ -222,19 +271,18 @@ func (w *worker) supersede(id int) context.Context {
 // worker planned, or a plan in planner's binary form handed along: the
 // viewer's embedded one) lives when and sits where it does. It plans
 // nothing: the plan's placement order and rule say it.
-func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
-	key, name := m.Get("key").Int(), m.Get("name").String()
+func (w *worker) explain(r protocol.WorkerRequest) (*planner.Explanation, error) {
 	w.mu.Lock()
 	p := w.explainPlan
-	if key != w.explainKey {
+	if r.Key != w.explainKey {
 		p = nil
 	}
 	w.mu.Unlock()
 	if p == nil {
-		if v := m.Get("plan"); v.IsUndefined() || v.IsNull() {
-			return nil, fmt.Errorf("%s: the planner no longer holds this plan; plan it again to explain it", name)
+		if r.Plan == nil {
+			return nil, fmt.Errorf("%s: the planner no longer holds this plan; plan it again to explain it", r.Name)
 		}
-		data, err := bytesOf(m.Get("plan"))
+		data, err := jsconv.Copy(r.Plan)
 		if err == nil {
 			p, err = planner.DecodeBinary(data)
 		}
@@ -244,9 +292,9 @@ func (w *worker) explain(m js.Value) (*planner.Explanation, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.keep(key, p)
+		w.keep(r.Key, p)
 	}
-	return planner.Explain(p, m.Get("tensor").String())
+	return planner.Explain(p, r.Tensor)
 }
 
 // keep holds plan p, made for request id, for explain.
@@ -257,8 +305,9 @@ func (w *worker) keep(id int, p *planner.Plan) {
 }
 
 type diffSide struct {
-	protocol.DiffSide
-	data []byte
+	Name    string
+	Options protocol.Options
+	data    []byte
 }
 
 // diff plans both sides of a comparison (or takes their plan records as
@@ -309,12 +358,41 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) {
 	w.running.Lock()
 	defer w.running.Unlock()
-	ev, bin, p, shard, prove := plan(ctx, req, data, hold)
+	// Shard 0 lets the held shards place by telling the Portfolio, which
+	// runs here, on the pool's first worker.
+	release := func() { w.tell(req.ID, protocol.Heard{Type: "release"}) }
+	ev, bin, p, shard, prove := plan(ctx, req, data, hold, release)
 	ev.ID = req.ID
 	w.mu.Lock()
 	w.shard = shard
 	w.mu.Unlock()
 	w.send(ev, bin, p, prove, true)
+}
+
+// tell hands the Portfolio of request id, which this worker coordinates,
+// its own answer, at once: through the pool it would wait behind the
+// proof this worker makes next.
+func (w *worker) tell(id int, h protocol.Heard) {
+	w.mu.Lock()
+	p := w.portfolio
+	if id != w.portfolioID {
+		p = nil
+	}
+	w.mu.Unlock()
+	if p != nil {
+		routes, out := p.Heard(0, h)
+		w.follow(id, routes, out)
+	}
+}
+
+// follow posts what a Portfolio's step calls for.
+func (w *worker) follow(id int, routes []protocol.Route, out *protocol.Outcome) {
+	for _, rt := range routes {
+		post(protocol.WorkerEvent{Type: "route", ID: id, Route: &rt})
+	}
+	if out != nil {
+		post(protocol.WorkerEvent{Type: "outcome", ID: id, Outcome: out})
+	}
 }
 
 // send posts a plan request's answer: the event with the plan beside it
@@ -325,13 +403,27 @@ func (w *worker) run(ctx context.Context, req protocol.PlanRequest, data []byte,
 // the summary. The viewer shows no plan before it. keep holds p for
 // explain once proven. The caller holds w.running.
 func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prove func() error, keep bool) {
+	// A coordinated request's answer (keep: a shard or the polish) goes to
+	// its Portfolio: straight from here on the pool's first worker, which
+	// runs it, else through the pool, which forwards Heard. Not before
+	// the answer itself is posted: the outcome names it.
+	coordinated := keep
+	self := w.coordinates(ev.ID)
+	if coordinated && !self {
+		h := protocol.HeardOf(ev)
+		ev.Heard = &h
+	}
+	if p != nil {
+		w.answers++
+		ev.Answer = w.answers
+	}
+	postBytes(ev, "plan", bin)
+	if coordinated && self {
+		w.tell(ev.ID, protocol.HeardOf(ev))
+	}
 	if p == nil {
-		postBytes(ev, "plan", bin)
 		return
 	}
-	w.answers++
-	ev.Answer = w.answers
-	postBytes(ev, "plan", bin)
 	proof := protocol.WorkerEvent{Type: "tensors", ID: ev.ID, Answer: ev.Answer}
 	if prove != nil {
 		if err := prove(); err != nil {
@@ -345,7 +437,7 @@ func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prov
 	}
 	// The buffer is kept: ten megabytes for 62,000 tensors, and memory
 	// the page has written before costs far less than fresh memory.
-	w.tensorsJSON = planner.AppendTensorsJSON(w.tensorsJSON[:0], p.Tensors)
+	w.tensorsJSON = planner.AppendTableJSON(w.tensorsJSON[:0], p.Tensors)
 	postBytes(proof, "data", w.tensorsJSON)
 	// Collect now, while the worker waits for its next request: the
 	// garbage of this plan is the room the next one plans in. A heap
@@ -363,8 +455,9 @@ func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prov
 // is on its way); a record Load read is proven already (prove nil).
 //
 // hold, if not nil, closes when a held shard (PlanRequest.Hold) may place:
-// it loads and lowers its file meanwhile.
-func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer, prove func() error) {
+// it loads and lowers its file meanwhile. release, if not nil, is how
+// shard 0 of a split portfolio lets the held shards place.
+func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-chan struct{}, release func()) (ev protocol.WorkerEvent, bin []byte, kept *planner.Plan, shard *shardAnswer, prove func() error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while planning (please report it): %v", req.Name, r), File: req.Name, Kind: "bug"}
@@ -387,11 +480,10 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
 		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit, Budget: o.Budget}
 		prob, err = planner.Lower(in.Source, o.Options)
-		if err == nil && req.Shards > 1 && req.Shard == 0 {
+		if err == nil && req.Shards > 1 && req.Shard == 0 && release != nil {
 			// The viewer holds the other shards until this one releases
 			// them (web/viewer.js): at once, or on a large problem once
 			// auto's first member has missed the bound.
-			release := func() { post(protocol.WorkerEvent{Type: "release", ID: req.ID}) }
 			if !planner.FirstMemberAlone(prob) {
 				release()
 			} else {
@@ -512,7 +604,8 @@ func (w *worker) polish(id int) {
 		w.running.Lock()
 		defer w.running.Unlock()
 		if shard == nil || shard.req.ID != id {
-			post(protocol.WorkerEvent{Type: "error", ID: id, Error: &protocol.Error{Message: "this worker no longer holds that answer", Kind: "cancelled"}})
+			// Its Portfolio hears it: the answer as it was stands.
+			w.send(protocol.WorkerEvent{Type: "error", ID: id, Error: &protocol.Error{Message: "this worker no longer holds that answer", Kind: "cancelled"}}, nil, nil, nil, true)
 			return
 		}
 		ev, bin, p, prove := polished(ctx, shard)
@@ -631,12 +724,6 @@ func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []by
 	return ev, out
 }
 
-// fieldsOf reads a request's fields (all but its bytes) through JSON.
-func fieldsOf(m js.Value, v any) error {
-	text := js.Global().Get("JSON").Call("stringify", m, js.Global().Get("Array").New("id", "what", "name", "theme", "budget")).String()
-	return json.Unmarshal([]byte(text), v)
-}
-
 func cancelled() protocol.WorkerEvent {
 	return protocol.WorkerEvent{Type: "error", Error: &protocol.Error{Message: "superseded by a newer request", Kind: "cancelled"}}
 }
@@ -677,36 +764,10 @@ func postBytes(ev protocol.WorkerEvent, key string, b []byte) {
 	js.Global().Call("postMessage", obj, []any{u.Get("buffer")})
 }
 
-func encode(ev protocol.WorkerEvent) js.Value {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		b, _ = json.Marshal(protocol.WorkerEvent{Type: "error", ID: ev.ID, Error: protocol.ErrorOf(err)})
-	}
-	return js.Global().Get("JSON").Call("parse", string(b))
-}
+func encode(ev protocol.WorkerEvent) js.Value { return jsconv.Encode(ev) }
 
-func bytesOf(v js.Value) ([]byte, error) {
-	switch {
-	case v.InstanceOf(js.Global().Get("ArrayBuffer")):
-		v = js.Global().Get("Uint8Array").New(v)
-	case v.InstanceOf(js.Global().Get("Uint8Array")):
-	default:
-		return nil, errors.New("the file's data is not an ArrayBuffer or Uint8Array")
-	}
-	b := make([]byte, v.Get("byteLength").Int())
-	js.CopyBytesToGo(b, v)
-	return b, nil
-}
-
-func optionsOf(v js.Value, o *protocol.Options) error {
-	o.Options = planner.DefaultOptions()
-	if v.IsUndefined() || v.IsNull() {
-		return nil
-	}
-	text := js.Global().Get("JSON").Call("stringify", v).String()
-	if err := json.Unmarshal([]byte(text), o); err != nil {
-		return fmt.Errorf("options: %v", err)
-	}
+// resolve reads the options' symbols text and WebGPU choices.
+func resolve(o *protocol.Options) error {
 	if err := protocol.ResolveGPU(o); err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func (w *worker) warm(id int) {
 		// improvement slice: the point is the code, not the plan.
 		req := protocol.PlanRequest{ID: id, Name: "warm-up.csv", Shard: 0, Shards: 2}
 		req.Options.Strategy = "auto"
-		ev, bin, p, _, prove := plan(ctx, req, warmCSV(warmBuffers), nil)
+		ev, bin, p, _, prove := plan(ctx, req, warmCSV(warmBuffers), nil, nil) // no shard waits for its release
 		ev.ID = id
 		w.send(ev, bin, p, prove, false) // the proof and the tensors' JSON too: they are on every plan's path
 	}()

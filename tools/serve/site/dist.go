@@ -91,6 +91,12 @@ func CopySite(root, out string) error {
 			}
 		}
 	}
+	// The headers static hosts send from files.
+	for name, text := range map[string]string{"_headers": netlifyHeaders(), ".htaccess": htaccess()} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
 	docs := filepath.Join(root, "docs", "site")
 	return filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -146,7 +152,7 @@ func WriteSingle(dir, out string) error {
 		name string
 		dst  *[]byte
 	}{
-		{"viewer.html", &in.ViewerHTML}, {"viewer.js", &in.ViewerJS}, {"worker.js", &in.WorkerJS},
+		{"viewer.html", &in.ViewerHTML}, {"viewer.js", &in.ViewerJS}, {"runtime.js", &in.RuntimeJS}, {"worker.js", &in.WorkerJS},
 		{"wasm_exec.js", &in.WasmExec}, {"memplan.wasm.gz", &in.ViewerGz}, {WorkerFile + ".gz", &in.PlannerGz},
 	} {
 		if *f.dst, err = read(f.name); err != nil {
@@ -162,8 +168,8 @@ func WriteSingle(dir, out string) error {
 
 // SingleInputs are the files the single page is made of.
 type SingleInputs struct {
-	ViewerHTML, ViewerJS, WorkerJS, WasmExec []byte
-	ViewerGz, PlannerGz                      []byte // the wasm programs, gzipped
+	ViewerHTML, ViewerJS, RuntimeJS, WorkerJS, WasmExec []byte
+	ViewerGz, PlannerGz                                 []byte // the wasm programs, gzipped
 }
 
 // Single is viewer.html with everything it loads inside it, so it opens
@@ -183,6 +189,7 @@ func Single(in SingleInputs) ([]byte, error) {
 	page := string(in.ViewerHTML)
 	for _, s := range []struct{ tag, body string }{
 		{`<script src="wasm_exec.js"></script>`, assets.String() + "\n" + string(in.WasmExec)},
+		{`<script src="runtime.js"></script>`, string(in.RuntimeJS)},
 		{`<script src="viewer.js"></script>`, string(in.ViewerJS)},
 	} {
 		if !strings.Contains(page, s.tag) {

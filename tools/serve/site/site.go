@@ -27,16 +27,17 @@ func WasmExec() string {
 // The two programs and how they are built. Size is what the page pays
 // for on every first visit (the first screen has a 3.5 MB budget, both
 // together 4.5 MB, gzipped), so inlining is turned off where it buys
-// little: in the standard library, whose inlined copies cost about 300 kB
-// in the viewer, and in ebiten, which spends its frame time in WebGL
-// calls rather than Go. The Go runtime, viz (which builds every frame)
-// and the planner (whose speed users wait on) keep it.
+// little: in the standard library and the Go runtime, whose inlined
+// copies cost about 300 kB and 60 kB (39 kB in the viewer, 23 kB in the
+// worker, gzipped), in ebiten, which spends its frame time in WebGL
+// calls rather than Go, and in the decoders. viz (which builds every
+// frame) and the planner (whose speed users wait on) keep it.
 var programs = []struct {
 	pkg, out string
 	gcflags  []string
 }{
-	{"./wasm", "", []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=memplan/viz="}},
-	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=runtime=", "-gcflags=memplan/ir/...=-l"}},
+	{"./wasm", "", []string{"-gcflags=all=-l", "-gcflags=memplan/viz="}},
+	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=memplan/ir/...=-l", "-gcflags=memplan/wasm/...=-l"}},
 }
 
 // WorkerFile is the planner worker's wasm, beside the viewer's.
@@ -148,10 +149,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	// Public files: a docs page on another origin loads embed.js, a
-	// module script, with CORS (and may fetch the examples).
-	w.Header().Set("Access-Control-Allow-Origin", "*")
+	for k, v := range HeadersFor(p) { // what make site's header files say
+		w.Header().Set(k, v)
+	}
 	w.Header().Add("Vary", "Accept-Encoding")
 	data, err := h.gzipped(file, st.ModTime().UnixNano())
 	if err != nil {

@@ -175,7 +175,7 @@ func TestCopySite(t *testing.T) {
 		return nil
 	})
 	slices.Sort(got)
-	want := []string{"app.css", "docs/buffers.csv", "docs/index.html", "embed.js", "examples/mlp.json",
+	want := []string{".htaccess", "_headers", "app.css", "docs/buffers.csv", "docs/index.html", "embed.js", "examples/mlp.json",
 		"examples/plans/transformer.json", "index.html", "lessons/01-a.json", "lessons/index.json", "memplan.wasm", "memplan.wasm.gz",
 		WorkerFile, WorkerFile + ".gz", "viewer.html", "wasm_exec.js"}
 	if !slices.Equal(got, want) {
@@ -199,8 +199,9 @@ func must[T any](v T, err error) T {
 
 func TestSingle(t *testing.T) {
 	in := SingleInputs{
-		ViewerHTML: []byte("<body>\n<script src=\"wasm_exec.js\"></script>\n<script src=\"viewer.js\"></script>\n</body>"),
+		ViewerHTML: []byte("<body>\n<script src=\"wasm_exec.js\"></script>\n<script src=\"runtime.js\"></script>\n<script src=\"viewer.js\"></script>\n</body>"),
 		ViewerJS:   []byte(`const s = "</script>"; start();`),
+		RuntimeJS:  []byte(`class MemplanRuntime {}`),
 		WorkerJS:   []byte(`importScripts("wasm_exec.js"); // </script>`),
 		WasmExec:   []byte("class Go {}"),
 		ViewerGz:   gzipBytes([]byte("viewer wasm")),
@@ -211,7 +212,7 @@ func TestSingle(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(page)
-	if strings.Count(s, "</script>") != 2 || strings.Contains(s, `src="`) {
+	if strings.Count(s, "</script>") != 3 || strings.Contains(s, `src="`) {
 		t.Fatalf("the page still loads files, or a script ends early:\n%s", s)
 	}
 	for _, want := range []string{
@@ -219,6 +220,7 @@ func TestSingle(t *testing.T) {
 		`"planner.wasm": "` + base64.StdEncoding.EncodeToString(in.PlannerGz) + `"`,
 		`"worker.js": "class Go {}\nimportScripts(\"wasm_exec.js\"); // \u003c/script\u003e"`,
 		`const s = "<\/script>"; start();`,
+		`class MemplanRuntime {}`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the page lacks %s:\n%s", want, s)
@@ -226,5 +228,35 @@ func TestSingle(t *testing.T) {
 	}
 	if _, err := Single(SingleInputs{ViewerHTML: []byte("<body></body>")}); err == nil {
 		t.Error("a viewer.html without its scripts made a page")
+	}
+}
+
+// TestHeadersFor: the app's pages are framed only by their own site, the
+// viewer anywhere; every file is readable with CORS; and _headers says
+// what the server sends.
+func TestHeadersFor(t *testing.T) {
+	tests := []struct {
+		path     string
+		framedOK bool
+		wasmMIME bool
+	}{
+		{"/", false, false}, {"/index.html", false, false}, {"/learn.html", false, false}, {"/compare.html", false, false},
+		{"/viewer.html", true, false}, {"/embed.js", true, false}, {"/docs/index.html", true, false}, {"/planner.wasm", true, true},
+	}
+	for _, tc := range tests {
+		h := HeadersFor(tc.path)
+		if h["Access-Control-Allow-Origin"] != "*" {
+			t.Errorf("%s: no CORS", tc.path)
+		}
+		if framed := h["Content-Security-Policy"] == ""; framed != tc.framedOK {
+			t.Errorf("%s: frame-ancestors %q", tc.path, h["Content-Security-Policy"])
+		}
+		if (h["Content-Type"] == "application/wasm") != tc.wasmMIME {
+			t.Errorf("%s: Content-Type %q", tc.path, h["Content-Type"])
+		}
+	}
+	if !strings.Contains(netlifyHeaders(), "/index.html\n  Content-Security-Policy: frame-ancestors 'self'\n") ||
+		!strings.Contains(htaccess(), "AddType application/wasm .wasm") {
+		t.Errorf("the header files do not say it:\n%s\n%s", netlifyHeaders(), htaccess())
 	}
 }

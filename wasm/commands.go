@@ -1,0 +1,363 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"syscall/js"
+
+	"memplan/examples"
+	"memplan/ir"
+	"memplan/planner"
+	"memplan/viz"
+	"memplan/wasm/jsconv"
+	"memplan/wasm/protocol"
+	"memplan/wasm/protocol/events"
+)
+
+// installJS registers window.memplan and the message listener.
+func (a *app) installJS() {
+	w := js.Global()
+	api := js.Global().Get("Object").New()
+	// send(msg) is a command from this page itself (viewer.js, a test):
+	// it has the viewer's own rights, unless {origin} names the page at
+	// another site it comes from (the embedding page's choice of this
+	// page's address).
+	api.Set("send", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		from := sender{}
+		if len(args) > 1 && args[1].Type() == js.TypeObject {
+			if o := args[1].Get("origin"); o.Type() == js.TypeString && o.String() != "" {
+				from.foreign = o.String()
+			}
+		}
+		if len(args) > 0 {
+			a.handle(args[0], from)
+		}
+		return nil
+	}))
+	// rectOf(name) is where a tensor is drawn now, in CSS pixels of this
+	// page, with its fill colour; null when it is not drawn.
+	api.Set("rectOf", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString || a.view.Layout == nil {
+			return nil
+		}
+		i := a.view.Layout.Index(args[0].String())
+		r, ok := a.view.ScreenRect(i)
+		if !ok {
+			return nil
+		}
+		return map[string]any{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0,
+			"color": a.view.TensorColor(i).Hex()}
+	}))
+	// state() reports what the viewer shows, for tests and hosts.
+	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return js.ValueOf(a.stateReport()) }))
+	w.Set("memplan", api)
+	own := w.Get("location").Get("origin").String()
+	w.Call("addEventListener", "message", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		e := args[0]
+		// Only the host page (or this page) may drive the viewer;
+		// viewer.js has already dropped messages from a parent at another
+		// origin than the one it knows.
+		src := e.Get("source")
+		if !src.Equal(w.Get("parent")) && !src.Equal(w) {
+			return nil
+		}
+		from := sender{}
+		if o := e.Get("origin").String(); o != own || own == "null" {
+			from.foreign = o
+		}
+		a.handle(e.Get("data"), from)
+		return nil
+	}))
+}
+
+// sender is who sent a command: this page or a same-origin parent (the
+// zero value), or a page at another origin, which may not have the
+// viewer fetch what only the viewer's origin can read.
+type sender struct {
+	foreign string // the sender's origin when it is not the viewer's
+}
+
+// stateReport is window.memplan.state(): what the viewer shows.
+func (a *app) stateReport() map[string]any {
+	s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
+		"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "millis": map[string]any{}, "warm": a.warm,
+		"errors": a.errorsPosted}
+	if a.cur != nil {
+		s["file"] = a.cur.name
+	}
+	for k, v := range a.millis { // js.ValueOf takes map[string]any only
+		s["millis"].(map[string]any)[k] = v
+	}
+	if l := a.view.Layout; l != nil {
+		s["arena_size"] = float64(l.Plan.ArenaSize)
+		s["tensors"] = len(l.Plan.Tensors)
+		if a.view.Selected >= 0 {
+			s["selected"] = l.Plan.Tensors[a.view.Selected].Name
+		}
+		if a.view.Hover.Tensor >= 0 {
+			s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
+		}
+		s["reveal"] = a.view.Reveal
+		s["cursor"] = a.view.Cursor
+		s["lower_color"] = a.view.Theme.Lower.Hex() // the explained conflicts' outline
+		// The live strip, where a drag moves the cursor, in CSS pixels.
+		r, k := a.view.StripRect(), a.view.Scale
+		s["strip"] = map[string]any{"x0": r.X0 / k, "y0": r.Y0 / k, "x1": r.X1 / k, "y1": r.Y1 / k}
+		v := a.view.Cam.Visible()
+		s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
+	}
+	return s
+}
+
+// handle reads one command and acts on it. It runs inside a JS callback,
+// so it only reads the message and queues the work. A message that does
+// not read (docs/embedding.md's table, protocol.Commands) is one error
+// event naming the field, and changes nothing.
+func (a *app) handle(m js.Value, from sender) {
+	cmd, err := jsconv.DecodeCommand(m)
+	if err != nil {
+		a.postError(&messageError{err})
+		return
+	}
+	switch c := cmd.(type) {
+	case *protocol.Ping:
+		// A host checking that the viewer listens (it may send before
+		// ready); viewer.js has learnt its origin from this message.
+		a.post(events.Pong{Version: protocol.Version})
+	case *protocol.Load:
+		name := path.Base(c.Name)
+		if c.Data == nil {
+			a.postError(&ir.Error{File: name, Msg: "the load message has no data"})
+			return
+		}
+		if err := planner.CheckInput(name, c.Data.Size(), planner.BrowserMemoryLimit); err != nil {
+			a.postError(err) // before its bytes are read anywhere
+			return
+		}
+		opts, err := c.Resolve(a.options())
+		if err != nil {
+			a.postError(err)
+			return
+		}
+		a.request(&file{name: name, data: jsconv.Uint8Array(c.Data)}, opts, false, nil)
+	case *protocol.LoadExample:
+		name := path.Base(c.Name)
+		b, err := examples.FS.ReadFile(name)
+		if err != nil {
+			a.postError(fmt.Errorf("no built-in example %s", ir.Quote(name)))
+			return
+		}
+		opts, err := c.Resolve(a.options())
+		if err != nil {
+			a.postError(err)
+			return
+		}
+		a.request(&file{name: name, data: uint8Array(b), example: name}, opts, false, nil)
+	case *protocol.Replan:
+		opts, err := c.Resolve(a.options())
+		if err != nil {
+			a.postError(err)
+			return
+		}
+		a.queue(func() {
+			a.mu.Lock()
+			f := a.target
+			a.mu.Unlock()
+			if f != nil {
+				a.request(f, opts, f == a.cur, nil)
+			}
+		})
+	case *protocol.Dismiss:
+		// The page closed the error: options go back to the file on screen.
+		a.queue(func() {
+			a.mu.Lock()
+			a.target = a.cur
+			a.mu.Unlock()
+		})
+	case *protocol.Select:
+		a.queue(func() { a.selectTensor(c.Name, false) })
+	case *protocol.Focus:
+		a.queue(func() { a.selectTensor(c.Name, true) })
+	case *protocol.Reveal:
+		// Replay the placement up to the count-th buffer; no count (or
+		// a negative one) shows the whole plan.
+		n := -1
+		if c.Count != nil {
+			n = *c.Count
+		}
+		a.queue(func() { a.view.SetReveal(n) })
+	case *protocol.Theme:
+		a.queue(func() { a.view.SetTheme(c.Name) })
+	case *protocol.Record:
+		// The plan record on screen, whole, for a host that runs or keeps
+		// it (memplan's app runs it on the GPU: web/gpurun.js).
+		a.queue(func() {
+			var ev events.RecordEvent
+			if l := a.view.Layout; l != nil && a.cur != nil {
+				ev.File, ev.Record = &a.cur.name, l.Plan
+			}
+			a.post(ev)
+		})
+	case *protocol.FitView:
+		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
+	case *protocol.Largest:
+		// The largest value of a symbol for which the plan on screen (its
+		// file, its options) fits their WebGPU device: a planner worker
+		// searches, and viewer.js hands its answer to the host as a
+		// "largest" event.
+		a.queue(func() {
+			if a.cur == nil {
+				a.postError(errors.New("the largest size that fits needs a plan on screen"))
+				return
+			}
+			f := a.cur
+			req := jsconv.Encode(protocol.PlanRequest{Name: f.name, Options: a.opts, Symbol: c.Symbol})
+			go func() {
+				res := await(planners().Call("fit", req, f.data))
+				var ev fitAnswer
+				err := jsconv.Decode(res, &ev)
+				// The answer goes on as the worker wrote it.
+				if l := res.Get("largest"); l.Type() == js.TypeObject {
+					ev.Largest = json.RawMessage(js.Global().Get("JSON").Call("stringify", l).String())
+				}
+				a.queue(func() { a.postLargest(f.name, c.Symbol, ev, err) })
+			}()
+		})
+	case *protocol.ProfileQuery:
+		// The WebGPU profile a device's limits provide: the largest named
+		// one (planner.ProfileOf), "" when it falls short of every profile.
+		l := planner.Limits{MaxStorageBufferBindingSize: c.Limits.MaxStorageBufferBindingSize, MaxBufferSize: c.Limits.MaxBufferSize,
+			MinStorageBufferOffsetAlignment: c.Limits.MinStorageBufferOffsetAlignment}
+		ev := events.ProfileEvent{Rows: [][2]string{{"binding limit", exactBytes(l.MaxStorageBufferBindingSize)},
+			{"buffer limit", exactBytes(l.MaxBufferSize)}, {"offset alignment", planner.GroupDigits(l.MinStorageBufferOffsetAlignment) + " B"}}}
+		if p, ok := planner.ProfileOf(l); ok {
+			ev.Profile, ev.Doc = p.Profile, p.Doc
+		}
+		a.post(ev)
+	case *protocol.World:
+		// A host showing two plans at one scale sends each viewer the
+		// larger steps and bytes of the two.
+		a.queue(func() { a.view.ShareWorld(c.Steps, c.Bytes); a.camSeen = a.view.Cam.Visible() })
+	case *protocol.Camera:
+		// A host showing the camera of another viewer (compare.html's
+		// two plans move as one). Not echoed as a camera event, so two
+		// viewers forwarding to each other do not loop.
+		a.queue(func() {
+			if a.view.Layout == nil {
+				return
+			}
+			a.view.Cam.Show(viz.Rect{X0: c.X0, Y0: c.Y0, X1: c.X1, Y1: c.Y1})
+			a.view.Dirty = true
+			a.camSeen = a.view.Cam.Visible()
+		})
+	case *protocol.Key:
+		a.queue(func() {
+			before, cursor := a.view.Selected, a.view.Cursor
+			a.view.Key(c.Key, c.Shift)
+			if a.view.Selected != before {
+				a.postSelect(a.view.Selected)
+			}
+			if a.view.Cursor != cursor {
+				a.postCursor()
+			}
+		})
+	case *protocol.Cursor:
+		a.queue(func() {
+			switch {
+			case a.view.Layout == nil:
+				return
+			case c.By != nil && *c.By != 0:
+				a.view.MoveCursor(*c.By)
+			case c.Step != nil:
+				a.view.SetCursor(*c.Step)
+			default:
+				a.view.SetCursor(-1)
+			}
+			a.postCursor()
+		})
+	case *protocol.Peak:
+		a.queue(func() {
+			if a.view.Layout != nil {
+				a.view.SetCursor(a.view.Layout.PeakStep())
+				a.postCursor()
+			}
+		})
+	case *protocol.Explain:
+		a.queue(func() { a.requestExplain(c.Tensor) })
+	case *protocol.Leave:
+		// The pointer left the viewer: nothing is hovered any more.
+		a.queue(a.game.PointerLeft)
+	case *protocol.Location:
+		// The page's address, on load and on back/forward: the link's
+		// state, for Go to read. A page at another origin may give one,
+		// but the viewer fetches a file it names only as that page could.
+		a.queue(func() { a.openLocation(c.Search, c.Hash, from) })
+	case *protocol.Export:
+		a.queue(func() { a.export(c.What) })
+	case *protocol.Wheel:
+		// A host forwarding wheel events it caught over the viewer.
+		a.queue(func() { a.view.Wheel(c.X, c.Y, c.Delta, false, false) })
+	case *protocol.Help:
+		// viewer.js shows the key list.
+	}
+}
+
+// selectTensor selects tensor name ("" or unknown: none) and, with focus,
+// zooms to it.
+func (a *app) selectTensor(name string, focus bool) {
+	l := a.view.Layout
+	if l == nil {
+		return
+	}
+	i := l.Index(name)
+	a.view.Select(i)
+	if focus {
+		a.view.FocusTensor(i)
+	}
+	a.postSelect(a.view.Selected)
+}
+
+// options is the options in force.
+func (a *app) options() protocol.Options {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.opts
+}
+
+// messageError is a command that did not read: the host's mistake, not
+// the file's.
+type messageError struct{ err error }
+
+func (e *messageError) Error() string { return e.err.Error() }
+func (e *messageError) Unwrap() error { return e.err }
+
+// fitAnswer is what the viewer reads of a worker's "fitted" event; the
+// answer itself, a planner.SymbolFit, it passes on as it is.
+type fitAnswer struct {
+	Type    string          `json:"type"`
+	Error   *protocol.Error `json:"error"`
+	Largest json.RawMessage `json:"-"`
+}
+
+// postLargest tells the host the answer to a Largest command (a newer one
+// superseded this one: no answer).
+func (a *app) postLargest(file, symbol string, ev fitAnswer, err error) {
+	out := events.LargestEvent{File: file, Symbol: symbol}
+	switch {
+	case err != nil:
+		out.Error = &protocol.Error{Message: "the planner's answer is unreadable (please report it): " + err.Error(), Kind: "bug"}
+	case ev.Type == "fitted" && ev.Largest != nil:
+		out.Largest = ev.Largest
+	case ev.Error != nil && ev.Error.Kind == "cancelled":
+		return
+	case ev.Error != nil:
+		out.Error = ev.Error
+	default:
+		out.Error = &protocol.Error{Message: "the planner gave no answer", Kind: "stopped"}
+	}
+	a.post(out)
+}

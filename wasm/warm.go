@@ -1,0 +1,52 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"time"
+
+	"memplan/viz"
+)
+
+// warmUp has the first worker plan a generated file once the first picture
+// is up, and decodes, lays out and summarizes the plan here, unseen: the
+// browser optimizes wasm code only after it has run a while, so the first
+// large file would otherwise plan and draw at the baseline compiler's
+// speed (wasm/worker/warm.go has the numbers). Any request cancels it.
+func (a *app) warmUp() {
+	res := resultOf("warm-up.csv", await(planners().Call("ask", 0, map[string]any{"type": "warm"})))
+	if res.err != nil {
+		a.queue(func() { a.warm = "skipped" }) // cancelled by a request, or the worker was in use
+		return
+	}
+	// One step a frame: together they hold the page's thread for a
+	// quarter of a second, a hitch a person sees in a panning plot, or in
+	// the frames of a plan that was dropped meanwhile.
+	var spent time.Duration
+	step := func(f func()) func() {
+		return func() {
+			start := time.Now()
+			f()
+			spent += time.Since(start)
+		}
+	}
+	var l *viz.Layout
+	a.queue(step(func() {
+		l = viz.NewLayout(res.plan, 0)
+		a.queue(step(func() {
+			_, _ = json.Marshal(summary(l))
+			a.queue(func() {
+				a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
+					res.millis["decode"]+float64(spent.Milliseconds()))
+				// The warm-up's plan is garbage now: collect it while the
+				// heap holds little else (a few milliseconds), so the first
+				// file's plan reuses that memory instead of growing into
+				// fresh memory, which costs far more.
+				runtime.GC()
+			})
+		}))
+	}))
+}
