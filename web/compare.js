@@ -5,6 +5,9 @@
 // Names from files are set as text, never as HTML.
 import { ViewerClient } from "./viewerclient.js";
 
+// guard.js: framed by another site, the page does not start.
+if (window.memplanFramed) throw new Error("memplan: framed by another site");
+
 const $ = (id) => document.getElementById(id);
 const viewers = [new ViewerClient($("viewer-a")), new ViewerClient($("viewer-b"))];
 const forms = [$("side-a"), $("side-b")];

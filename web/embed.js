@@ -16,8 +16,8 @@
 
 const base = new URL(".", import.meta.url);
 const viewerURL = new URL("viewer.html", base);
-// Messages go to the viewer's origin only ("*" only for an opaque one).
-const viewerOrigin = viewerURL.origin === "null" ? "*" : viewerURL.origin;
+// Messages go to the viewer's origin only.
+const viewerOrigin = viewerURL.origin;
 // Attributes that are the element's own, or the DOM's: changing them
 // re-plans nothing. Every other attribute goes to Go, which ignores what
 // is not an option.
@@ -70,7 +70,7 @@ class MemplanPlan extends HTMLElement {
     const url = new URL(viewerURL);
     url.searchParams.set("blank", "");
     // The viewer posts its events to this origin only.
-    url.searchParams.set("origin", location.origin === "null" ? "*" : location.origin);
+    url.searchParams.set("origin", location.origin);
     url.searchParams.set("theme", this.theme());
     // A ping once the page is up, for a viewer that could not know this
     // origin; ready (or the pong) says it listens.
@@ -167,7 +167,7 @@ class MemplanPlan extends HTMLElement {
 
   onMessage(e) {
     // Only this element's own viewer.
-    if (!this.frame || e.source !== this.frame.contentWindow) return;
+    if (!this.frame || e.source !== this.frame.contentWindow || e.origin !== viewerOrigin) return;
     const m = e.data;
     if (!m || m.source !== "memplan" || typeof m.type !== "string") return;
     if (m.type === "ready" || m.type === "pong") {

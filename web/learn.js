@@ -7,6 +7,9 @@
 // host of the viewer like any other: it talks to it only by postMessage.
 import { ViewerClient } from "./viewerclient.js";
 
+// guard.js: framed by another site, the page does not start.
+if (window.memplanFramed) throw new Error("memplan: framed by another site");
+
 const $ = (id) => document.getElementById(id);
 const main = new ViewerClient($("viewer"));
 const beside = new ViewerClient($("beside"));

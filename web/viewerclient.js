@@ -5,11 +5,14 @@
 export class ViewerClient {
   constructor(iframe) {
     this.frame = iframe;
+    // The viewer's origin, from its address: messages go there only, and
+    // only messages from there are heard.
+    this.origin = new URL(iframe.getAttribute("src") || "viewer.html", location.href).origin;
     this.ready = null;  // the ready event, once it came
     this.queue = [];
     this.listeners = [];
     window.addEventListener("message", (e) => {
-      if (e.source !== iframe.contentWindow) return;
+      if (e.source !== iframe.contentWindow || e.origin !== this.origin) return;
       const m = e.data;
       if (!m || m.source !== "memplan") return;
       if (m.type === "ready") {
@@ -30,7 +33,7 @@ export class ViewerClient {
     else this.post(msg, transfer);
   }
 
-  post(msg, transfer) { this.frame.contentWindow.postMessage(msg, "*", transfer || []); }
+  post(msg, transfer) { this.frame.contentWindow.postMessage(msg, this.origin, transfer || []); }
 }
 
 const scheme = matchMedia("(prefers-color-scheme: light)");
