@@ -104,6 +104,7 @@ type View struct {
 	builtB     [2]float64 // the camera's screen offset they were built at
 	builtWorld Rect       // the world on screen then
 	builtReach Rect       // the screen region they cover then
+	walked     int        // items walked building them, ever: work to count
 }
 
 // builtKey is what the built items depend on besides the pan.
@@ -575,6 +576,7 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 	if t := v.justPlaced(); t >= 0 && l.ItemOf[t] >= 0 {
 		placedNow = l.Items[l.ItemOf[t]].Rect
 	}
+	v.walked += len(l.Items)
 	for i := range l.Items {
 		it := &l.Items[i]
 		if !it.Overlaps(cull) || replay && !v.revealed(it.Tensor) {

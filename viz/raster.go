@@ -1,0 +1,114 @@
+package viz
+
+import (
+	"math"
+	"slices"
+)
+
+// The picture is painted here, on the CPU, into a frame of pixels that the
+// renderer uploads as a texture: with WebGL on a software rasterizer
+// (SwiftShader, on machines with no GPU) each full-screen pass of the GPU
+// cost about as much as painting every quad in Go, and a frame drawn as
+// triangles took three such passes (the background, the quads over it,
+// the copy to the canvas) besides ebiten's own clear, and half a
+// microsecond of the GPU process for every quad. Painted, a frame costs
+// the GPU one upload and the copy.
+
+// HatchGap is how far a hatch's gaps go from its colour toward the
+// background.
+const HatchGap = 0.65
+
+// frame is a picture of w×h pixels, RGBA with alpha 255, four bytes a
+// pixel in memory order (little-endian R, G, B, A), as ebiten's
+// WritePixels takes them.
+type frame struct {
+	w, h int
+	pix  []uint32
+}
+
+// resize makes the frame w×h; it reports whether it changed size (its
+// pixels are then undefined).
+func (f *frame) resize(w, h int) bool {
+	if f.w == w && f.h == h && f.pix != nil {
+		return false
+	}
+	f.w, f.h = w, h
+	if cap(f.pix) < w*h {
+		f.pix = make([]uint32, w*h)
+	}
+	f.pix = f.pix[:w*h]
+	return true
+}
+
+func packRGB(c RGB) uint32 { return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | 0xff000000 }
+
+// paint paints quads in order, each over those before, as the GPU would
+// draw them: a pixel is covered when its centre lies inside the quad, on
+// the left or top edge included. Hatched quads take stripes of gs×gs
+// pixel cells, lit where (x+y) mod 8 < 2 in cells, the rest the colour
+// mixed toward bg by HatchGap. It returns the pixels written.
+func (f *frame) paint(qs []Quad, bg RGB, gs int) int {
+	w, h := f.w, f.h
+	painted := 0
+	for i := range qs {
+		q := &qs[i]
+		x0, x1 := span(q.X0, q.X1, w)
+		y0, y1 := span(q.Y0, q.Y1, h)
+		if x1 <= x0 || y1 <= y0 {
+			continue
+		}
+		painted += (x1 - x0) * (y1 - y0)
+		c := packRGB(q.C)
+		if !q.Hatch {
+			row := f.pix[y0*w+x0 : y0*w+x1]
+			for i := range row {
+				row[i] = c
+			}
+			for y := y0 + 1; y < y1; y++ {
+				copy(f.pix[y*w+x0:y*w+x1], row)
+			}
+			continue
+		}
+		gap := packRGB(q.C.Mix(bg, HatchGap))
+		for y := y0; y < y1; y++ {
+			row := f.pix[y*w : y*w+x1]
+			cy := y / gs
+			for x := x0; x < x1; x++ {
+				if (x/gs+cy)%8 < 2 {
+					row[x] = c
+				} else {
+					row[x] = gap
+				}
+			}
+		}
+	}
+	return painted
+}
+
+// span is the pixels [p0, p1) whose centres lie in [a, b), within [0, n).
+func span(a, b float32, n int) (int, int) {
+	p0 := int(math.Ceil(float64(a) - 0.5))
+	p1 := int(math.Ceil(float64(b) - 0.5))
+	if p0 < 0 {
+		p0 = 0
+	}
+	if p1 > n {
+		p1 = n
+	}
+	return p0, p1
+}
+
+// changedRows is the rows [y0, y1) where f and g differ; y0 == y1 when
+// none do. Both are the same size.
+func changedRows(f, g *frame) (int, int) {
+	w, h := f.w, f.h
+	y0 := 0
+	for y0 < h && slices.Equal(f.pix[y0*w:(y0+1)*w], g.pix[y0*w:(y0+1)*w]) {
+		y0++
+	}
+	y1 := h
+	for y1 > y0 && slices.Equal(f.pix[(y1-1)*w:y1*w], g.pix[(y1-1)*w:y1*w]) {
+		y1--
+	}
+	return y0, y1
+}
