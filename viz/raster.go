@@ -14,6 +14,48 @@ import (
 // microsecond of the GPU process for every quad. Painted, a frame costs
 // the GPU one upload and the copy.
 
+// painter paints views into frames: Renderer's plain Go, which tests can
+// run without a display.
+type painter struct {
+	quads     []Quad
+	cur, next frame // the frame painted last, and the one before it
+
+	// Stats are the work of the last frame, for measuring and for tests
+	// that hold it down.
+	Stats FrameStats
+}
+
+// FrameStats counts the work of a frame.
+type FrameStats struct {
+	Quads    int // quads painted, the background's included
+	Built    int // items walked to build the plot's quads again; 0 when they were only moved
+	Painted  int // pixels written, counting overdraw
+	Uploaded int // bytes uploaded to the GPU
+}
+
+// paint paints the view, w×h pixels, and returns the rows to upload from
+// y0 on: those that differ from the frame painted before, or all when
+// fresh (the image drawn into is another one, or new); none when nothing
+// changed. The rows stay valid until the next paint.
+func (p *painter) paint(v *View, w, h int, fresh bool) (y0 int, rows []uint32) {
+	th := v.Theme
+	// The background is the first quad, under everything.
+	p.quads = append(p.quads[:0], Quad{0, 0, float32(w), float32(h), th.Background, false})
+	walked := v.walked
+	p.quads = v.Quads(p.quads)
+	p.next.resize(w, h)
+	painted := p.next.paint(p.quads, th.Background, v.m.gs)
+	v.Dirty = false
+	y0, y1 := 0, h
+	if !fresh && p.cur.w == w && p.cur.h == h {
+		y0, y1 = changedRows(&p.next, &p.cur)
+	}
+	p.cur, p.next = p.next, p.cur
+	rows = p.cur.pix[y0*w : y1*w]
+	p.Stats = FrameStats{Quads: len(p.quads), Built: v.walked - walked, Painted: painted, Uploaded: 4 * len(rows)}
+	return y0, rows
+}
+
 // HatchGap is how far a hatch's gaps go from its colour toward the
 // background.
 const HatchGap = 0.65
