@@ -447,11 +447,26 @@ func (v *View) Quads(dst []Quad) []Quad {
 		fx, fy := float32(dx), float32(dy)
 		px0, py0, px1, py1 := float32(plot.X0), float32(plot.Y0), float32(plot.X1), float32(plot.Y1)
 		for _, q := range v.items {
-			q.X0, q.Y0 = max(q.X0+fx, px0), max(q.Y0+fy, py0)
-			q.X1, q.Y1 = min(q.X1+fx, px1), min(q.Y1+fy, py1)
-			if q.X1 > q.X0 && q.Y1 > q.Y0 {
-				dst = append(dst, q)
+			q.X0, q.Y0 = q.X0+fx, q.Y0+fy
+			q.X1, q.Y1 = q.X1+fx, q.Y1+fy
+			// Compared by hand: on wasm, min and max of floats are
+			// calls, and this loop runs over every item built.
+			if q.X1 <= px0 || q.X0 >= px1 || q.Y1 <= py0 || q.Y0 >= py1 {
+				continue
 			}
+			if q.X0 < px0 {
+				q.X0 = px0
+			}
+			if q.Y0 < py0 {
+				q.Y0 = py0
+			}
+			if q.X1 > px1 {
+				q.X1 = px1
+			}
+			if q.Y1 > py1 {
+				q.Y1 = py1
+			}
+			dst = append(dst, q)
 		}
 	}
 
@@ -756,8 +771,20 @@ func (v *View) appendPhases(dst []Quad) []Quad {
 // pixel in each direction. Opaque rectangles thinner than a pixel either
 // way go to the pixel grid instead (see View.grid).
 func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, hatch bool) []Quad {
-	x0, x1 = max(x0, plot.X0), min(x1, plot.X1)
-	y0, y1 = max(y0, plot.Y0), min(y1, plot.Y1)
+	// Clipped by hand: on wasm, min and max of floats are calls, and
+	// this runs for every item built.
+	if x0 < plot.X0 {
+		x0 = plot.X0
+	}
+	if x1 > plot.X1 {
+		x1 = plot.X1
+	}
+	if y0 < plot.Y0 {
+		y0 = plot.Y0
+	}
+	if y1 > plot.Y1 {
+		y1 = plot.Y1
+	}
 	thinX, thinY := x1-x0 < 1, y1-y0 < 1
 	if thinX {
 		x0 = math.Floor(x0)
