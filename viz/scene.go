@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -91,9 +92,11 @@ type View struct {
 	// Rectangles thinner than a pixel are painted into grid, one colour
 	// id a screen pixel, and drawn as runs of equal pixels along each row:
 	// a plan of 100k buffers then costs a few thousand quads, not 100k.
-	grid      []uint8
-	gridR     [4]int // grid's screen region at build time: x0, y0, w, h
-	gridColor []RGB  // by id; 0 is empty
+	grid      []uint8 // all 0 between builds
+	gridR     [4]int  // grid's screen region at build time: x0, y0, w, h
+	gridUsed  [4]int  // the part of it painted: x0, y0, x1, y1 in grid pixels
+	gridOpen  bool    // buildItems is painting it; else thin rectangles are quads
+	gridColor []RGB   // by id; 0 is empty
 	labels    []Label
 
 	// Buffers, guards and views are built once for a zoom and selection
@@ -582,10 +585,13 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 	if cap(v.grid) < gw*gh {
 		v.grid = make([]uint8, gw*gh)
 	}
+	// appendGridRuns leaves it clear: a pan's build covers nine plots,
+	// and most of them are often empty.
 	v.grid = v.grid[:gw*gh]
-	clear(v.grid)
 	v.gridR = [4]int{gx0, gy0, gw, gh}
+	v.gridUsed = [4]int{gw, gh, 0, 0}
 	v.gridColor = append(v.gridColor[:0], RGB{})
+	v.gridOpen = true
 	replay := v.replaying()
 	var placedNow Rect // the buffer just placed in a replay; empty if none
 	if t := v.justPlaced(); t >= 0 && l.ItemOf[t] >= 0 {
@@ -643,6 +649,7 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 		}
 	}
 
+	v.gridOpen = false
 	dst = v.appendGridRuns(dst)
 	return dst
 }
@@ -769,7 +776,8 @@ func (v *View) appendPhases(dst []Quad) []Quad {
 
 // appendRect clips a rectangle to the plot and appends it, at least one
 // pixel in each direction. Opaque rectangles thinner than a pixel either
-// way go to the pixel grid instead (see View.grid).
+// way go to the pixel grid instead (see View.grid) while the items are
+// built; a ring or an outline drawn after is a quad.
 func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, hatch bool) []Quad {
 	// Clipped by hand: on wasm, min and max of floats are calls, and
 	// this runs for every item built.
@@ -797,12 +805,17 @@ func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, 
 	if x1 <= x0 || y1 <= y0 || x1 < plot.X0 || y1 < plot.Y0 || x0 > plot.X1 || y0 > plot.Y1 {
 		return dst
 	}
-	if (thinX || thinY) && !hatch {
+	if (thinX || thinY) && !hatch && v.gridOpen {
 		if id := v.gridID(c); id != 0 {
 			g := v.gridR
 			// In grid coordinates.
 			px0, px1 := max(int(math.Floor(x0))-g[0], 0), min(int(math.Ceil(x1))-g[0], g[2])
 			py0, py1 := max(int(math.Floor(y0))-g[1], 0), min(int(math.Ceil(y1))-g[1], g[3])
+			if px1 <= px0 || py1 <= py0 {
+				return dst
+			}
+			u := &v.gridUsed
+			u[0], u[1], u[2], u[3] = min(u[0], px0), min(u[1], py0), max(u[2], px1), max(u[3], py1)
 			for py := py0; py < py1; py++ {
 				row := v.grid[py*g[2] : (py+1)*g[2]]
 				for px := px0; px < px1; px++ {
@@ -830,25 +843,32 @@ func (v *View) gridID(c RGB) uint8 {
 }
 
 // appendGridRuns draws the pixel grid as one quad per run of equal
-// pixels along each row.
+// pixels along each row, and clears it.
 func (v *View) appendGridRuns(dst []Quad) []Quad {
-	if len(v.gridColor) <= 1 {
-		return dst
-	}
-	g := v.gridR
-	for y := range g[3] {
-		row := v.grid[y*g[2] : (y+1)*g[2]]
+	g, u := v.gridR, v.gridUsed
+	for y := u[1]; y < u[3]; y++ {
+		row := v.grid[y*g[2]+u[0] : y*g[2]+u[2]]
+		x0 := g[0] + u[0]
 		for x := 0; x < len(row); {
 			id := row[x]
+			if id == 0 {
+				// Skip empty pixels eight at a time.
+				for x+8 <= len(row) && binary.LittleEndian.Uint64(row[x:]) == 0 {
+					x += 8
+				}
+				for x < len(row) && row[x] == 0 {
+					x++
+				}
+				continue
+			}
 			end := x + 1
 			for end < len(row) && row[end] == id {
 				end++
 			}
-			if id != 0 {
-				dst = append(dst, Quad{float32(x + g[0]), float32(y + g[1]), float32(end + g[0]), float32(y + g[1] + 1), v.gridColor[id], false})
-			}
+			dst = append(dst, Quad{float32(x + x0), float32(y + g[1]), float32(end + x0), float32(y + g[1] + 1), v.gridColor[id], false})
 			x = end
 		}
+		clear(row)
 	}
 	return dst
 }

@@ -292,3 +292,24 @@ func TestShareWorld(t *testing.T) {
 		t.Errorf("shared world: %g vs %g px/byte, %g vs %g px/step, origin %g", small.Cam.KY, large.Cam.KY, small.Cam.KX, large.Cam.KX, small.Cam.OrgY)
 	}
 }
+
+// Outside the items' build, a rectangle thinner than a pixel (a ring
+// clipped at the plot's edge) is a one-pixel quad: the pixel grid belongs
+// to the build, which has already turned it into runs and left it clear.
+func TestThinRectAfterTheBuildIsAQuad(t *testing.T) {
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(sample.Synthetic(2000), 0), false)
+	v.Quads(nil)
+	plot := v.PlotRect()
+	qs := v.appendRect(nil, plot, plot.X0+10.2, plot.Y0+10, plot.X0+10.6, plot.Y0+30, Dark.Select, false)
+	if len(qs) != 1 || qs[0].X1-qs[0].X0 != 1 {
+		t.Errorf("a 0.4-pixel rectangle after the build gave %+v, want one quad a pixel wide", qs)
+	}
+	for i, id := range v.grid {
+		if id != 0 {
+			t.Fatalf("grid pixel %d holds colour %d after the build", i, id)
+		}
+	}
+	v.Key("w", false)
+	v.Quads(nil) // built again: no colour left over from before
+}
