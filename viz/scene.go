@@ -598,16 +598,43 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 		placedNow = l.Items[l.ItemOf[t]].Rect
 	}
 	v.walked += len(l.Items)
+	selected, cursor := v.related != nil, v.Cursor >= 0
+	// This loop runs over every item each time the zoom changes: what
+	// does not change is hoisted, and a sliver, the common case when a
+	// large plan is zoomed out, goes straight to the grid.
+	cx0, cy0, cx1, cy1 := cull.X0, cull.Y0, cull.X1, cull.Y1
+	rx0, ry0, rx1, ry1 := reach.X0, reach.Y0, reach.X1, reach.Y1
+	lastC, lastID := RGB{}, uint8(0)
 	for i := range l.Items {
 		it := &l.Items[i]
-		if !it.Overlaps(cull) || replay && !v.revealed(it.Tensor) {
+		if it.X0 >= cx1 || cx0 >= it.X1 || it.Y0 >= cy1 || cy0 >= it.Y1 || replay && !v.revealed(it.Tensor) {
 			continue
 		}
-		dim := v.related != nil && !v.related[it.Tensor] ||
-			v.Cursor >= 0 && !v.liveAtCursor(it) ||
+		dim := selected && !v.related[it.Tensor] ||
+			cursor && !v.liveAtCursor(it) ||
 			replay && placedNow.X1 > placedNow.X0 && (it.X1 <= placedNow.X0 || placedNow.X1 <= it.X0)
 		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
 		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
+		if it.Kind == ItemBuffer && x1-x0 < 1 && y1-y0 < 1 && x0 >= rx0 && y0 >= ry0 && x1 <= rx1 && y1 <= ry1 {
+			// Under a pixel both ways and inside the grid: what
+			// appendRect does, without its clipping.
+			c := base[it.Tensor]
+			if dim {
+				c = th.Dim(c)
+			}
+			if c != lastC || lastID == 0 {
+				lastC, lastID = c, v.gridID(c)
+			}
+			if lastID != 0 {
+				px, py := int(math.Floor(x0))-gx0, int(math.Floor(y0))-gy0
+				if px >= 0 && py >= 0 && px < gw && py < gh {
+					v.grid[py*gw+px] = lastID
+					u := &v.gridUsed
+					u[0], u[1], u[2], u[3] = min(u[0], px), min(u[1], py), max(u[2], px+1), max(u[3], py+1)
+					continue
+				}
+			}
+		}
 		switch it.Kind {
 		case ItemBuffer:
 			c := fill[it.Tensor]
