@@ -2,8 +2,8 @@ package viz
 
 import "unicode/utf8"
 
-// A 5×7 pixel font for axis labels, drawn as quads in the same batch as
-// everything else: no font file, no text package, a few kilobytes of wasm.
+// A 5×7 pixel font for axis labels, drawn as quads like everything else:
+// no font file, no text package, a few kilobytes of wasm.
 // It covers what labels say: digits, lower-case letters, byte units and a
 // little punctuation; anything else draws as a box. At a device pixel
 // ratio of 2 the glyphs are enlarged with Scale2x (EPX), which rounds

@@ -9,8 +9,8 @@ import (
 
 // Quad is one opaque screen-space rectangle to draw, in pixels. Hatched
 // quads take a diagonal stripe pattern (guard bands); the others are solid.
-// Everything is opaque so the renderer can draw without blending, which
-// matters when WebGL runs on a software rasterizer.
+// Everything is opaque, so a frame is painted by writing pixels, never
+// blending them (raster.go).
 type Quad struct {
 	X0, Y0, X1, Y1 float32
 	C              RGB
