@@ -732,7 +732,8 @@ func (a *app) installJS() {
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
 		s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
-			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "millis": map[string]any{}, "warm": a.warm}
+			"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "uploaded": a.game.R.Stats.Uploaded,
+			"millis": map[string]any{}, "warm": a.warm}
 		if a.cur != nil {
 			s["file"] = a.cur.name
 		}

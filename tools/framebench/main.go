@@ -173,12 +173,13 @@ func main() {
 		fps := float64(r.Frames) / r.Ms * 1000
 		st, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(`+frame+`.memplan.state())`))
 		var s struct {
-			Quads   int     `json:"quads"`
-			BuildMs float64 `json:"build_ms"`
+			Quads    int     `json:"quads"`
+			BuildMs  float64 `json:"build_ms"`
+			Uploaded int     `json:"uploaded"`
 		}
 		json.Unmarshal([]byte(st), &s)
-		fmt.Printf("%-40s %5.1f fps, %5.1f ms a frame (%d frames, %d redrawn, in %.1f s; goal >= %.0f fps); last frame: %d quads built in %.1f ms\n",
-			name, fps, r.Ms/float64(max(r.Frames, 1)), r.Frames, r.Draws, r.Ms/1000, goal, s.Quads, s.BuildMs)
+		fmt.Printf("%-40s %5.1f fps, %5.1f ms a frame (%d frames, %d redrawn, in %.1f s; goal >= %.0f fps); last frame: %d quads painted in %.1f ms, %d kB uploaded\n",
+			name, fps, r.Ms/float64(max(r.Frames, 1)), r.Frames, r.Draws, r.Ms/1000, goal, s.Quads, s.BuildMs, s.Uploaded/1000)
 		cpu := func(k string) float64 { return float64(cpu1[k]-cpu0[k]) * 10 / float64(max(r.Frames, 1)) } // USER_HZ is 100
 		fmt.Printf("%-40s CPU a frame: renderer %.1f ms, GPU process %.1f ms, browser %.1f ms\n", "", cpu("renderer"), cpu("gpu-process"), cpu("browser"))
 		if *prof > 0 || *trace > 0 {
