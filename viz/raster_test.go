@@ -68,15 +68,28 @@ func TestFramePaintHatch(t *testing.T) {
 
 // The rows to upload are those where two frames differ.
 func TestChangedRows(t *testing.T) {
-	f, g := &frame{}, &frame{}
-	f.resize(5, 6)
-	g.resize(5, 6)
-	if y0, y1 := changedRows(f, g); y0 != y1 {
-		t.Errorf("equal frames: rows [%d, %d) changed", y0, y1)
+	cases := []struct {
+		w, h   int
+		change []int // pixels that differ
+		y0, y1 int
+	}{
+		{5, 6, nil, 0, 0},
+		{5, 6, []int{2*5 + 4, 3 * 5}, 2, 4},
+		{5, 6, []int{0}, 0, 1},
+		{5, 6, []int{29}, 5, 6},
+		{3, 3, []int{8}, 2, 3}, // the odd pixel out of the pairs
+		{3, 3, []int{4, 8}, 1, 3},
+		{3, 3, nil, 0, 0},
 	}
-	g.pix[2*5+4] = 1
-	g.pix[3*5] = 1
-	if y0, y1 := changedRows(f, g); y0 != 2 || y1 != 4 {
-		t.Errorf("rows [%d, %d) changed, want [2, 4)", y0, y1)
+	for _, c := range cases {
+		f, g := &frame{}, &frame{}
+		f.resize(c.w, c.h)
+		g.resize(c.w, c.h)
+		for _, i := range c.change {
+			g.pix[i] = 1
+		}
+		if y0, y1 := changedRows(f, g); y0 != c.y0 || y1 != c.y1 {
+			t.Errorf("%d×%d, pixels %v changed: rows [%d, %d), want [%d, %d)", c.w, c.h, c.change, y0, y1, c.y0, c.y1)
+		}
 	}
 }
