@@ -1,7 +1,9 @@
 // Package viz turns a planner.Plan into a picture: x is the schedule step,
 // y the arena offset. Layout, camera, hit testing, colours, label
-// placement and axis ticks are plain Go and tested on the host; only
-// draw.go and game.go import ebiten. viz reads plans and never plans.
+// placement, axis ticks and the painting of each frame's pixels are plain
+// Go and tested on the host; only draw.go and game.go import ebiten, to
+// upload a frame's changed rows and show it. viz reads plans and never
+// plans.
 //
 // A host drives a View: View.SetTheme("dark" or "light") picks the
 // colours, Legend lists what they mean (for a legend in HTML), LiveAt

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -8,8 +9,8 @@ import (
 
 // Quad is one opaque screen-space rectangle to draw, in pixels. Hatched
 // quads take a diagonal stripe pattern (guard bands); the others are solid.
-// Everything is opaque so the renderer can draw without blending, which
-// matters when WebGL runs on a software rasterizer.
+// Everything is opaque, so a frame is painted by writing pixels, never
+// blending them (raster.go).
 type Quad struct {
 	X0, Y0, X1, Y1 float32
 	C              RGB
@@ -91,9 +92,11 @@ type View struct {
 	// Rectangles thinner than a pixel are painted into grid, one colour
 	// id a screen pixel, and drawn as runs of equal pixels along each row:
 	// a plan of 100k buffers then costs a few thousand quads, not 100k.
-	grid      []uint8
-	gridR     [4]int // grid's screen region at build time: x0, y0, w, h
-	gridColor []RGB  // by id; 0 is empty
+	grid      []uint8 // all 0 between builds
+	gridR     [4]int  // grid's screen region at build time: x0, y0, w, h
+	gridUsed  [4]int  // the part of it painted: x0, y0, x1, y1 in grid pixels
+	gridOpen  bool    // buildItems is painting it; else thin rectangles are quads
+	gridColor []RGB   // by id; 0 is empty
 	labels    []Label
 
 	// Buffers, guards and views are built once for a zoom and selection
@@ -104,6 +107,7 @@ type View struct {
 	builtB     [2]float64 // the camera's screen offset they were built at
 	builtWorld Rect       // the world on screen then
 	builtReach Rect       // the screen region they cover then
+	walked     int        // items walked building them, ever: work to count
 }
 
 // builtKey is what the built items depend on besides the pan.
@@ -446,11 +450,26 @@ func (v *View) Quads(dst []Quad) []Quad {
 		fx, fy := float32(dx), float32(dy)
 		px0, py0, px1, py1 := float32(plot.X0), float32(plot.Y0), float32(plot.X1), float32(plot.Y1)
 		for _, q := range v.items {
-			q.X0, q.Y0 = max(q.X0+fx, px0), max(q.Y0+fy, py0)
-			q.X1, q.Y1 = min(q.X1+fx, px1), min(q.Y1+fy, py1)
-			if q.X1 > q.X0 && q.Y1 > q.Y0 {
-				dst = append(dst, q)
+			q.X0, q.Y0 = q.X0+fx, q.Y0+fy
+			q.X1, q.Y1 = q.X1+fx, q.Y1+fy
+			// Compared by hand: on wasm, min and max of floats are
+			// calls, and this loop runs over every item built.
+			if q.X1 <= px0 || q.X0 >= px1 || q.Y1 <= py0 || q.Y0 >= py1 {
+				continue
 			}
+			if q.X0 < px0 {
+				q.X0 = px0
+			}
+			if q.Y0 < py0 {
+				q.Y0 = py0
+			}
+			if q.X1 > px1 {
+				q.X1 = px1
+			}
+			if q.Y1 > py1 {
+				q.Y1 = py1
+			}
+			dst = append(dst, q)
 		}
 	}
 
@@ -566,25 +585,56 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 	if cap(v.grid) < gw*gh {
 		v.grid = make([]uint8, gw*gh)
 	}
+	// appendGridRuns leaves it clear: a pan's build covers nine plots,
+	// and most of them are often empty.
 	v.grid = v.grid[:gw*gh]
-	clear(v.grid)
 	v.gridR = [4]int{gx0, gy0, gw, gh}
+	v.gridUsed = [4]int{gw, gh, 0, 0}
 	v.gridColor = append(v.gridColor[:0], RGB{})
+	v.gridOpen = true
 	replay := v.replaying()
 	var placedNow Rect // the buffer just placed in a replay; empty if none
 	if t := v.justPlaced(); t >= 0 && l.ItemOf[t] >= 0 {
 		placedNow = l.Items[l.ItemOf[t]].Rect
 	}
+	v.walked += len(l.Items)
+	selected, cursor := v.related != nil, v.Cursor >= 0
+	// This loop runs over every item each time the zoom changes: what
+	// does not change is hoisted, and a sliver, the common case when a
+	// large plan is zoomed out, goes straight to the grid.
+	cx0, cy0, cx1, cy1 := cull.X0, cull.Y0, cull.X1, cull.Y1
+	rx0, ry0, rx1, ry1 := reach.X0, reach.Y0, reach.X1, reach.Y1
+	lastC, lastID := RGB{}, uint8(0)
 	for i := range l.Items {
 		it := &l.Items[i]
-		if !it.Overlaps(cull) || replay && !v.revealed(it.Tensor) {
+		if it.X0 >= cx1 || cx0 >= it.X1 || it.Y0 >= cy1 || cy0 >= it.Y1 || replay && !v.revealed(it.Tensor) {
 			continue
 		}
-		dim := v.related != nil && !v.related[it.Tensor] ||
-			v.Cursor >= 0 && !v.liveAtCursor(it) ||
+		dim := selected && !v.related[it.Tensor] ||
+			cursor && !v.liveAtCursor(it) ||
 			replay && placedNow.X1 > placedNow.X0 && (it.X1 <= placedNow.X0 || placedNow.X1 <= it.X0)
 		x0, y1 := ax*it.X0+bx, ay*it.Y0+by
 		x1, y0 := ax*it.X1+bx, ay*it.Y1+by
+		if it.Kind == ItemBuffer && x1-x0 < 1 && y1-y0 < 1 && x0 >= rx0 && y0 >= ry0 && x1 <= rx1 && y1 <= ry1 {
+			// Under a pixel both ways and inside the grid: what
+			// appendRect does, without its clipping.
+			c := base[it.Tensor]
+			if dim {
+				c = th.Dim(c)
+			}
+			if c != lastC || lastID == 0 {
+				lastC, lastID = c, v.gridID(c)
+			}
+			if lastID != 0 {
+				px, py := int(math.Floor(x0))-gx0, int(math.Floor(y0))-gy0
+				if px >= 0 && py >= 0 && px < gw && py < gh {
+					v.grid[py*gw+px] = lastID
+					u := &v.gridUsed
+					u[0], u[1], u[2], u[3] = min(u[0], px), min(u[1], py), max(u[2], px+1), max(u[3], py+1)
+					continue
+				}
+			}
+		}
 		switch it.Kind {
 		case ItemBuffer:
 			c := fill[it.Tensor]
@@ -626,6 +676,7 @@ func (v *View) buildItems(dst []Quad, reach, cull Rect, ax, bx, ay, by float64) 
 		}
 	}
 
+	v.gridOpen = false
 	dst = v.appendGridRuns(dst)
 	return dst
 }
@@ -752,10 +803,23 @@ func (v *View) appendPhases(dst []Quad) []Quad {
 
 // appendRect clips a rectangle to the plot and appends it, at least one
 // pixel in each direction. Opaque rectangles thinner than a pixel either
-// way go to the pixel grid instead (see View.grid).
+// way go to the pixel grid instead (see View.grid) while the items are
+// built; a ring or an outline drawn after is a quad.
 func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, hatch bool) []Quad {
-	x0, x1 = max(x0, plot.X0), min(x1, plot.X1)
-	y0, y1 = max(y0, plot.Y0), min(y1, plot.Y1)
+	// Clipped by hand: on wasm, min and max of floats are calls, and
+	// this runs for every item built.
+	if x0 < plot.X0 {
+		x0 = plot.X0
+	}
+	if x1 > plot.X1 {
+		x1 = plot.X1
+	}
+	if y0 < plot.Y0 {
+		y0 = plot.Y0
+	}
+	if y1 > plot.Y1 {
+		y1 = plot.Y1
+	}
 	thinX, thinY := x1-x0 < 1, y1-y0 < 1
 	if thinX {
 		x0 = math.Floor(x0)
@@ -768,12 +832,17 @@ func (v *View) appendRect(dst []Quad, plot Rect, x0, y0, x1, y1 float64, c RGB, 
 	if x1 <= x0 || y1 <= y0 || x1 < plot.X0 || y1 < plot.Y0 || x0 > plot.X1 || y0 > plot.Y1 {
 		return dst
 	}
-	if (thinX || thinY) && !hatch {
+	if (thinX || thinY) && !hatch && v.gridOpen {
 		if id := v.gridID(c); id != 0 {
 			g := v.gridR
 			// In grid coordinates.
 			px0, px1 := max(int(math.Floor(x0))-g[0], 0), min(int(math.Ceil(x1))-g[0], g[2])
 			py0, py1 := max(int(math.Floor(y0))-g[1], 0), min(int(math.Ceil(y1))-g[1], g[3])
+			if px1 <= px0 || py1 <= py0 {
+				return dst
+			}
+			u := &v.gridUsed
+			u[0], u[1], u[2], u[3] = min(u[0], px0), min(u[1], py0), max(u[2], px1), max(u[3], py1)
 			for py := py0; py < py1; py++ {
 				row := v.grid[py*g[2] : (py+1)*g[2]]
 				for px := px0; px < px1; px++ {
@@ -801,25 +870,32 @@ func (v *View) gridID(c RGB) uint8 {
 }
 
 // appendGridRuns draws the pixel grid as one quad per run of equal
-// pixels along each row.
+// pixels along each row, and clears it.
 func (v *View) appendGridRuns(dst []Quad) []Quad {
-	if len(v.gridColor) <= 1 {
-		return dst
-	}
-	g := v.gridR
-	for y := range g[3] {
-		row := v.grid[y*g[2] : (y+1)*g[2]]
+	g, u := v.gridR, v.gridUsed
+	for y := u[1]; y < u[3]; y++ {
+		row := v.grid[y*g[2]+u[0] : y*g[2]+u[2]]
+		x0 := g[0] + u[0]
 		for x := 0; x < len(row); {
 			id := row[x]
+			if id == 0 {
+				// Skip empty pixels eight at a time.
+				for x+8 <= len(row) && binary.LittleEndian.Uint64(row[x:]) == 0 {
+					x += 8
+				}
+				for x < len(row) && row[x] == 0 {
+					x++
+				}
+				continue
+			}
 			end := x + 1
 			for end < len(row) && row[end] == id {
 				end++
 			}
-			if id != 0 {
-				dst = append(dst, Quad{float32(x + g[0]), float32(y + g[1]), float32(end + g[0]), float32(y + g[1] + 1), v.gridColor[id], false})
-			}
+			dst = append(dst, Quad{float32(x + x0), float32(y + g[1]), float32(end + x0), float32(y + g[1] + 1), v.gridColor[id], false})
 			x = end
 		}
+		clear(row)
 	}
 	return dst
 }

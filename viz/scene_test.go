@@ -2,8 +2,10 @@ package viz
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
+	"memplan/planner"
 	"memplan/viz/internal/sample"
 )
 
@@ -291,4 +293,75 @@ func TestShareWorld(t *testing.T) {
 	if math.Abs(small.Cam.KY-large.Cam.KY) > 1e-12 || small.Cam.KX != large.Cam.KX || small.Cam.OrgY != 0 {
 		t.Errorf("shared world: %g vs %g px/byte, %g vs %g px/step, origin %g", small.Cam.KY, large.Cam.KY, small.Cam.KX, large.Cam.KX, small.Cam.OrgY)
 	}
+}
+
+// A buffer under a pixel both ways paints the one pixel its top-left
+// corner falls in, in its kind's colour, and nothing else; dimmed by the
+// cursor when it is not live then.
+func TestSliverPaintsItsPixel(t *testing.T) {
+	const w, h = 640, 400
+	// 5000 one-step buffers of 64 bytes scattered over 5000 steps and
+	// 320 kB: slivers when fitted.
+	p := &planner.Plan{Format: planner.PlanFormat, Name: "slivers", Alignment: 64, Options: planner.DefaultOptions(), Steps: 5000}
+	for i := range 5000 {
+		p.Tensors = append(p.Tensors, planner.PlanTensor{Name: "t" + strconv.Itoa(i), Kind: planner.KindActivation, DType: "f32",
+			Shape: []int64{16}, Size: 64, Offset: int64(i*7919%5000) * 64, Birth: i, Death: i})
+	}
+	p.ArenaSize, p.LowerBound = 5000*64, 64
+	v := NewView(w, h)
+	v.SetLayout(NewLayout(p, 0), false)
+	act := Dark.KindColor(planner.KindActivation)
+	for _, cursor := range []int{-1, 2500} {
+		v.SetCursor(cursor)
+		want := map[[2]int]RGB{}
+		for i := range p.Tensors {
+			it := v.Layout.Items[v.Layout.ItemOf[i]]
+			x0, y0 := v.Cam.ToScreen(it.X0, it.Y1)
+			x1, y1 := v.Cam.ToScreen(it.X1, it.Y0)
+			if x1-x0 >= 1 || y1-y0 >= 1 {
+				t.Fatalf("%s is %.2f×%.2f pixels, not a sliver", p.Tensors[i].Name, x1-x0, y1-y0)
+			}
+			c := act
+			if cursor >= 0 && !v.liveAtCursor(&it) {
+				c = Dark.Dim(act)
+			}
+			want[[2]int{int(math.Floor(x0)), int(math.Floor(y0))}] = c // later items paint over earlier
+		}
+		// The items alone: lines and their labels cross the plot too.
+		v.Quads(nil)
+		px := paint(v.items, w, h)
+		plot := v.PlotRect()
+		for y := int(plot.Y0); y < int(plot.Y1); y++ {
+			for x := int(plot.X0); x < int(plot.X1); x++ {
+				got := px[y*w+x]
+				if c, ok := want[[2]int{x, y}]; ok && got != c {
+					t.Fatalf("cursor %d: pixel (%d, %d) is %s, want %s", cursor, x, y, got.Hex(), c.Hex())
+				}
+				if _, ok := want[[2]int{x, y}]; !ok && (got == act || got == Dark.Dim(act)) {
+					t.Fatalf("cursor %d: pixel (%d, %d) is painted, and no buffer's corner is in it", cursor, x, y)
+				}
+			}
+		}
+	}
+}
+
+// Outside the items' build, a rectangle thinner than a pixel (a ring
+// clipped at the plot's edge) is a one-pixel quad: the pixel grid belongs
+// to the build, which has already turned it into runs and left it clear.
+func TestThinRectAfterTheBuildIsAQuad(t *testing.T) {
+	v := NewView(640, 400)
+	v.SetLayout(NewLayout(sample.Synthetic(2000), 0), false)
+	v.Quads(nil)
+	plot := v.PlotRect()
+	qs := v.appendRect(nil, plot, plot.X0+10.2, plot.Y0+10, plot.X0+10.6, plot.Y0+30, Dark.Select, false)
+	if len(qs) != 1 || qs[0].X1-qs[0].X0 != 1 {
+		t.Errorf("a 0.4-pixel rectangle after the build gave %+v, want one quad a pixel wide", qs)
+	}
+	for i, id := range v.grid {
+		if id != 0 {
+			t.Fatalf("grid pixel %d holds colour %d after the build", i, id)
+		}
+	}
+	v.Key("w", false)
+	v.Quads(nil) // built again: no colour left over from before
 }

@@ -84,7 +84,8 @@ type sender struct {
 // stateReport is window.memplan.state(): what the viewer shows.
 func (a *app) stateReport() map[string]any {
 	s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
-		"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "millis": map[string]any{}, "warm": a.warm,
+		"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "uploaded": a.game.R.Stats.Uploaded,
+		"millis": map[string]any{}, "warm": a.warm,
 		"errors": a.errorsPosted}
 	if a.cur != nil {
 		s["file"] = a.cur.name

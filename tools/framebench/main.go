@@ -3,13 +3,17 @@
 // Command framebench measures the web viewer with a large plan: it builds
 // the wasm, serves the app, loads a plan of 100k buffers in headless
 // Chromium, then reports frames per second while panning and while zooming
-// the whole plan, and the gzipped bytes the page downloads.
+// the whole plan, and the gzipped bytes the page downloads. Beside each
+// rate it prints the CPU time each of Chromium's processes spent a frame
+// (from /proc, on Linux): WebGL runs on SwiftShader in the GPU process,
+// whose work the page's own clock hardly shows.
 //
 //	go run ./tools/framebench [-n 100000] [-seconds 3]
+//	go run ./tools/framebench -profile 30   # and the page's busiest functions
+//	go run ./tools/framebench -trace 15     # or the busiest threads' trace events
 //
-// It is a measurement, not a test: it prints figures and the goals
-// (>= 30 fps, <= 3.5 MB) beside them, and exits 0 either way unless it
-// could not measure.
+// It is a measurement, not a test: it prints figures and the goals beside
+// them, and exits 0 either way unless it could not measure.
 package main
 
 import (
@@ -23,9 +27,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -44,6 +50,8 @@ func main() {
 	alone := flag.Bool("viewer", false, "measure viewer.html alone instead of the app around it")
 	width := flag.Int("width", 1280, "viewport width in CSS pixels")
 	height := flag.Int("height", 800, "viewport height in CSS pixels")
+	prof := flag.Int("profile", 0, "sample the page's main thread in each motion and print this many of its busiest functions (the viewer is then built with its function names)")
+	trace := flag.Int("trace", 0, "trace each motion and print this many of the events that took each busy thread's time")
 	flag.Parse()
 	if !browser.Available() {
 		log.Fatalf("framebench needs %s", browser.Path)
@@ -63,6 +71,16 @@ func main() {
 	wasm := filepath.Join(tmp, "memplan.wasm")
 	if err := site.BuildWasm(context.Background(), root, wasm); err != nil {
 		log.Fatal(err)
+	}
+	if *prof > 0 {
+		// BuildWasm strips the names the profile reports: build the
+		// viewer again with them, with BuildWasm's inlining flags.
+		cmd := exec.Command("go", "build", "-trimpath", "-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=memplan/viz=", "-o", wasm, "./wasm")
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			log.Fatalf("building the viewer with names: %v\n%s", err, b)
+		}
+		os.Remove(wasm + ".gz")
 	}
 	fmt.Printf("planning %d synthetic buffers with %s…\n", *n, *strategy)
 	planJSON, err := syntheticPlan(*n, *strategy)
@@ -103,6 +121,16 @@ func main() {
 	}
 	must("open the app", chromedp.Do(ctx, chromedp.EmulateViewport(int64(*width), int64(*height)), chromedp.Navigate(srv.URL+pageName)))
 	poll("the default example", `(() => { const m = `+frame+`.memplan; return m && m.state().file === "transformer.json" && !m.state().dirty; })()`)
+	// Once the first picture is up the planner warms up (a worker plans a
+	// generated file, the viewer lays it out a step a frame, then
+	// collects it): frames measured meanwhile share the machine with it.
+	warmStart := time.Now()
+	warm, err := chromedp.Run(ctx, chromedp.Poll[string](frame+`.memplan.state().warm`,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+	if err != nil {
+		warm = "not over after a minute"
+	}
+	fmt.Printf("warm-up: %s (%.1f s after the first picture)\n", warm, time.Since(warmStart).Seconds())
 
 	sent, total := app.Sent()
 	fmt.Println("\ndownloaded by the page (gzip as served):")
@@ -115,7 +143,7 @@ func main() {
 	// window for the given time: the browser then draws as fast as the
 	// viewer can redraw. It reports the animation frames the viewer's page
 	// got and how many of them the viewer redrew.
-	measure := func(name string, keys []string) {
+	measure := func(name string, goal float64, keys []string) {
 		js := fmt.Sprintf(`new Promise((done) => {
 			const w = %s, keys = %s, t0 = w.performance.now(), d0 = w.memplan.state().draws;
 			let i = 0, frames = 0;
@@ -127,23 +155,53 @@ func main() {
 			};
 			w.requestAnimationFrame(step);
 		})`, frame, mustJSON(keys), *seconds*1000)
-		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
-		must(name, err)
+		var out string
+		run := func() {
+			out, err = chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+			must(name, err)
+		}
 		var r struct {
 			Ms     float64
 			Frames int
 			Draws  int
 		}
+		// Load from other programs inflates CPU time less than it does
+		// wall time.
+		browserPid := chromedp.FromContext(ctx).Browser.Process().Pid
+		cpu0 := procTimes(browserPid, *prof > 0 || *trace > 0)
+		if *trace > 0 {
+			fmt.Println(name + ":")
+			must("trace "+name, traced(ctx, *trace, func() int { run(); json.Unmarshal([]byte(out), &r); return r.Frames }))
+		} else if *prof > 0 {
+			fmt.Println(name + ":")
+			must("profile "+name, profiled(ctx, *prof, func() int { run(); json.Unmarshal([]byte(out), &r); return r.Frames }))
+		} else {
+			run()
+		}
+		cpu1 := procTimes(browserPid, *prof > 0 || *trace > 0)
 		json.Unmarshal([]byte(out), &r)
 		fps := float64(r.Frames) / r.Ms * 1000
 		st, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(`+frame+`.memplan.state())`))
 		var s struct {
-			Quads   int     `json:"quads"`
-			BuildMs float64 `json:"build_ms"`
+			Quads    int     `json:"quads"`
+			BuildMs  float64 `json:"build_ms"`
+			Uploaded int     `json:"uploaded"`
 		}
 		json.Unmarshal([]byte(st), &s)
-		fmt.Printf("%-40s %5.1f fps, %5.1f ms a frame (%d frames, %d redrawn, in %.1f s; goal >= 30 fps); last frame: %d quads built in %.1f ms\n",
-			name, fps, r.Ms/float64(max(r.Frames, 1)), r.Frames, r.Draws, r.Ms/1000, s.Quads, s.BuildMs)
+		fmt.Printf("%-40s %5.1f fps, %5.1f ms a frame (%d frames, %d redrawn, in %.1f s; goal >= %.0f fps); last frame: %d quads painted in %.1f ms, %d kB uploaded\n",
+			name, fps, r.Ms/float64(max(r.Frames, 1)), r.Frames, r.Draws, r.Ms/1000, goal, s.Quads, s.BuildMs, s.Uploaded/1000)
+		cpu := func(k string) float64 { return float64(cpu1[k]-cpu0[k]) * 10 / float64(max(r.Frames, 1)) } // USER_HZ is 100
+		fmt.Printf("%-40s CPU a frame: renderer %.1f ms, GPU process %.1f ms, browser %.1f ms\n", "", cpu("renderer"), cpu("gpu-process"), cpu("browser"))
+		if *prof > 0 || *trace > 0 {
+			// The threads that took more than half a millisecond a frame.
+			fmt.Printf("%-40s by thread:", "")
+			for _, k := range slices.Sorted(maps.Keys(cpu1)) {
+				if strings.Contains(k, "/") && cpu(k) >= 0.5 {
+					fmt.Printf(" %s %.1f", k, cpu(k))
+				}
+			}
+			fmt.Println()
+		}
 	}
 	fmt.Println()
 	// The small default example first: the cost of a frame that is not
@@ -157,7 +215,7 @@ func main() {
 	// Frame cost follows the canvas's pixels on a software rasterizer.
 	size, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const c = `+frame+`.document.querySelector("canvas"); return c.width + "×" + c.height; })()`))
 	fmt.Printf("%-38s %s pixels in a %d×%d window\n", "canvas", size, *width, *height)
-	measure("zooming the small default example", []string{"w", "s"})
+	measure("zooming the small default example", 50, []string{"w", "s"})
 
 	if *extra != "" {
 		name := filepath.Base(*extra)
@@ -200,9 +258,9 @@ func main() {
 	for i := range 60 {
 		pan = append(pan, map[bool]string{true: "ArrowRight", false: "ArrowLeft"}[i < 30])
 	}
-	measure("panning (time zoomed 2x)", pan)
+	measure("panning (time zoomed 2x)", 50, pan)
 	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](frame+`.memplan.send({type: "fit"})`))
-	measure("zooming in and out over the whole plan", []string{"w", "s"})
+	measure("zooming in and out over the whole plan", 40, []string{"w", "s"})
 }
 
 // syntheticPlan places n buffers of mixed sizes and lifetimes, as a large

@@ -344,3 +344,50 @@ func TestAxisTitlesPainted(t *testing.T) {
 		}
 	}
 }
+
+// A renderer uploads only the rows that changed since it last drew into
+// an image: after a hover, a pan and a resize, the image must still be
+// what a fresh renderer draws.
+func TestRedrawMatchesFreshDraw(t *testing.T) {
+	needDisplay(t)
+	const w, h = 480, 360
+	v := viz.NewView(w, h)
+	v.SetLayout(viz.NewLayout(sample.Plan(), 0), false)
+	r := viz.NewRenderer()
+	img := ebiten.NewImage(w, h)
+	r.Draw(img, v)
+	if got, full := r.Stats.Uploaded, 4*w*h; got != full {
+		t.Errorf("first frame uploaded %d bytes, want all %d", got, full)
+	}
+	steps := []struct {
+		name    string
+		change  func()
+		partial bool // fewer rows than all should go up
+	}{
+		{"nothing", func() {}, true},
+		{"hover", func() { x, y := centre(t, v, "w"); v.SetPointer(v.HitAt(x, y), v.LiveHover) }, true},
+		{"pan", func() { v.Key("ArrowRight", false) }, false},
+		{"select", func() { v.Select(v.Layout.Index("h")) }, false},
+	}
+	for _, s := range steps {
+		s.change()
+		r.Draw(img, v)
+		if s.partial && r.Stats.Uploaded >= 4*w*h {
+			t.Errorf("%s: uploaded every row", s.name)
+		}
+		want := ebiten.NewImage(w, h)
+		viz.NewRenderer().Draw(want, v)
+		a, b := make([]byte, 4*w*h), make([]byte, 4*w*h)
+		img.ReadPixels(a)
+		want.ReadPixels(b)
+		if string(a) != string(b) {
+			t.Errorf("after %s the image differs from a fresh draw", s.name)
+		}
+	}
+	// Another image gets every row.
+	other := ebiten.NewImage(w, h)
+	r.Draw(other, v)
+	if r.Stats.Uploaded != 4*w*h {
+		t.Errorf("a new image got %d bytes, want all", r.Stats.Uploaded)
+	}
+}

@@ -3,6 +3,8 @@
 package sample
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"memplan/planner"
@@ -55,4 +57,56 @@ func Many(n int) *planner.Plan {
 	p.ArenaSize = lanes * 16 * 1024
 	p.LowerBound = p.ArenaSize
 	return p
+}
+
+// Synthetic is a plan of n buffers of mixed sizes (256 B to 128 KiB) and
+// lifetimes (one to eight steps, a few a quarter of the schedule), the
+// kind of plan tools/framebench times, the same for the same n. It places
+// them here, first fit in the order they are born, rather than with a
+// planner strategy, so that what a test counts on it does not move when
+// the planner's strategies change.
+func Synthetic(n int) *planner.Plan {
+	rng := rand.New(rand.NewPCG(1, 2))
+	steps := max(n/4, 1)
+	ts := make([]planner.PlanTensor, n)
+	for i := range ts {
+		birth := rng.IntN(steps)
+		life := 1 + rng.IntN(8)
+		if rng.IntN(50) == 0 {
+			life = 1 + rng.IntN(max(steps/4, 1)) // a few long-lived buffers
+		}
+		size := int64(256) << rng.IntN(10)
+		ts[i] = planner.PlanTensor{Name: "b" + strconv.Itoa(i), Op: "op", Kind: planner.KindActivation, DType: "f32",
+			Shape: []int64{size / 4}, Size: size, Birth: birth, Death: birth + life - 1}
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return ts[a].Birth - ts[b].Birth })
+	// live holds the placed buffers still alive, by offset.
+	var live []int
+	var arena, bytes, bound int64
+	lastStep := 0
+	for _, i := range order {
+		t := &ts[i]
+		live = slices.DeleteFunc(live, func(j int) bool {
+			if ts[j].Death < t.Birth {
+				bytes -= ts[j].Size
+				return true
+			}
+			return false
+		})
+		at, k := int64(0), 0
+		for ; k < len(live) && ts[live[k]].Offset < at+t.Size; k++ {
+			at = max(at, ts[live[k]].Offset+ts[live[k]].Size)
+		}
+		t.Offset = at
+		live = slices.Insert(live, k, i)
+		bytes += t.Size
+		arena, bound = max(arena, at+t.Size), max(bound, bytes)
+		lastStep = max(lastStep, t.Death+1)
+	}
+	return &planner.Plan{Format: planner.PlanFormat, Name: "synthetic-" + strconv.Itoa(n), Alignment: 64, Strategy: "first-fit",
+		Options: planner.DefaultOptions(), Tensors: ts, Steps: lastStep, ArenaSize: arena, LowerBound: bound}
 }
