@@ -67,11 +67,11 @@ func TestFitOf(t *testing.T) {
 		want   string // "" for no verdict
 	}{
 		{"no budget, not f32-uniform", 200 << 20, false, -1, ""},
-		{"f32-uniform fits WebGPU", 100 << 20, true, -1, "fits WebGPU's 128 MiB storage-binding limit (100.00 MiB of 128.00 MiB)"},
-		{"f32-uniform over WebGPU", 129 << 20, true, -1, "exceeds WebGPU's 128 MiB storage-binding limit by 1.00 MiB"},
-		{"explicit budget wins", 129 << 20, true, 256 << 20, "fits the budget of 256.00 MiB (129.00 MiB of 256.00 MiB)"},
+		{"f32-uniform fits WebGPU", 100 << 20, true, -1, "fits WebGPU's 128 MiB storage-binding limit (100 MiB of 128 MiB)"},
+		{"f32-uniform over WebGPU", 129 << 20, true, -1, "exceeds WebGPU's 128 MiB storage-binding limit by 1 MiB"},
+		{"explicit budget wins", 129 << 20, true, 256 << 20, "fits the budget of 256 MiB (129 MiB of 256 MiB)"},
 		{"small budget in readable units", 3 << 20, false, 10000, "exceeds the budget of 9.77 KiB by 2.99 MiB"},
-		{"exactly the budget fits", 4096, false, 4096, "fits the budget of 4.00 KiB (4.00 KiB of 4.00 KiB)"},
+		{"exactly the budget fits", 4096, false, 4096, "fits the budget of 4 KiB (4 KiB of 4 KiB)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -64,7 +64,7 @@ func TestHostileInputs(t *testing.T) {
 		{"CSV sizes that sum past 2^62", []string{"plan", csvHalf}, exitBadInput, `halves.csv:3: buffer "b2": the buffers up to this one need more bytes together`},
 		{"CSV offset near 2^63", []string{"plan", csvOffset}, exitBadInput, `offset.csv:2: buffer "b1": offset: 9223372036854775792 bytes exceeds`},
 		{"overlapping fixed offsets", []string{"plan", csvFixed}, exitBadInput, `fixed.csv:3: buffer "b2": fixed at [8, 24), it overlaps fixed buffer "b1" at [0, 16) (lines 2 and 3) while both are live (steps 0..2)`},
-		{"memory limit", []string{"plan", "--max-memory", "1KiB", small}, exitBadInput, "over the memory limit of 1.0 KiB (raise it with --max-memory)"},
+		{"memory limit", []string{"plan", "--max-memory", "1KiB", small}, exitBadInput, "over the memory limit of 1 KiB (raise it with --max-memory)"},
 		{"a forward weight of another size names both files", []string{"plan", "--forward", "../../examples/train-forward.json", bwd}, exitBadInput,
 			`bwd.json: nodes[0]: node "w1": param "w1" is 16 bytes here but 802816 bytes in the forward plan of ../../examples/train-forward.json`},
 		{"bad memory limit", []string{"plan", "--max-memory", "lots", small}, exitBadInput, `--max-memory "lots"`},

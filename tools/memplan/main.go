@@ -844,8 +844,8 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	} else {
 		fmt.Fprintf(stdout, "activation %s\nweights    %s\ninputs     %s\npeak       %s\nbudget     %s\n",
-			planner.FormatMiB(e.Activation), planner.FormatMiB(e.Weights), planner.FormatMiB(e.Inputs),
-			planner.FormatMiB(e.Peak), planner.FormatMiB(budget))
+			planner.FormatBytes(e.Activation), planner.FormatBytes(e.Weights), planner.FormatBytes(e.Inputs),
+			planner.FormatBytes(e.Peak), planner.FormatBytes(budget))
 	}
 	return e.FitsIn(budget)
 }
@@ -880,8 +880,8 @@ func cmdMoE(args []string, stdout, stderr io.Writer) error {
 		return usageError{err.Error()}
 	}
 	fmt.Fprintf(stdout, "resident experts per layer %d of %d (%d offloaded)\npeak   %s\nusable %s (budget %s less %.0f%% reserve)\n",
-		r.ResidentPerLayer, m.ExpertsPerLayer, r.Offloaded, planner.FormatMiB(r.Peak), planner.FormatMiB(r.Usable),
-		planner.FormatMiB(m.Budget), m.Reserve*100)
+		r.ResidentPerLayer, m.ExpertsPerLayer, r.Offloaded, planner.FormatBytes(r.Peak), planner.FormatBytes(r.Usable),
+		planner.FormatBytes(m.Budget), m.Reserve*100)
 	return err
 }
 
