@@ -14,69 +14,64 @@ import (
 // decimal when that tells it apart ("12.004 MiB"), else it is written in
 // bytes ("134,217,729 B"). Every report, message, label and page of
 // memplan writes sizes with it.
-func FormatBytes(n int64) string {
-	if n < 0 {
-		return "-" + formatBytes(uint64(-(n+1))+1) // -MinInt64, in uint64
+func FormatBytes(b int64) string {
+	// One function writing into one buffer: it is called from everywhere,
+	// and in wasm every call costs code.
+	var buf [40]byte
+	out, n := buf[:0], uint64(b)
+	if b < 0 {
+		out, n = append(out, '-'), -n // -MinInt64 too: 1<<63
 	}
-	return formatBytes(uint64(n))
-}
-
-func formatBytes(n uint64) string {
-	const units = "KMGTPE"
 	if n < 1024 {
-		return strconv.FormatUint(n, 10) + " B"
+		return string(append(strconv.AppendUint(out, n, 10), " B"...))
 	}
-	u, unit := 0, uint64(1024)
-	for u+1 < len(units) && n/unit >= 1024 {
-		u, unit = u+1, unit*1024
+	const units = "KMGTPE"
+	u, shift := 0, uint(10) // the unit is 1<<shift bytes
+	for u+1 < len(units) && n>>shift >= 1024 {
+		u, shift = u+1, shift+10
 	}
-	name := " " + units[u:u+1] + "iB"
+	unit := uint64(1) << shift
 	for d, scale := 2, uint64(100); d <= 4; d, scale = d+1, scale*10 {
-		// q is n in units/scale, rounded half up. n < 1024·unit, so
-		// n·scale's high word is below unit, as Div64 wants.
+		// q is n in units/scale, rounded half up: n·scale, 78 bits at
+		// most, shifted down by the unit's 10·k (< 64) bits.
 		hi, lo := bits.Mul64(n, scale)
-		q, r := bits.Div64(hi, lo, unit)
+		q, r := hi<<(64-shift)|lo>>shift, lo&(unit-1)
 		if r >= unit-r {
 			q++
 		}
-		if r == 0 {
-			return decimals(q, scale, true) + name
+		// Exact, or not a whole number of bytes: then the text states no
+		// size but n. (q·unit mod scale, from the factors' residues: the
+		// product can overflow.)
+		if r != 0 && (q%scale)*(unit%scale)%scale == 0 {
+			continue // q units/scale are another size, that the text would state
 		}
-		// Are q units/scale a whole number of bytes, a size other than n
-		// that the text would state? (q·unit mod scale, from the factors'
-		// residues: the product can overflow.)
-		if (q%scale)*(unit%scale)%scale != 0 {
-			return decimals(q, scale, false) + name
+		frac := q % scale
+		if r == 0 { // exact: as short as it goes
+			for d > 0 && frac%10 == 0 {
+				d, frac = d-1, frac/10
+			}
 		}
-	}
-	return groupDigits(n) + " B"
-}
-
-// decimals writes q/scale (scale a power of ten) with all its decimals,
-// or with trailing zeros and a bare point trimmed.
-func decimals(q, scale uint64, trim bool) string {
-	s := strconv.FormatUint(q/scale, 10)
-	frac := strconv.FormatUint(scale+q%scale, 10)[1:] // zero-padded
-	if trim {
-		for len(frac) > 0 && frac[len(frac)-1] == '0' {
-			frac = frac[:len(frac)-1]
+		out = strconv.AppendUint(out, q/scale, 10)
+		if d > 0 {
+			out = append(out, '.')
+			for p := d - 1; p >= 0; p-- {
+				digit := frac
+				for range p {
+					digit /= 10
+				}
+				out = append(out, byte('0'+digit%10))
+			}
 		}
+		return string(append(out, ' ', units[u], 'i', 'B'))
 	}
-	if frac == "" {
-		return s
-	}
-	return s + "." + frac
-}
-
-// groupDigits writes n with a comma every three digits: 134,217,729.
-func groupDigits(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	b := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b = append(b, ',')
+	// n in bytes, a comma every three digits: 134,217,729 B.
+	var tmp [20]byte
+	digits := strconv.AppendUint(tmp[:0], n, 10)
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			out = append(out, ',')
 		}
-		b = append(b, s[i])
+		out = append(out, c)
 	}
-	return string(b)
+	return string(append(out, " B"...))
 }

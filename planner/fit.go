@@ -72,16 +72,16 @@ func budgetFit(p *Plan, budget int64, limit string) *Fit {
 }
 
 // bothFit is the verdict on a plan for a device under a budget: it fits
-// when it fits both. The device's report stays whole; the line drawn is
-// the tighter of the budget and, under arena binding, the binding.
+// when it fits both. The device's report (dev, its own) stays whole; the
+// line drawn is the tighter of the budget and, under arena binding, the
+// binding.
 func bothFit(dev, b *Fit) *Fit {
-	f := *dev
-	f.Fits = dev.Fits && b.Fits
-	f.Text = dev.Text + "; " + b.Text
+	dev.Fits = dev.Fits && b.Fits
+	dev.Text += "; " + b.Text
 	if dev.Budget == 0 || b.Budget < dev.Budget {
-		f.Budget, f.Limit, f.Over = b.Budget, b.Limit, b.Over
+		dev.Budget, dev.Limit, dev.Over = b.Budget, b.Limit, b.Over
 	}
-	return &f
+	return dev
 }
 
 func (f *Fit) limitText() string {

@@ -78,7 +78,11 @@ func IsPlanRecord(data []byte) bool {
 // granularity. It follows what the file decoded to, not its format's
 // name: Lower applies it, and the page shows it.
 func DefaultAlignmentOf(src *ir.Source) int64 {
-	if src != nil && src.Graph == nil && src.Buffers != nil {
+	return defaultAlignment(src != nil && src.Graph == nil && src.Buffers != nil)
+}
+
+func defaultAlignment(bufferList bool) int64 {
+	if bufferList {
 		return 1
 	}
 	return DefaultGraphAlignment
@@ -106,8 +110,8 @@ type InputAlignment struct {
 // input: graphs (graph JSON and ONNX) and buffer lists (CSV).
 func AlignmentDefaults() []InputAlignment {
 	return []InputAlignment{
-		{Format: "graph-json", Name: "graphs", Alignment: DefaultAlignmentOf(&ir.Source{Graph: &ir.Graph{}})},
-		{Format: "buffer-csv", Name: "CSV", Alignment: DefaultAlignmentOf(&ir.Source{Buffers: &ir.BufferTable{}})},
+		{Format: "graph-json", Name: "graphs", Alignment: defaultAlignment(false)},
+		{Format: "buffer-csv", Name: "CSV", Alignment: defaultAlignment(true)},
 	}
 }
 
@@ -115,9 +119,4 @@ func AlignmentDefaults() []InputAlignment {
 //
 // Deprecated: use Input.DefaultAlignment or DefaultAlignmentOf, which
 // follow the decoded input rather than a format's name.
-func DefaultAlignment(format string) int64 {
-	if format == "buffer-csv" {
-		return DefaultAlignmentOf(&ir.Source{Buffers: &ir.BufferTable{}})
-	}
-	return DefaultAlignmentOf(&ir.Source{Graph: &ir.Graph{}})
-}
+func DefaultAlignment(format string) int64 { return defaultAlignment(format == "buffer-csv") }
