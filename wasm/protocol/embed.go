@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,7 +27,9 @@ func (e *AttributeError) Error() string {
 func (e *AttributeError) Unwrap() error { return e.Err }
 
 // OptionsFromAttributes reads the planning options a <memplan-plan>
-// element's attributes ask for. Attributes that are not options (src,
+// element's attributes ask for, each read and checked by its row of the
+// options' table (limits are read over their profile when the file is
+// planned, ResolveGPU). Attributes that are not options (src,
 // height, theme, class, …) are ignored; options with no attribute keep
 // their defaults.
 func OptionsFromAttributes(attrs map[string]string) (Options, error) {
@@ -47,15 +48,6 @@ func OptionsFromAttributes(attrs map[string]string) (Options, error) {
 		if err := opt.Parse(&o, text); err != nil {
 			return o, &AttributeError{opt.Attribute, v, err}
 		}
-	}
-	if err := o.Validate(); err != nil {
-		// Every option with a check has an attribute: name it.
-		fe := err.(*FieldError)
-		name := fe.Field
-		if opt := OptionByJSON(strings.SplitN(fe.Field, ".", 2)[0]); opt != nil && opt.Attribute != "" {
-			name = opt.Attribute
-		}
-		return o, &AttributeError{name, attrs[name], errors.New(fe.Msg)}
 	}
 	return o, nil
 }

@@ -33,7 +33,7 @@ func TestOptionsFromAttributes(t *testing.T) {
 			}), ""},
 		{"if-branch", map[string]string{"if-branch": "then"}, with(func(o *Options) { o.IfBranch = "then" }), ""},
 		{"unknown strategy", map[string]string{"strategy": "fastest"}, def, `<memplan-plan strategy="fastest">: unknown strategy`},
-		{"bad switch", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: is a switch`},
+		{"bad switch", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: want true or false (or 1 or 0) for a switch, got "yes"`},
 		{"bad size", map[string]string{"guard": "-5"}, def, `<memplan-plan guard="-5">`},
 		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: symbols:`},
 		{"a device", map[string]string{"webgpu": "intel", "binding": "tensor", "limits": "binding=1GiB,buffer=1GiB", "node-limit": "5000"},
@@ -44,8 +44,11 @@ func TestOptionsFromAttributes(t *testing.T) {
 		{"alignment not a power of two", map[string]string{"alignment": "48"}, def, `<memplan-plan alignment="48">: want a power of two up to 1 GiB, got 48`},
 		{"budget 0", map[string]string{"budget": "0"}, def, `<memplan-plan budget="0">: want a size above 0`},
 		{"unknown profile", map[string]string{"webgpu": "gtx"}, def, `<memplan-plan webgpu="gtx">: unknown WebGPU profile`},
-		// Limits are read over the profile, whichever attribute comes first.
-		{"limits over the profile", map[string]string{"limits": "binding=2GiB", "webgpu": "default"}, def, `<memplan-plan limits="binding=2GiB">: limits: maxStorageBufferBindingSize`},
+		// Each attribute is checked alone; limits are read over their
+		// profile when the file is planned (ResolveGPU).
+		{"limits over the profile", map[string]string{"limits": "binding=2GiB", "webgpu": "default"},
+			with(func(o *Options) { o.Limits, o.WebGPU = "binding=2GiB", "default" }), ""},
+		{"limits too long", map[string]string{"limits": strings.Repeat("x", 201)}, def, `: want at most 200 characters`},
 		{"negative node limit", map[string]string{"node-limit": "-3"}, def, `<memplan-plan node-limit="-3">: want 0 (none) or more`},
 	}
 	for _, tc := range tests {

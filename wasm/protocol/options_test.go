@@ -24,8 +24,8 @@ func TestOptionSpellings(t *testing.T) {
 				*s.list = append(*s.list, s.name)
 			}
 		}
-		if opt.Help == "" {
-			t.Errorf("%+v has no help", opt)
+		if opt.Usage() == "" || opt.Switch != (opt.DefaultWords() == "") {
+			t.Errorf("%+v: help %q, default %q", opt, opt.Usage(), opt.DefaultWords())
 		}
 	}
 	want := map[string][]string{
@@ -59,6 +59,14 @@ func TestOptionSpellings(t *testing.T) {
 	slices.Sort(fields)
 	if !slices.Equal(tags, fields) {
 		t.Errorf("the table's JSON names %q, Options' fields %q", fields, tags)
+	}
+}
+
+// The table's default strategy is the planner's.
+func TestOptionDefaults(t *testing.T) {
+	d := OptionByJSON("strategy")
+	if f, _ := d.Format(&Options{Strategy: planner.DefaultStrategy}); d.DefaultWords() != planner.DefaultStrategy || d.omit != planner.DefaultStrategy || f != planner.DefaultStrategy {
+		t.Errorf("strategy's default %q, left out at %q; the planner's is %q", d.DefaultWords(), d.omit, planner.DefaultStrategy)
 	}
 }
 
@@ -104,17 +112,18 @@ func TestOptionsValidate(t *testing.T) {
 		{"the page's form", map[string]any{"strategy": "auto", "alignment": 0.0, "guard": -1.0, "f32_uniform": true, "skip_params": true,
 			"webgpu": "default", "binding": "tensor", "limits": "binding=64MiB", "symbols_text": "batch=8, seq=256", "budget": 0.0}, "", ""},
 		{"binding and limits without a device", map[string]any{"binding": "tensor", "limits": "binding=64MiB"}, "", ""},
-		{"alignment", map[string]any{"alignment": 3.0}, "options.alignment", "want a power of two up to 1 GiB (0: the input's default), got 3"},
+		{"alignment", map[string]any{"alignment": 3.0}, "options.alignment", "want a power of two up to 1 GiB, got 3"},
 		{"huge alignment", map[string]any{"alignment": float64(1 << 31)}, "options.alignment", "want a power of two up to 1 GiB"},
 		{"negative alignment", map[string]any{"alignment": -64.0}, "options.alignment", "got -64"},
-		{"guard", map[string]any{"guard": -2.0}, "options.guard", "want 0 to 1 GiB (-1: the default), got -2"},
+		{"guard", map[string]any{"guard": -2.0}, "options.guard", "want -1 (the default) or 0 to 1 GiB, got -2"},
 		{"budget", map[string]any{"budget": -1.0}, "options.budget", "want 0 (none) or a size in bytes, got -1"},
 		{"strategy", map[string]any{"strategy": "fastest"}, "options.strategy", `unknown strategy "fastest"`},
 		{"if branch", map[string]any{"if_branch": "maybe"}, "options.if_branch", `want then or else, got "maybe"`},
 		{"profile", map[string]any{"webgpu": "gtx"}, "options.webgpu", `unknown WebGPU profile "gtx"`},
 		{"binding", map[string]any{"binding": "buffer"}, "options.binding", `want arena or tensor, got "buffer"`},
-		{"limits over the profile", map[string]any{"webgpu": "default", "limits": "binding=2GiB"}, "options.limits", "larger than maxBufferSize"},
-		{"limits that do not read", map[string]any{"webgpu": "intel", "limits": "binding=lots"}, "options.limits", "limits: binding"},
+		// Limits are read over their profile where planning reads them
+		// (ResolveGPU); Validate checks their length.
+		{"limits over the profile", map[string]any{"webgpu": "default", "limits": "binding=2GiB"}, "", ""},
 		{"long limits", map[string]any{"limits": strings.Repeat("x", 201)}, "options.limits", "want at most 200 characters"},
 		{"symbols text", map[string]any{"symbols_text": "batch"}, "options.symbols_text", `"batch" is not name=value`},
 		{"symbol value", map[string]any{"symbols": map[string]any{"batch": -1.0}}, "options.symbols", `got "batch": -1`},
@@ -172,6 +181,8 @@ func TestResolveGPUNeedsAProfile(t *testing.T) {
 		{Options{WebGPU: "ios"}, "arena ios"},
 		{Options{WebGPU: "ios", Binding: planner.BindTensor, Limits: "binding=64MiB"}, "tensor custom"},
 		{Options{WebGPU: "default", Limits: "binding=lots"}, "WebGPU limits field: limits: binding"},
+		{Options{WebGPU: "default", Limits: "binding=2GiB"}, "WebGPU limits field: limits: maxStorageBufferBindingSize 2147483648 is larger than maxBufferSize"},
+		{Options{WebGPU: "gtx"}, `unknown WebGPU profile "gtx"`},
 	}
 	for _, tt := range tests {
 		o := tt.o

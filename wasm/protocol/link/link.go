@@ -278,7 +278,9 @@ func DecodeLocation(search, hash string) (State, error) {
 }
 
 // DecodeHash reads a fragment written by EncodeHash (or by hand). Every
-// value is checked before any is used: an error names the parameter.
+// value is checked before any is used, an option's by its row of the
+// options' table: an error names the parameter. Limits are read over
+// their profile when the file is planned (protocol.ResolveGPU).
 func DecodeHash(hash string) (State, error) {
 	s := State{Options: protocol.DefaultOptions(), Step: -1}
 	hash = strings.TrimPrefix(hash, "#")
@@ -297,9 +299,6 @@ func DecodeHash(hash string) (State, error) {
 		if err := s.set(table, p.key, p.value); err != nil {
 			return s, &Error{p.key, err.Error()}
 		}
-	}
-	if err := s.Options.Validate(); err != nil {
-		return s, paramError(table, err)
 	}
 	files := 0
 	for _, on := range []bool{s.URL != "", s.Example != "", s.Packed != nil} {
@@ -368,22 +367,6 @@ func (s *State) set(table []protocol.Option, k, v string) error {
 		}
 	}
 	return err
-}
-
-// paramError names the link parameter of an option Validate refused
-// (limits read over the profile, which comes in its own parameter).
-func paramError(table []protocol.Option, err error) error {
-	fe, ok := err.(*protocol.FieldError)
-	if !ok {
-		return &Error{"", err.Error()}
-	}
-	field, _, _ := strings.Cut(fe.Field, ".")
-	for _, opt := range table {
-		if opt.JSON == field && opt.Param != "" {
-			return &Error{opt.Param, fe.Msg}
-		}
-	}
-	return &Error{"", fe.Error()}
 }
 
 // integer reads a whole number in [lo, hi].

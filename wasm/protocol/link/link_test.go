@@ -108,7 +108,7 @@ func TestStateHostile(t *testing.T) {
 		{"align=99999999999999999999999", "align", "exceeds memplan's limit"},
 		{"align=4611686018427387904", "align", "exceeds memplan's limit"},
 		{"align=2147483648", "align", "want a power of two up to 1 GiB"},
-		{"guard=2GiB", "guard", "want 0 to 1 GiB, got 2147483648"},
+		{"guard=2GiB", "guard", "want -1 (the default) or 0 to 1 GiB, got 2147483648"},
 		{"strategy=fastest", "strategy", "unknown strategy"},
 		{"f32=yes", "f32", "want true or false (or 1 or 0)"},
 		{"skip=params,weights", "skip", "unknown kind"},
@@ -118,8 +118,6 @@ func TestStateHostile(t *testing.T) {
 		{"webgpu=gtx", "webgpu", "unknown WebGPU profile"},
 		{"binding=buffer", "binding", "want arena or tensor"},
 		{"limits=" + strings.Repeat("x", 201), "limits", "want at most 200 characters"},
-		// Limits are read over the profile, which may come after them.
-		{"limits=binding%3D2GiB&webgpu=default", "limits", "larger than maxBufferSize"},
 		{"nodelimit=-1", "nodelimit", "want 0 (none) or more"},
 		{"nodelimit=lots", "nodelimit", "want a whole number"},
 		{"view=1,2,3", "view", "four numbers"},
@@ -181,4 +179,21 @@ func FuzzDecodeHash(f *testing.F) {
 			t.Fatalf("%q: %+v reads back as %+v", h, s, again)
 		}
 	})
+}
+
+// A link's parameters are each read and checked alone, by the options'
+// table; limits are read over their profile when the file is planned
+// (protocol.ResolveGPU, in the planner worker), so a link that carries
+// limits its profile cannot have opens, and planning names the field.
+func TestLinkLimitsAreReadWithTheProfile(t *testing.T) {
+	s, err := link.DecodeHash("limits=binding%3D2GiB&webgpu=default&ex=mlp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Options.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := protocol.ResolveGPU(&s.Options); err == nil || !strings.Contains(err.Error(), "WebGPU limits field: limits: maxStorageBufferBindingSize") {
+		t.Fatalf("ResolveGPU: %v, want the limits field refused", err)
+	}
 }
