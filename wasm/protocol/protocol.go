@@ -41,8 +41,8 @@ type Options struct {
 	SymbolsText string `json:"symbols_text,omitempty"`
 	// WebGPU names the device profile to plan for (planner.Profiles; ""
 	// for none) and Binding the binding model ("arena" or "tensor").
-	// Binding applies only with a profile: the page's binding choice
-	// stays put while no device is chosen.
+	// Binding applies only with a profile (planner.ResolveGPU): the
+	// page's binding choice stays put while no device is chosen.
 	WebGPU  string `json:"webgpu,omitempty"`
 	Binding string `json:"binding,omitempty"`
 	// Limits are custom limits over the profile's, as the command line's
@@ -56,18 +56,15 @@ type Options struct {
 	NodeLimit int64 `json:"node_limit,omitempty"`
 }
 
-// ResolveGPU reads the WebGPU choices into o.GPU. It is a function,
-// not a method, so that only the planner worker links it.
+// ResolveGPU reads the WebGPU choices into o.GPU by planner.ResolveGPU's
+// rule, the command line's: a profile names the device, and binding and
+// limits apply only with one. It is a function, not a method, so that
+// only the planner worker links it.
 func ResolveGPU(o *Options) error {
-	if o.WebGPU == "" {
-		return nil
-	}
-	gpu, err := planner.NewGPU(o.WebGPU, o.Binding)
-	if err == nil && o.Limits != "" {
+	gpu, err := planner.ResolveGPU(o.WebGPU, o.Limits, o.Binding)
+	if err != nil && o.Limits != "" && strings.HasPrefix(err.Error(), "limits:") {
 		// The page's field, named, as the symbols field's errors are.
-		if gpu.Limits, err = planner.ParseLimits(gpu.Limits, o.Limits); err != nil {
-			err = fmt.Errorf("WebGPU limits field: %w", err)
-		}
+		err = fmt.Errorf("WebGPU limits field: %w", err)
 	}
 	o.GPU = gpu
 	return err
