@@ -457,6 +457,12 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 	if err != nil {
 		return nil, err
 	}
+	return lowerWith(ctx, f, opts, file, stderr)
+}
+
+// lowerWith is lower with the options given.
+func lowerWith(ctx context.Context, f *planFlags, opts planner.Options, file string, stderr io.Writer) (*planner.Problem, error) {
+	var err error
 	if opts.SharedWeights, err = forwardWeights(ctx, f, opts, stderr); err != nil {
 		return nil, err
 	}
@@ -581,10 +587,24 @@ func writeFit(w io.Writer, fit *planner.Fit) {
 // relower lowers FILE again with other symbol values, for the fit
 // report's question of which symbols drive a size.
 func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) func(map[string]int64) (*planner.Problem, error) {
-	return func(syms map[string]int64) (*planner.Problem, error) {
+	with := relowerWith(ctx, f, file, stderr)
+	return func(syms map[string]int64) (*planner.Problem, error) { return with(syms, nil) }
+}
+
+// relowerWith is relower with the options changed by change (nil: none),
+// for fit's question of what would make a plan fit that does not at 1.
+func relowerWith(ctx context.Context, f *planFlags, file string, stderr io.Writer) func(map[string]int64, func(*planner.Options)) (*planner.Problem, error) {
+	return func(syms map[string]int64, change func(*planner.Options)) (*planner.Problem, error) {
 		g := *f
 		g.opts.Symbols = syms
-		return lower(ctx, &g, file, stderr)
+		opts, err := g.options()
+		if err != nil {
+			return nil, err
+		}
+		if change != nil {
+			change(&opts)
+		}
+		return lowerWith(ctx, &g, opts, file, stderr)
 	}
 }
 
@@ -907,7 +927,7 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{"fit needs a device: --webgpu PROFILE"}
 	}
 	search := planner.FitSearch{Symbol: *symbol, Symbols: opts.Symbols, Lower: relower(ctx, &f, pos[0], stderr),
-		Strategy: f.opts.Strategy, Place: f.placeOptions(stderr), MaxPlans: *maxPlans}
+		LowerWith: relowerWith(ctx, &f, pos[0], stderr), Strategy: f.opts.Strategy, Place: f.placeOptions(stderr), MaxPlans: *maxPlans}
 	r, err := planner.LargestFit(ctx, search)
 	if err != nil {
 		return err
@@ -920,8 +940,8 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stdout, "# %s\n", ir.Escape(l))
 	}
 	fmt.Fprintf(stdout, "%s=%d\n", ir.Display(r.Symbol), r.Value)
-	if r.At == nil {
-		return notFitError{r.Next.Fit}
+	if r.At == nil { // the answer in one line: why, and what would change it
+		return notFitError{&planner.Fit{Text: r.Text}}
 	}
 	return nil
 }

@@ -360,3 +360,46 @@ func TestPlanFlagsAreTheTable(t *testing.T) {
 		}
 	}
 }
+
+// memplan fit on a model whose weights alone are over the device answers
+// seq=0, says so, and says what would change it with the value each
+// gives (planner.LargestFit), exit status 3.
+func TestFitWhenTheWeightsAloneAreOver(t *testing.T) {
+	// Three f32 weights of 4096×4096 (192 MiB) and matmuls over [seq, 4096].
+	act, w := `"shape": ["seq", 4096], "dtype": "f32"`, `"op": "param", "shape": [4096, 4096], "dtype": "f32"`
+	graph := `{"format": "memplan.graph/v1", "name": "heavy", "symbols": {"seq": 1}, "nodes": [
+		{"name": "x", "op": "input", ` + act + `},
+		{"name": "w0", ` + w + `}, {"name": "w1", ` + w + `}, {"name": "w2", ` + w + `},
+		{"name": "h0", "op": "matmul", "inputs": ["x", "w0"], ` + act + `},
+		{"name": "h1", "op": "matmul", "inputs": ["h0", "w1"], ` + act + `},
+		{"name": "h2", "op": "matmul", "inputs": ["h1", "w2"], ` + act + `}], "outputs": ["h2"]}`
+	file := filepath.Join(t.TempDir(), "heavy.json")
+	if err := os.WriteFile(file, []byte(graph), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want []string // lines of the output, in order
+	}{
+		{[]string{"--webgpu", "default"}, []string{
+			"# even seq=1 needs more than the device has:",
+			"# what would change it, each searched the same way:",
+			"#   params skipped: seq=2730 fits", "#   tensor binding: seq=8192 fits", "#   profile ios: seq=1365 fits", "seq=0"}},
+		{[]string{"--webgpu", "default", "--max-plans", "7"}, []string{
+			"#   params skipped: seq=2 fits, and larger values were not all tried (the plans ran out)", "seq=0"}},
+	}
+	for _, tt := range tests {
+		code, out, errs := runCLI(t, append(append([]string{"fit", "--symbol", "seq", "--node-limit", "1000"}, tt.args...), file)...)
+		rest := out
+		for _, want := range tt.want {
+			i := strings.Index(rest, want+"\n")
+			if i < 0 {
+				t.Fatalf("%v: output lacks %q (in order):\n%s%s", tt.args, want, out, errs)
+			}
+			rest = rest[i+len(want):]
+		}
+		if code != exitOverBudget || !strings.Contains(errs, "the weights alone are 192.0004 MiB, over its 128 MiB binding") {
+			t.Errorf("%v: exit %d, stderr %q; want 3 and the weights named", tt.args, code, errs)
+		}
+	}
+}
