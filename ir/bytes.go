@@ -22,16 +22,13 @@ func FormatBytes(b int64) string {
 	if b < 0 {
 		out, n = append(out, '-'), -n // -MinInt64 too: 1<<63
 	}
-	if n < 1024 {
-		return string(append(strconv.AppendUint(out, n, 10), " B"...))
-	}
-	const units = "KMGTPE"
-	u, shift := 0, uint(10) // the unit is 1<<shift bytes
+	const units = " KMGTPE"
+	u, shift := 0, uint(0) // the unit is 1<<shift bytes
 	for u+1 < len(units) && n>>shift >= 1024 {
 		u, shift = u+1, shift+10
 	}
 	unit := uint64(1) << shift
-	for d, scale := 2, uint64(100); d <= 4; d, scale = d+1, scale*10 {
+	for d, scale := 2, uint64(100); u > 0 && d <= 4; d, scale = d+1, scale*10 {
 		// q is n in units/scale, rounded half up: n·scale, 78 bits at
 		// most, shifted down by the unit's 10·k (< 64) bits.
 		hi, lo := bits.Mul64(n, scale)
@@ -64,11 +61,11 @@ func FormatBytes(b int64) string {
 		}
 		return string(append(out, ' ', units[u], 'i', 'B'))
 	}
-	// n in bytes, a comma every three digits: 134,217,729 B.
+	// n in bytes, a comma every three digits from 1024 up: 134,217,729 B.
 	var tmp [20]byte
 	digits := strconv.AppendUint(tmp[:0], n, 10)
 	for i, c := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
+		if i > 0 && (len(digits)-i)%3 == 0 && u > 0 {
 			out = append(out, ',')
 		}
 		out = append(out, c)
