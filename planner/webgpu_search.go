@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"memplan/ir"
 )
@@ -36,10 +35,10 @@ type SymbolFit struct {
 	// Ceiling is the largest value the search tries.
 	Ceiling int64   `json:"ceiling"`
 	Trials  []Trial `json:"trials"`
-	// When even 1 does not fit: Weights are the bytes the plan's weights
-	// (params) take in the arena at 1, WeightsOver whether they alone
-	// are over the device, and Changes what each change that could help
-	// gives (FitSearch.LowerWith).
+	// When even 1 does not fit (WhatIf): Weights are the bytes the plan's
+	// weights (params) take in the arena at 1, WeightsOver whether they
+	// alone are over the device, and Changes what each change that could
+	// help gives.
 	Weights     int64       `json:"weights,omitempty"`
 	WeightsOver bool        `json:"weights_over,omitempty"`
 	Changes     []FitChange `json:"changes,omitempty"`
@@ -75,10 +74,7 @@ type FitSearch struct {
 	Strategy string
 	Place    PlaceOptions
 	// LowerWith, when set, is Lower with the options changed by change
-	// (nil: none). When even 1 does not fit, LargestFit asks it what
-	// each change that could help gives: params skipped, tensor binding,
-	// the smallest named profile that holds the plan at 1; within
-	// MaxPlans, all the searches together.
+	// (nil: none), for WhatIf.
 	LowerWith func(symbols map[string]int64, change func(*Options)) (*Problem, error)
 	// MaxPlans bounds the plans made; zero means DefaultMaxPlans.
 	MaxPlans int
@@ -100,7 +96,8 @@ const (
 // not, so it ends with a value that fits next to one that does not,
 // both planned. Arenas are not strictly monotone in a symbol (placement
 // is a heuristic), so a larger value may fit again; the answer is the
-// boundary the search meets first.
+// boundary the search meets first. An error after the first plan (the
+// plans ran out) comes with what fit so far: Value and At, Next nil.
 func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 	if s.MaxPlans <= 0 {
 		s.MaxPlans = DefaultMaxPlans
@@ -108,138 +105,43 @@ func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 	if s.Ceiling <= 0 {
 		s.Ceiling = DefaultCeiling
 	}
-	r, first, err := s.search(ctx)
-	switch {
-	case err != nil:
-		return nil, err
-	case r.Next == nil && r.Value < s.Ceiling:
-		return nil, fmt.Errorf("fit %s: no answer within %d plans", s.Symbol, s.MaxPlans)
-	case r.At == nil && first != nil && s.LowerWith != nil:
-		// Even 1 does not fit: say whether the weights alone are over
-		// the device, and what would change it.
-		if err := s.whatIf(ctx, r, first); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// search is LargestFit's search. Out of plans, it answers what it has:
-// Value fits, and Next is nil below the ceiling. first is the problem at
-// 1, when it was lowered.
-func (s *FitSearch) search(ctx context.Context) (r *SymbolFit, first *Problem, err error) {
-	r = &SymbolFit{Symbol: s.Symbol, Ceiling: s.Ceiling}
+	r := &SymbolFit{Symbol: s.Symbol, Ceiling: s.Ceiling}
 	try := func(v int64) (*Trial, error) {
 		if len(r.Trials) >= s.MaxPlans {
-			return nil, nil
+			return nil, fmt.Errorf("fit %s: no answer within %d plans", s.Symbol, s.MaxPlans)
 		}
-		t, p, err := s.at(ctx, v)
+		t, err := s.at(ctx, v)
 		if err != nil {
 			return nil, fmt.Errorf("%s=%d: %w", s.Symbol, v, err)
-		}
-		if v == 1 {
-			first = p
 		}
 		r.Trials = append(r.Trials, *t)
 		return t, nil
 	}
 	t, err := try(1)
-	if t == nil {
-		return r, first, err
+	if err != nil {
+		return nil, err
 	}
 	if !t.Fits {
 		r.Next = t
-		return r, first, nil
+		return r, nil
 	}
 	lo, hi := t, (*Trial)(nil)
-	for hi == nil && lo.Value < s.Ceiling {
-		t, err := try(min(2*lo.Value, s.Ceiling))
-		if t == nil {
-			r.Value, r.At = lo.Value, lo
-			return r, first, err
+	for err == nil && (hi == nil && lo.Value < s.Ceiling || hi != nil && hi.Value-lo.Value > 1) {
+		v := min(2*lo.Value, s.Ceiling) // doubling until a value does not fit
+		if hi != nil {
+			v = lo.Value + (hi.Value-lo.Value)/2 // then halving
 		}
-		if t.Fits {
+		if t, err = try(v); err == nil && t.Fits {
 			lo = t
-		} else {
+		} else if err == nil {
 			hi = t
 		}
 	}
-	for hi != nil && hi.Value-lo.Value > 1 {
-		t, err := try(lo.Value + (hi.Value-lo.Value)/2)
-		if t == nil {
-			r.Value, r.At = lo.Value, lo
-			return r, first, err
-		}
-		if t.Fits {
-			lo = t
-		} else {
-			hi = t
-		}
+	r.Value, r.At = lo.Value, lo
+	if err == nil {
+		r.Next = hi
 	}
-	r.Value, r.At, r.Next = lo.Value, lo, hi
-	return r, first, nil
-}
-
-// whatIf fills r's Weights and Changes when even 1 does not fit: the
-// bytes of the weights the arena holds at 1 (p, lowered at 1), whether
-// they alone are over the device, and the search again with each change
-// that could help, sharing the plans left.
-func (s *FitSearch) whatIf(ctx context.Context, r *SymbolFit, p *Problem) error {
-	g := p.GPU
-	if g == nil {
-		return nil
-	}
-	for i := range p.Buffers {
-		if b := &p.Buffers[i]; p.Tensors[b.Tensor].Kind == KindParam {
-			r.Weights += b.Span()
-		}
-	}
-	switch {
-	case g.Binding == BindArena:
-		r.WeightsOver = alignUp(r.Weights, 4) > min(g.Limits.MaxStorageBufferBindingSize, g.Limits.MaxBufferSize)
-	case r.Next.Fit != nil:
-		// Tensor binding: over when a weight is a tensor no binding holds.
-		for _, v := range r.Next.Fit.Violations {
-			for i := range p.Tensors {
-				if t := &p.Tensors[i]; t.Name == v.Tensor && t.Kind == KindParam {
-					r.WeightsOver = true
-				}
-			}
-		}
-	}
-	type change struct {
-		name string
-		do   func(*Options)
-	}
-	var changes []change
-	if r.Weights > 0 {
-		changes = append(changes, change{"params skipped", func(o *Options) { o.SkipParams = true }})
-	}
-	if g.Binding == BindArena {
-		changes = append(changes, change{"tensor binding", func(o *Options) { o.GPU = &GPU{Binding: BindTensor, Limits: g.Limits} }})
-	}
-	if f := r.Next.Fit; f != nil && f.RunsOn != "" && f.RunsOn != g.Limits.Profile {
-		if l, err := ProfileLimits(f.RunsOn); err == nil {
-			changes = append(changes, change{"profile " + f.RunsOn, func(o *Options) { o.GPU = &GPU{Binding: g.Binding, Limits: l} }})
-		}
-	}
-	left := s.MaxPlans - len(r.Trials)
-	for k, c := range changes {
-		alt := *s
-		alt.LowerWith = nil
-		alt.Lower = func(syms map[string]int64) (*Problem, error) { return s.LowerWith(syms, c.do) }
-		alt.MaxPlans = left / (len(changes) - k) // what the others leave
-		if alt.MaxPlans < 1 {
-			break
-		}
-		a, _, err := alt.search(ctx)
-		if err != nil {
-			return err
-		}
-		left -= len(a.Trials)
-		r.Changes = append(r.Changes, FitChange{Change: c.name, Value: a.Value, AtLeast: a.At != nil && a.Next == nil && a.Value < s.Ceiling, Plans: len(a.Trials)})
-	}
-	return nil
+	return r, err
 }
 
 // symbolsWith is a copy of the other symbols' values, for one trial to
@@ -253,12 +155,11 @@ func (s *FitSearch) symbolsWith() map[string]int64 {
 	return syms
 }
 
-// at plans at one value and judges the plan against its device; p is
-// the problem it lowered (nil when the source refused the value).
-func (s *FitSearch) at(ctx context.Context, v int64) (t *Trial, p *Problem, err error) {
+// at plans at one value and judges the plan against its device.
+func (s *FitSearch) at(ctx context.Context, v int64) (*Trial, error) {
 	syms := s.symbolsWith()
 	syms[s.Symbol] = v
-	p, err = s.Lower(syms)
+	p, err := s.Lower(syms)
 	if err == nil && p.GPU == nil {
 		err = errors.New("the problem is not planned for a WebGPU device")
 	}
@@ -270,19 +171,19 @@ func (s *FitSearch) at(ctx context.Context, v int64) (t *Trial, p *Problem, err 
 	switch {
 	case errors.As(err, &tooLarge):
 		f := FitOfLimits(tooLarge)
-		return &Trial{Value: v, Fit: f}, p, nil
+		return &Trial{Value: v, Fit: f}, nil
 	case errors.Is(err, ir.ErrOverflow):
 		// Sizes past what memplan counts are past any device too.
-		return &Trial{Value: v, Fit: &Fit{Text: "sizes overflow: " + err.Error()}}, nil, nil
+		return &Trial{Value: v, Fit: &Fit{Text: "sizes overflow: " + err.Error()}}, nil
 	case errors.As(err, new(*ir.Error)) && v > 1:
 		// The model itself takes no such value (a position table of 512
 		// rows takes no longer sequence): past it, nothing fits.
-		return &Trial{Value: v, Fit: &Fit{Text: fmt.Sprintf("the source does not plan with %s=%d: %v", s.Symbol, v, err)}}, nil, nil
+		return &Trial{Value: v, Fit: &Fit{Text: fmt.Sprintf("the source does not plan with %s=%d: %v", s.Symbol, v, err)}}, nil
 	case err != nil:
-		return nil, nil, err
+		return nil, err
 	}
 	f := plan.FitGPU()
-	return &Trial{Value: v, Fits: f.Fits, Arena: plan.ArenaSize, Fit: f}, p, nil
+	return &Trial{Value: v, Fits: f.Fits, Arena: plan.ArenaSize, Fit: f}, nil
 }
 
 // Explain names the symbols behind the violations that stop Next, by
@@ -337,36 +238,8 @@ func (r *SymbolFit) Describe(g *GPU) {
 	checked := "checked: " + at(r.Value) + " was planned, proven and fits"
 	switch {
 	case r.At == nil:
-		why := stop
-		if r.WeightsOver && g.Binding == BindArena {
-			why = ": the weights alone are " + FormatBytes(r.Weights) + ", over its " +
-				FormatBytes(min(g.Limits.MaxStorageBufferBindingSize, g.Limits.MaxBufferSize)) + " binding, whatever " + name + " is"
-		} else if r.WeightsOver {
-			why += " (a weight: whatever " + name + " is)"
-		}
-		r.Text = at(0) + ": even " + at(1) + " does not fit " + device + why
+		r.Text = at(0) + ": even " + at(1) + " does not fit " + device + stop
 		lines = append(append(lines, "even "+at(1)+" needs more than the device has:"), report...)
-		if len(r.Changes) > 0 {
-			// What would change it, each searched as this was.
-			var short []string
-			lines = append(lines, "what would change it, each searched the same way:")
-			for _, c := range r.Changes {
-				got := at(c.Value) + " fits"
-				switch {
-				case c.Value == 0:
-					got = "even " + at(1) + " does not fit"
-				case c.AtLeast:
-					got += ", and larger values were not all tried (the plans ran out)"
-				}
-				lines = append(lines, "  "+c.Change+": "+got)
-				if c.AtLeast {
-					short = append(short, c.Change+" "+at(c.Value)+" or more")
-				} else {
-					short = append(short, c.Change+" "+at(c.Value))
-				}
-			}
-			r.Text += "; with " + strings.Join(short, ", ")
-		}
 	case r.Next == nil:
 		every := "every " + name + " up to " + strconv.FormatInt(r.Ceiling, 10) + " fits"
 		r.Text = at(r.Value) + ": " + every + " " + device
@@ -376,4 +249,106 @@ func (r *SymbolFit) Describe(g *GPU) {
 		lines = append(append(lines, checked, at(r.Next.Value)+" was planned and does not fit:"), report...)
 	}
 	r.Lines = lines
+}
+
+// WhatIf, when even 1 does not fit (At nil) and s.LowerWith is set, says
+// whether the weights alone are over the device, and what each change
+// that could help gives: params skipped, tensor binding, the smallest
+// named profile that holds the plan at 1. Each is searched as LargestFit
+// searches, together within the plans the search left of s.MaxPlans; a
+// change whose plans ran out has AtLeast. It adds what it finds to Text
+// and Lines, so it comes after Describe. (A method the caller calls, as
+// Explain is: a program that does not call it links none of it.)
+func (r *SymbolFit) WhatIf(ctx context.Context, s FitSearch) error {
+	if r.At != nil || r.Next == nil || r.Next.Fit == nil || r.Next.Fit.Limits == nil || s.LowerWith == nil {
+		return nil
+	}
+	f, name := r.Next.Fit, s.Symbol
+	l := *f.Limits
+	syms := s.symbolsWith()
+	syms[name] = 1
+	p, err := s.Lower(syms)
+	if err != nil {
+		return err
+	}
+	binding := min(l.MaxStorageBufferBindingSize, l.MaxBufferSize)
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; p.Tensors[b.Tensor].Kind == KindParam {
+			r.Weights += b.Span()
+			// Tensor binding: a weight that no binding or buffer holds.
+			r.WeightsOver = r.WeightsOver || f.Binding == BindTensor && (b.Size > l.MaxStorageBufferBindingSize || b.Span() > p.Cut)
+		}
+	}
+	if f.Binding == BindArena {
+		r.WeightsOver = alignUp(r.Weights, 4) > binding
+	}
+	// The changes that could help, each a search of its own.
+	changes := [...]string{"params skipped", "tensor binding", "profile " + f.RunsOn}
+	use := [...]bool{r.Weights > 0, f.Binding == BindArena, f.RunsOn != "" && f.RunsOn != l.Profile}
+	count := 0
+	for _, u := range use {
+		if u {
+			count++
+		}
+	}
+	left := max(s.MaxPlans, 0) - len(r.Trials)
+	if s.MaxPlans <= 0 {
+		left = DefaultMaxPlans - len(r.Trials)
+	}
+	for k, c := range changes {
+		if !use[k] {
+			continue
+		}
+		alt := s
+		alt.MaxPlans, count = left/count, count-1 // what the others leave
+		if alt.MaxPlans < 1 {
+			break
+		}
+		alt.Lower = func(syms map[string]int64) (*Problem, error) {
+			return s.LowerWith(syms, func(o *Options) {
+				switch k {
+				case 0:
+					o.SkipParams = true
+				case 1:
+					o.GPU = &GPU{Binding: BindTensor, Limits: l}
+				default:
+					pl, _ := ProfileLimits(f.RunsOn)
+					o.GPU = &GPU{Binding: f.Binding, Limits: pl}
+				}
+			})
+		}
+		a, err := LargestFit(ctx, alt)
+		if a == nil {
+			return err
+		}
+		left -= len(a.Trials)
+		r.Changes = append(r.Changes, FitChange{Change: c, Value: a.Value, AtLeast: err != nil, Plans: len(a.Trials)})
+	}
+	// In words, after Describe's.
+	at := func(v int64) string { return name + "=" + strconv.FormatInt(v, 10) }
+	if r.WeightsOver {
+		weights := "a weight alone is over a binding, whatever " + name + " is"
+		if f.Binding == BindArena {
+			weights = "the weights alone are " + FormatBytes(r.Weights) + ", over its " + FormatBytes(binding) + " binding, whatever " + name + " is"
+		}
+		r.Text += "; " + weights
+		r.Lines = append(r.Lines, weights)
+	}
+	if len(r.Changes) > 0 {
+		r.Lines = append(r.Lines, "what would change it, each searched the same way:")
+		sep := "; with "
+		for _, c := range r.Changes {
+			got, short := at(c.Value)+" fits", at(c.Value)
+			switch {
+			case c.Value == 0:
+				got = "even " + at(1) + " does not fit"
+			case c.AtLeast:
+				got, short = got+", and larger values were not all tried (the plans ran out)", short+" or more"
+			}
+			r.Lines = append(r.Lines, "  "+c.Change+": "+got)
+			r.Text += sep + c.Change + " " + short
+			sep = ", "
+		}
+	}
+	return nil
 }

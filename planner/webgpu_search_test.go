@@ -119,6 +119,21 @@ func TestLargestFitNothing(t *testing.T) {
 	}
 }
 
+// Out of plans, the search says so, with what fit so far.
+func TestLargestFitOutOfPlans(t *testing.T) {
+	gpu, err := planner.ResolveGPU("default", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := planner.DefaultOptions()
+	opts.GPU = gpu
+	s := planner.FitSearch{Symbol: "prompt", Lower: lowerer(t, "../examples/streaming.json", opts), MaxPlans: 3, Place: planner.PlaceOptions{NodeLimit: 1000}}
+	r, err := planner.LargestFit(context.Background(), s)
+	if err == nil || !strings.Contains(err.Error(), "no answer within 3 plans") || r == nil || r.Value != 4 || r.At == nil || r.Next != nil || len(r.Trials) != 3 {
+		t.Fatalf("%+v, %v; want prompt=4 fitting and the plans out after 3", r, err)
+	}
+}
+
 // TestSymbolFitDescribe: the answer in words names the value, the next
 // one and what stops it, or says that nothing (or everything) fits; the
 // lines list every trial.
@@ -213,11 +228,11 @@ func lowererWith(data []byte, opts planner.Options) func(map[string]int64, func(
 }
 
 // TestLargestFitWhenTheWeightsAloneAreOver: a model whose weights alone
-// are over the device fits at no sequence length. The answer says so,
-// and what would change it (params skipped, tensor binding, the smallest
-// profile that holds it), each with the value it gives: checked here by
-// planning that value and the next with the change, apart from the
-// search. All the searches share the plan budget.
+// are over the device fits at no sequence length. The answer (WhatIf)
+// says so, and what would change it (params skipped, tensor binding, the
+// smallest profile that holds it), each with the value it gives: checked
+// here by planning that value and the next with the change, apart from
+// the search. All the searches share the plan budget.
 func TestLargestFitWhenTheWeightsAloneAreOver(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -233,11 +248,11 @@ func TestLargestFitWhenTheWeightsAloneAreOver(t *testing.T) {
 	}{
 		{"192 MiB of weights, 128 MiB binding", 4096, "default", "", "arena", 0, true,
 			[]string{"params skipped", "tensor binding", "profile ios"}, false,
-			[]string{"seq=0: even seq=1 does not fit WebGPU profile default (arena binding): the weights alone are 192.0004 MiB",
-				"over its 128 MiB binding, whatever seq is", "; with params skipped seq=2730, tensor binding seq=8192, profile ios seq=1365"}},
+			[]string{"seq=0: even seq=1 does not fit WebGPU profile default (arena binding): the arena is ",
+				"; the weights alone are 192.0004 MiB, over its 128 MiB binding, whatever seq is; with params skipped seq=2730, tensor binding seq=8192, profile ios seq=1365"}},
 		{"a weight over a tensor binding", 4096, "default", "binding=32MiB,buffer=256MiB", "tensor", 0, true,
 			[]string{"params skipped", "profile default"}, false,
-			[]string{"seq=0: even seq=1 does not fit WebGPU profile custom (tensor binding): ", "(a weight: whatever seq is)"}},
+			[]string{"seq=0: even seq=1 does not fit WebGPU profile custom (tensor binding): ", "; a weight alone is over a binding, whatever seq is; with params skipped seq="}},
 		{"the plans run out", 4096, "default", "", "arena", 10, true,
 			[]string{"params skipped", "tensor binding", "profile ios"}, true, []string{"the weights alone are 192.0004 MiB", "with params skipped seq=4 or more, "}},
 	}
@@ -255,6 +270,10 @@ func TestLargestFitWhenTheWeightsAloneAreOver(t *testing.T) {
 				LowerWith: with, Place: place, MaxPlans: tt.maxPlans}
 			r, err := planner.LargestFit(context.Background(), s)
 			if err != nil {
+				t.Fatal(err)
+			}
+			r.Describe(gpu)
+			if err := r.WhatIf(context.Background(), s); err != nil {
 				t.Fatal(err)
 			}
 			if r.Value != 0 || r.At != nil || r.WeightsOver != tt.weightsOver || r.Weights < 3*int64(tt.side*tt.side*4) {
@@ -304,7 +323,6 @@ func TestLargestFitWhenTheWeightsAloneAreOver(t *testing.T) {
 					}
 				}
 			}
-			r.Describe(gpu)
 			rest := r.Text
 			for _, want := range tt.text {
 				i := strings.Index(rest, want)
@@ -339,10 +357,13 @@ func TestLargestFitNothingFitsWithoutWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.Describe(gpu)
+	if err := r.WhatIf(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
 	if r.Value != 0 || r.Weights != 0 || r.WeightsOver || len(r.Changes) == 0 || r.Changes[0].Change != "tensor binding" || r.Changes[0].Value != 0 {
 		t.Fatalf("value %d, weights %d (over %v), changes %+v; want 0, no weights, tensor binding no help", r.Value, r.Weights, r.WeightsOver, r.Changes)
 	}
-	r.Describe(gpu)
 	if strings.Contains(r.Text, "weights") || !slices.Contains(r.Lines, "  tensor binding: even seq=1 does not fit") {
 		t.Errorf("Text %q\n%s", r.Text, strings.Join(r.Lines, "\n"))
 	}

@@ -936,6 +936,9 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	r.Describe(opts.GPU)
+	if err := r.WhatIf(ctx, search); err != nil { // when even 1 does not fit
+		return err
+	}
 	for _, l := range r.Lines {
 		fmt.Fprintf(stdout, "# %s\n", ir.Escape(l))
 	}

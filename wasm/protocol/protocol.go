@@ -82,9 +82,9 @@ func FitSearch(o Options, symbol string, lower func(map[string]int64) (*planner.
 }
 
 // FitSearchWith is FitSearch from a lowering that can also change the
-// options (nil: none), so that when even 1 does not fit the answer says
-// what params skipped, tensor binding or a larger profile would give
-// (planner.FitSearch.LowerWith), within the same plans.
+// options (nil: none), so that when even 1 does not fit the answer's
+// WhatIf can say what params skipped, tensor binding or a larger profile
+// would give (planner.FitSearch.LowerWith), within the same plans.
 func FitSearchWith(o Options, symbol string, lower func(map[string]int64, func(*planner.Options)) (*planner.Problem, error)) planner.FitSearch {
 	s := FitSearch(o, symbol, func(syms map[string]int64) (*planner.Problem, error) { return lower(syms, nil) })
 	s.LowerWith = lower
