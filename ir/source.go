@@ -87,20 +87,7 @@ func (e *MemoryError) Error() string {
 	if e.AtLeast {
 		about = "more than"
 	}
-	return fmt.Sprintf("%s: %s needs %s %s, over the memory limit of %s", e.File, e.What, about, formatBytes(e.Need), formatBytes(e.Limit))
-}
-
-// formatBytes writes a byte count in binary units for messages.
-func formatBytes(b int64) string {
-	const units = "KMGTPE"
-	if b < 1024 {
-		return fmt.Sprintf("%d B", b)
-	}
-	v, u := float64(b)/1024, 0
-	for v >= 1024 && u < len(units)-1 {
-		v, u = v/1024, u+1
-	}
-	return fmt.Sprintf("%.1f %ciB", v, units[u])
+	return fmt.Sprintf("%s: %s needs %s %s, over the memory limit of %s", e.File, e.What, about, FormatBytes(e.Need), FormatBytes(e.Limit))
 }
 
 // A format decodes one kind of file.
@@ -200,7 +187,7 @@ func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
 	}
 	if opts.MaxMemory > 0 {
 		if x, ok := decodeExpansion[f.name]; ok && int64(len(data)) > opts.MaxMemory/x {
-			return nil, &MemoryError{File: fileName, What: fmt.Sprintf("decoding %s of %s", formatBytes(int64(len(data))), f.name),
+			return nil, &MemoryError{File: fileName, What: fmt.Sprintf("decoding %s of %s", FormatBytes(int64(len(data))), f.name),
 				Need: int64(len(data)) * x, Limit: opts.MaxMemory}
 		}
 	}

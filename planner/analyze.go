@@ -31,7 +31,7 @@ func Analyze(g *ir.Graph, opts Options) (*Problem, error) {
 // everything liveness needs.
 func newAnalysis(g *ir.Graph, opts Options) (*analysis, error) {
 	if opts.Alignment == 0 {
-		opts.Alignment = DefaultGraphAlignment
+		opts.Alignment = defaultAlignment(false) // DefaultAlignmentOf a graph
 	}
 	if !isPow2(opts.Alignment) || opts.Alignment >= ir.ByteLimit {
 		return nil, fmt.Errorf("alignment %d is not a power of two below 2^62", opts.Alignment)

@@ -51,7 +51,7 @@ type BudgetError struct {
 	What   string // "estimated peak", "arena"
 	Need   int64
 	Budget int64
-	Detail string // breakdown, such as "(activation 700.1, weights 100.3, inputs 12.0)"
+	Detail string // breakdown, such as "(activation 700.12 MiB, weights 100.3 MiB, inputs 12 MiB)"
 }
 
 func (e *BudgetError) Error() string {
@@ -63,15 +63,15 @@ func (e *BudgetError) Error() string {
 }
 
 // FitsIn returns nil if the estimate fits the budget, else a *BudgetError
-// whose message reads like `estimated peak 812.4 MiB exceeds budget 512.0
-// MiB by 300.4 MiB (activation 700.1, weights 100.3, inputs 12.0)`.
+// whose message reads like `estimated peak 812.42 MiB exceeds budget 512
+// MiB by 300.42 MiB (activation 700.12 MiB, weights 100.3 MiB, inputs 12
+// MiB)`.
 func (e Estimate) FitsIn(budget int64) error {
 	if e.Peak <= budget {
 		return nil
 	}
-	mib := func(b int64) float64 { return float64(b) / (1 << 20) }
 	return &BudgetError{What: "estimated peak", Need: e.Peak, Budget: budget,
-		Detail: fmt.Sprintf("(activation %.1f, weights %.1f, inputs %.1f)", mib(e.Activation), mib(e.Weights), mib(e.Inputs))}
+		Detail: "(activation " + FormatBytes(e.Activation) + ", weights " + FormatBytes(e.Weights) + ", inputs " + FormatBytes(e.Inputs) + ")"}
 }
 
 // ArenaFitsIn checks a plan's arena against a budget.
@@ -147,7 +147,7 @@ func PlanMoE(m MoE) (MoEResult, error) {
 	}
 	if resident < 1 {
 		return r, &BudgetError{What: "estimated peak", Need: r.Peak, Budget: usable,
-			Detail: fmt.Sprintf("(base %.1f, one expert per layer %.1f)", float64(m.BaseBytes)/(1<<20), float64(perRound)/(1<<20))}
+			Detail: "(base " + FormatBytes(m.BaseBytes) + ", one expert per layer " + FormatBytes(perRound) + ")"}
 	}
 	return r, nil
 }

@@ -71,13 +71,52 @@ func IsPlanRecord(data []byte) bool {
 	return ok && format == PlanFormat
 }
 
-// DefaultAlignment is the offset alignment a format plans with unless
-// the user sets one: 64 bytes for graphs, which real runtimes align to
-// cache lines or vector widths, and 1 for buffer lists, whose published
-// solutions (MiniMalloc's, idealloc's) pack at byte granularity.
-func DefaultAlignment(format string) int64 {
-	if format == "buffer-csv" {
+// DefaultAlignmentOf is the offset alignment src plans with unless the
+// user sets one: 64 bytes for a graph (graph JSON, ONNX), which real
+// runtimes align to cache lines or vector widths, and 1 for a buffer
+// list, whose published solutions (MiniMalloc's, idealloc's) pack at byte
+// granularity. It follows what the file decoded to, not its format's
+// name: Lower applies it, and the page shows it.
+func DefaultAlignmentOf(src *ir.Source) int64 {
+	return defaultAlignment(src != nil && src.Graph == nil && src.Buffers != nil)
+}
+
+func defaultAlignment(bufferList bool) int64 {
+	if bufferList {
 		return 1
 	}
 	return DefaultGraphAlignment
 }
+
+// DefaultAlignment is the alignment the input plans with unless the user
+// sets one (DefaultAlignmentOf); 0 for a plan record, which is shown as
+// it was planned.
+func (in *Input) DefaultAlignment() int64 {
+	if in.Source == nil {
+		return 0
+	}
+	return DefaultAlignmentOf(in.Source)
+}
+
+// InputAlignment is the alignment one kind of input plans with when none
+// is set, for a page to show beside its alignment field.
+type InputAlignment struct {
+	Format    string `json:"format"` // one of ir's decoders of the kind
+	Name      string `json:"name"`   // the kind, as the page names it
+	Alignment int64  `json:"alignment"`
+}
+
+// AlignmentDefaults lists DefaultAlignmentOf's answer for each kind of
+// input: graphs (graph JSON and ONNX) and buffer lists (CSV).
+func AlignmentDefaults() []InputAlignment {
+	return []InputAlignment{
+		{Format: "graph-json", Name: "graphs", Alignment: defaultAlignment(false)},
+		{Format: "buffer-csv", Name: "CSV", Alignment: defaultAlignment(true)},
+	}
+}
+
+// DefaultAlignment is the alignment an input of the named format gets.
+//
+// Deprecated: use Input.DefaultAlignment or DefaultAlignmentOf, which
+// follow the decoded input rather than a format's name.
+func DefaultAlignment(format string) int64 { return defaultAlignment(format == "buffer-csv") }

@@ -9,8 +9,9 @@ import (
 
 // Options control how a graph lowers to a Problem.
 type Options struct {
-	// Alignment of every offset, a power of two. Zero means the format's
-	// default: 64 bytes for graphs, 1 for buffer lists (abstract units).
+	// Alignment of every offset, a power of two. Zero means the input's
+	// default (DefaultAlignmentOf): 64 bytes for graphs, 1 for buffer
+	// lists (abstract units).
 	Alignment int64 `json:"alignment"`
 	// F32Uniform stores every tensor as f32 (4 bytes an element, whatever
 	// its dtype), as a WebGPU backend does.

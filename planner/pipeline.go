@@ -21,6 +21,9 @@ func Lower(src *ir.Source, opts Options) (*Problem, error) {
 }
 
 func lower(src *ir.Source, opts Options) (*Problem, error) {
+	if opts.Alignment == 0 {
+		opts.Alignment = DefaultAlignmentOf(src)
+	}
 	switch {
 	case src.Graph != nil:
 		return Analyze(src.Graph, opts)
@@ -28,11 +31,7 @@ func lower(src *ir.Source, opts Options) (*Problem, error) {
 		if len(opts.Symbols) > 0 {
 			return nil, &ir.Error{File: src.Buffers.Name, Msg: "a buffer list has no symbols to bind"}
 		}
-		align := opts.Alignment
-		if align == 0 {
-			align = DefaultAlignment("buffer-csv")
-		}
-		p, err := FromTable(src.Buffers, align)
+		p, err := FromTable(src.Buffers, opts.Alignment)
 		if err != nil {
 			return nil, err
 		}

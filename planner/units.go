@@ -52,23 +52,10 @@ func ParseSize(s string) (int64, error) {
 	return 0, fmt.Errorf("bad size %q (want bytes or a number with KiB, MiB, GiB, TiB, KB, MB, GB or TB)", s)
 }
 
-// FormatMiB writes bytes as mebibytes with one decimal, as the budget
-// messages do.
-func FormatMiB(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
-
-// FormatBytes writes a byte count with a binary unit chosen to keep it short.
-func FormatBytes(b int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	v, i := float64(b), 0
-	for math.Abs(v) >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%d B", b)
-	}
-	return fmt.Sprintf("%.2f %s", v, units[i])
-}
+// FormatBytes writes a byte count for people (ir.FormatBytes): short
+// when exact ("128 MiB"), two decimals when not, and in bytes where two
+// decimals would round it onto an exact-looking size.
+func FormatBytes(b int64) string { return ir.FormatBytes(b) }
 
 // GroupDigits writes n with commas between thousands, as the pages show
 // offsets and exact sizes: 134,217,729.

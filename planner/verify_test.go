@@ -183,7 +183,7 @@ func TestEstimateAndBudget(t *testing.T) {
 		t.Errorf("fits exactly, got %v", err)
 	}
 	err = e.FitsIn(4 << 20)
-	want := "estimated peak 5.00 MiB exceeds budget 4.00 MiB by 1.00 MiB (activation 2.0, weights 2.0, inputs 1.0)"
+	want := "estimated peak 5 MiB exceeds budget 4 MiB by 1 MiB (activation 2 MiB, weights 2 MiB, inputs 1 MiB)"
 	if err == nil || err.Error() != want {
 		t.Errorf("FitsIn = %v, want %q", err, want)
 	}

@@ -150,12 +150,17 @@ type GPU struct {
 	Limits  Limits
 }
 
-// ResolveGPU reads the WebGPU choices as the command line and the page
-// give them: a profile name, custom limits over it, a binding model. All
-// empty is no GPU (nil); any one given plans for the default profile
-// under arena binding unless the others say otherwise.
+// ResolveGPU reads the WebGPU choices as the command line, a link and
+// the page give them: a profile name, custom limits over it, a binding
+// model. The one rule: a profile names the device, and binding and
+// limits apply only with one. Without a profile there is no GPU (nil),
+// whatever the other two say: they say how a device is bound and how it
+// differs from its profile, and the page's form keeps its binding and
+// limits fields while its device is "none". (The command line refuses
+// --binding and --limits without --webgpu, rather than drop what was
+// typed.)
 func ResolveGPU(profile, limits, binding string) (*GPU, error) {
-	if profile == "" && limits == "" && binding == "" {
+	if profile == "" {
 		return nil, nil
 	}
 	g, err := NewGPU(profile, binding)

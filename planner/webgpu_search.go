@@ -35,10 +35,32 @@ type SymbolFit struct {
 	// Ceiling is the largest value the search tries.
 	Ceiling int64   `json:"ceiling"`
 	Trials  []Trial `json:"trials"`
+	// When even 1 does not fit (WhatIf): Weights are the bytes the plan's
+	// weights (params) take in the arena at 1, WeightsOver whether they
+	// alone are over the device, and Changes what each change that could
+	// help gives.
+	Weights     int64       `json:"weights,omitempty"`
+	WeightsOver bool        `json:"weights_over,omitempty"`
+	Changes     []FitChange `json:"changes,omitempty"`
 	// Text and Lines are the answer in words (Describe): one line, and
 	// the trials and verdicts as "memplan fit" prints them.
 	Text  string   `json:"text,omitempty"`
 	Lines []string `json:"lines,omitempty"`
+}
+
+// FitChange is what one change of the options gives when even 1 does not
+// fit: the largest value that fits with it, searched as LargestFit
+// searches, within what is left of the plans.
+type FitChange struct {
+	// Change says what changes: "params skipped", "tensor binding",
+	// "profile ios".
+	Change string `json:"change"`
+	// Value is the largest value found that fits with it; 0 when even 1
+	// does not. AtLeast: the plans ran out first, so Value fits and
+	// larger values were not all tried.
+	Value   int64 `json:"value"`
+	AtLeast bool  `json:"at_least,omitempty"`
+	Plans   int   `json:"plans"`
 }
 
 // FitSearch says how LargestFit plans.
@@ -51,6 +73,9 @@ type FitSearch struct {
 	Lower    func(symbols map[string]int64) (*Problem, error)
 	Strategy string
 	Place    PlaceOptions
+	// LowerWith, when set, is Lower with the options changed by change
+	// (nil: none), for WhatIf.
+	LowerWith func(symbols map[string]int64, change func(*Options)) (*Problem, error)
 	// MaxPlans bounds the plans made; zero means DefaultMaxPlans.
 	MaxPlans int
 	// Ceiling is the largest value tried; zero means DefaultCeiling.
@@ -71,7 +96,8 @@ const (
 // not, so it ends with a value that fits next to one that does not,
 // both planned. Arenas are not strictly monotone in a symbol (placement
 // is a heuristic), so a larger value may fit again; the answer is the
-// boundary the search meets first.
+// boundary the search meets first. An error after the first plan (the
+// plans ran out) comes with what fit so far: Value and At, Next nil.
 func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 	if s.MaxPlans <= 0 {
 		s.MaxPlans = DefaultMaxPlans
@@ -100,30 +126,22 @@ func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 		return r, nil
 	}
 	lo, hi := t, (*Trial)(nil)
-	for hi == nil && lo.Value < s.Ceiling {
-		t, err := try(min(2*lo.Value, s.Ceiling))
-		if err != nil {
-			return nil, err
+	for err == nil && (hi == nil && lo.Value < s.Ceiling || hi != nil && hi.Value-lo.Value > 1) {
+		v := min(2*lo.Value, s.Ceiling) // doubling until a value does not fit
+		if hi != nil {
+			v = lo.Value + (hi.Value-lo.Value)/2 // then halving
 		}
-		if t.Fits {
+		if t, err = try(v); err == nil && t.Fits {
 			lo = t
-		} else {
+		} else if err == nil {
 			hi = t
 		}
 	}
-	for hi != nil && hi.Value-lo.Value > 1 {
-		t, err := try(lo.Value + (hi.Value-lo.Value)/2)
-		if err != nil {
-			return nil, err
-		}
-		if t.Fits {
-			lo = t
-		} else {
-			hi = t
-		}
+	r.Value, r.At = lo.Value, lo
+	if err == nil {
+		r.Next = hi
 	}
-	r.Value, r.At, r.Next = lo.Value, lo, hi
-	return r, nil
+	return r, err
 }
 
 // symbolsWith is a copy of the other symbols' values, for one trial to
@@ -231,4 +249,106 @@ func (r *SymbolFit) Describe(g *GPU) {
 		lines = append(append(lines, checked, at(r.Next.Value)+" was planned and does not fit:"), report...)
 	}
 	r.Lines = lines
+}
+
+// WhatIf, when even 1 does not fit (At nil) and s.LowerWith is set, says
+// whether the weights alone are over the device, and what each change
+// that could help gives: params skipped, tensor binding, the smallest
+// named profile that holds the plan at 1. Each is searched as LargestFit
+// searches, together within the plans the search left of s.MaxPlans; a
+// change whose plans ran out has AtLeast. It adds what it finds to Text
+// and Lines, so it comes after Describe. (A method the caller calls, as
+// Explain is: a program that does not call it links none of it.)
+func (r *SymbolFit) WhatIf(ctx context.Context, s FitSearch) error {
+	if r.At != nil || r.Next == nil || r.Next.Fit == nil || r.Next.Fit.Limits == nil || s.LowerWith == nil {
+		return nil
+	}
+	f, name := r.Next.Fit, s.Symbol
+	l := *f.Limits
+	syms := s.symbolsWith()
+	syms[name] = 1
+	p, err := s.Lower(syms)
+	if err != nil {
+		return err
+	}
+	binding := min(l.MaxStorageBufferBindingSize, l.MaxBufferSize)
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; p.Tensors[b.Tensor].Kind == KindParam {
+			r.Weights += b.Span()
+			// Tensor binding: a weight that no binding or buffer holds.
+			r.WeightsOver = r.WeightsOver || f.Binding == BindTensor && (b.Size > l.MaxStorageBufferBindingSize || b.Span() > p.Cut)
+		}
+	}
+	if f.Binding == BindArena {
+		r.WeightsOver = alignUp(r.Weights, 4) > binding
+	}
+	// The changes that could help, each a search of its own.
+	changes := [...]string{"params skipped", "tensor binding", "profile " + f.RunsOn}
+	use := [...]bool{r.Weights > 0, f.Binding == BindArena, f.RunsOn != "" && f.RunsOn != l.Profile}
+	count := 0
+	for _, u := range use {
+		if u {
+			count++
+		}
+	}
+	left := max(s.MaxPlans, 0) - len(r.Trials)
+	if s.MaxPlans <= 0 {
+		left = DefaultMaxPlans - len(r.Trials)
+	}
+	for k, c := range changes {
+		if !use[k] {
+			continue
+		}
+		alt := s
+		alt.MaxPlans, count = left/count, count-1 // what the others leave
+		if alt.MaxPlans < 1 {
+			break
+		}
+		alt.Lower = func(syms map[string]int64) (*Problem, error) {
+			return s.LowerWith(syms, func(o *Options) {
+				switch k {
+				case 0:
+					o.SkipParams = true
+				case 1:
+					o.GPU = &GPU{Binding: BindTensor, Limits: l}
+				default:
+					pl, _ := ProfileLimits(f.RunsOn)
+					o.GPU = &GPU{Binding: f.Binding, Limits: pl}
+				}
+			})
+		}
+		a, err := LargestFit(ctx, alt)
+		if a == nil {
+			return err
+		}
+		left -= len(a.Trials)
+		r.Changes = append(r.Changes, FitChange{Change: c, Value: a.Value, AtLeast: err != nil, Plans: len(a.Trials)})
+	}
+	// In words, after Describe's.
+	at := func(v int64) string { return name + "=" + strconv.FormatInt(v, 10) }
+	if r.WeightsOver {
+		weights := "a weight alone is over a binding, whatever " + name + " is"
+		if f.Binding == BindArena {
+			weights = "the weights alone are " + FormatBytes(r.Weights) + ", over its " + FormatBytes(binding) + " binding, whatever " + name + " is"
+		}
+		r.Text += "; " + weights
+		r.Lines = append(r.Lines, weights)
+	}
+	if len(r.Changes) > 0 {
+		r.Lines = append(r.Lines, "what would change it, each searched the same way:")
+		sep := "; with "
+		for _, c := range r.Changes {
+			got, short := at(c.Value)+" fits", at(c.Value)
+			switch {
+			case c.Value == 0:
+				got = "even " + at(1) + " does not fit"
+			case c.AtLeast:
+				got, short = got+", and larger values were not all tried (the plans ran out)", short+" or more"
+			}
+			r.Lines = append(r.Lines, "  "+c.Change+": "+got)
+			r.Text += sep + c.Change + " " + short
+			sep = ", "
+		}
+	}
+	return nil
 }

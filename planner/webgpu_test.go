@@ -79,11 +79,17 @@ func TestResolveGPU(t *testing.T) {
 	}{
 		{"", "", "", "none"},
 		{"intel", "", "", "arena intel 536870912"},
-		{"", "", "tensor", "tensor default 134217728"},
-		{"", "binding=64MiB", "", "arena custom 67108864"},
+		// Binding and limits apply only with a profile: the page's form
+		// keeps them while its device is "none".
+		{"", "", "tensor", "none"},
+		{"", "binding=64MiB", "", "none"},
+		{"", "binding=64MiB", "tensor", "none"},
+		{"default", "", "tensor", "tensor default 134217728"},
+		{"default", "binding=64MiB", "", "arena custom 67108864"},
 		{"desktop", "binding=256MiB", "tensor", "tensor custom 268435456"},
 		{"gpu", "", "", "unknown WebGPU profile"},
-		{"", "", "buffer", "want arena or tensor"},
+		{"default", "", "buffer", "want arena or tensor"},
+		{"default", "binding=lots", "", "limits: binding"},
 	}
 	for _, tt := range tests {
 		g, err := ResolveGPU(tt.profile, tt.limits, tt.binding)

@@ -31,7 +31,7 @@ func TestGlyphsWellFormed(t *testing.T) {
 // Every label the viewer writes must use only glyphs the font has.
 func TestLabelsUseKnownGlyphs(t *testing.T) {
 	texts := []string{"arena", "lower bound", "budget", "exceeded by", "live", "no plan loaded"}
-	for _, n := range []int64{0, 64, 1023, 1536, 3 << 20, 5 << 30, 1 << 41, -2048} {
+	for _, n := range []int64{0, 64, 1023, 1536, 3 << 20, 5 << 30, 1 << 41, -2048, 128<<20 + 1, 12587008} {
 		texts = append(texts, FormatBytes(n))
 	}
 	for _, s := range texts {

@@ -55,11 +55,7 @@ func measureFrames(v *View, w, h int, frames int, change func(i int)) frameWork 
 func TestFrameWork(t *testing.T) {
 	const w, h = 960, 560
 	big := NewLayout(sample.Synthetic(100000), 0)
-	rec, err := examples.Plans.ReadFile("plans/" + examples.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	small, err := planner.DecodePlan(examples.Default, rec)
+	small, err := planner.DecodeBinary(examples.DefaultPlan)
 	if err != nil {
 		t.Fatal(err)
 	}

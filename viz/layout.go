@@ -107,10 +107,11 @@ type Layout struct {
 }
 
 // Budget returns the budget a plan is held to when none is given, as the
-// planner's fit verdict decides it (FitOf): WebGPU's binding limit in
-// f32-uniform mode, else none (0).
+// planner's fit verdict decides it (planner.Judge): its device's binding
+// under arena binding, WebGPU's binding limit in f32-uniform mode, else
+// none (0).
 func Budget(p *planner.Plan) int64 {
-	if f := p.FitOf(-1); f != nil {
+	if f := planner.Judge(p, 0); f != nil {
 		return f.Budget
 	}
 	return 0

@@ -1,13 +1,17 @@
 package viz
 
-import "memplan/viz/axis"
+import (
+	"memplan/ir"
+	"memplan/viz/axis"
+)
 
 // The axes' ticks are chosen in viz/axis, shared with the SVG export.
 type Tick = axis.Tick
 
-// FormatBytes writes a byte count in the largest binary unit that keeps
-// it at least 1: 1.5 MiB, 64 B.
-func FormatBytes(n int64) string { return axis.FormatBytes(n) }
+// FormatBytes is memplan's one way to write a size (ir.FormatBytes), for
+// the canvas's labels. The axes' tick labels are numbers in the unit
+// their title names (ByteTicks), not sizes.
+func FormatBytes(n int64) string { return ir.FormatBytes(n) }
 
 // StepTicks chooses integer step ticks over [lo, hi) about minPx pixels
 // apart at k pixels per step.

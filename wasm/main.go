@@ -162,10 +162,7 @@ func ready() events.Ready {
 		MaxInput: planner.MaxInputBytes(planner.BrowserMemoryLimit),
 		// The alignment each input format gets when the page sends none:
 		// the planner's choice, for the page to show.
-		Alignments: []events.AlignmentDefault{
-			{Format: "graph-json", Name: "graphs", Alignment: planner.DefaultAlignment("graph-json")},
-			{Format: "buffer-csv", Name: "CSV", Alignment: planner.DefaultAlignment("buffer-csv")},
-		}}
+		Alignments: planner.AlignmentDefaults()}
 	for _, p := range planner.Profiles() {
 		ev.Profiles = append(ev.Profiles, events.ProfileChoice{Profile: p,
 			Text: "binding " + planner.FormatBytes(p.MaxStorageBufferBindingSize) + ", buffer " + planner.FormatBytes(p.MaxBufferSize)})

@@ -115,17 +115,14 @@ func (a *app) prepare(job *planJob, res *planResult) {
 	}
 }
 
-// verdictOf is the plan's fit verdict: the planner's, where no budget
-// sent (0) is FitOf's "none given", which holds f32-uniform plans to
-// WebGPU's limit.
+// verdictOf is the plan's fit verdict: the worker's (planner.Judge's,
+// with the symbols behind it), or for a plan no worker judged (the
+// built-in example's) Judge's here.
 func verdictOf(job *planJob, res *planResult) *planner.Fit {
-	if job.opts.Budget > 0 {
-		return res.plan.FitOf(job.opts.Budget)
-	}
-	if res.fit != nil { // the same verdict, with the symbols behind it
+	if res.fit != nil {
 		return res.fit
 	}
-	return res.plan.FitOf(-1)
+	return planner.Judge(res.plan, job.opts.Budget)
 }
 
 // planFile hands a file to the planner workers and waits for their
@@ -238,7 +235,7 @@ func (a *app) openDefault() {
 	a.target = job.f
 	a.mu.Unlock()
 	a.queue(func() {
-		a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultAlignment("graph-json"), record: bin})
+		a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultGraphAlignment, record: bin})
 	})
 }
 

@@ -731,7 +731,7 @@ func TestBrowserErrorBanner(t *testing.T) {
 		{"unknown format", "notes.txt", "just some notes\n", []string{"notes.txt", "unknown file format", "graph-json"}},
 		{"bad csv", "bad.csv", "id,lower,upper,size\n0,0,3,10\n1,5,3,7\n", []string{"bad.csv:3:", `"upper"`, "3 is not greater than lower 5"}},
 		{"long message", "long.json", long, []string{"long.json", "nobody_xxxx"}},
-		{"over the memory limit", "big.csv", big.String(), []string{"big.csv", "600000 buffers", "memory limit of 1.0 GiB"}},
+		{"over the memory limit", "big.csv", big.String(), []string{"big.csv", "600000 buffers", "memory limit of 1 GiB"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := &page{t: t, ctx: p.ctx}

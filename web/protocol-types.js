@@ -277,7 +277,7 @@
  * @property {Object<string, Object<string, string>>} kinds
  * @property {Array<KeyBinding>} keys
  * @property {Options} defaults
- * @property {Array<AlignmentDefault>} alignments
+ * @property {Array<InputAlignment>} alignments
  * @property {number} f32_uniform_budget
  * @property {string} f32_uniform_budget_text
  * @property {Array<string>} file_types
@@ -410,7 +410,7 @@
  */
 
 /**
- * @typedef {object} AlignmentDefault
+ * @typedef {object} InputAlignment
  * @property {string} format
  * @property {string} name
  * @property {number} alignment

@@ -55,7 +55,7 @@ func TestBrowserOpenByURL(t *testing.T) {
 	for _, c := range []struct{ path, title, says string }{
 		{"/index.html?url=models/missing.json", "Could not plan models/missing.json", "models/missing.json: could not fetch it: HTTP 404"},
 		{"/viewer.html#url=http://127.0.0.1:1/x.json", "", "http://127.0.0.1:1/x.json: could not fetch it: network failure"},
-		{"/index.html#align=3&ex=mlp.json", "Could not open the link", "the link's align parameter: 3 is not a power of two"},
+		{"/index.html#align=3&ex=mlp.json", "Could not open the link", "the link's align parameter: want a power of two up to 1 GiB, got 3"},
 		{"/index.html#g=not*base64", "Could not open the link", "the link's g parameter: not base64url"},
 		{"/index.html#strategy=fastest", "Could not open the link", "the link's strategy parameter: unknown strategy"},
 	} {

@@ -28,7 +28,7 @@ func TestReadLimitedStopsAtTheLimit(t *testing.T) {
 	s := &endless{}
 	_, err := readLimited("/dev/stdin", s, -1, limit)
 	var mem *ir.MemoryError
-	if !errors.As(err, &mem) || !strings.Contains(err.Error(), "/dev/stdin: reading more than 8.00 MiB needs more than 64.0 MiB, over the memory limit of 64.0 MiB") {
+	if !errors.As(err, &mem) || !strings.Contains(err.Error(), "/dev/stdin: reading more than 8 MiB needs more than 64 MiB, over the memory limit of 64 MiB") {
 		t.Fatalf("error %v, want a memory error for the stream", err)
 	}
 	if s.read > 8<<20+64<<10 { // the limit, and one read's buffer past it
@@ -62,7 +62,7 @@ func TestEveryCommandChecksSizeBeforeReading(t *testing.T) {
 	if code, _, errs := runCLI(t, "plan", "--json", "-o", record, "../../examples/mlp.json"); code != exitOK {
 		t.Fatalf("plan: exit %d: %s", code, errs)
 	}
-	const want = "big.json: reading 2.00 GiB needs about 16.0 GiB, over the memory limit of 64.0 MiB (raise it with --max-memory)"
+	const want = "big.json: reading 2 GiB needs about 16 GiB, over the memory limit of 64 MiB (raise it with --max-memory)"
 	tests := [][]string{
 		{"plan", big},
 		{"plan", "--forward", big, "../../examples/train-backward.json"},

@@ -40,6 +40,7 @@ import (
 	_ "memplan/ir/onnx" // ONNX models wherever graphs are accepted
 	"memplan/planner"
 	"memplan/viz/svgplot"
+	"memplan/wasm/protocol"
 )
 
 const (
@@ -170,52 +171,72 @@ func report(err error, stderr io.Writer) int {
 	return exitBadInput
 }
 
-// planFlags are the flags shared by the commands that plan.
+// planFlags are the flags shared by the commands that plan: the planning
+// options, registered from protocol's table (the flags a link's
+// parameters and <memplan-plan>'s attributes spell the same options as),
+// and the command line's own.
 type planFlags struct {
-	strategy  string
-	align     int64
-	f32       bool
-	noReuse   bool
-	guard     int64
-	skip      string
-	symbols   symbolFlag
+	opts      protocol.Options // what the table's flags set
 	forward   string
 	timeLimit time.Duration
-	nodeLimit int64
 	autoSlice time.Duration
 	maxMemory string
-	ifBranch  string
-	webgpu    string
-	binding   string
-	limits    string
-	gpu       *planner.GPU // set by verify from the record, over the three above
+	gpu       *planner.GPU // set by verify from the record, over opts' device
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.strategy, "strategy", planner.DefaultStrategy, "placement strategy: "+strings.Join(planner.StrategyNames(), ", "))
-	fs.Var(alignFlag{&f.align}, "align", "offset alignment in `bytes`, a power of two (default 64 for graphs, 1 for buffer CSVs)")
-	fs.BoolVar(&f.f32, "f32-uniform", false, "store every tensor as f32, 4 bytes an element (WebGPU layout)")
-	fs.BoolVar(&f.noReuse, "no-reuse", false, "give every buffer its own bytes (the baseline)")
-	f.guard = -1
-	fs.Var(guardFlag{&f.guard}, "guard", "tail guard `bytes` after input, param and constant buffers (default max(align, 128))")
-	fs.StringVar(&f.skip, "skip", "", "leave these out of the arena: a comma list of params, inputs, constants")
-	fs.Var(&f.symbols, "set", "bind symbolic dimensions, sym=value[,sym=value] (repeatable)")
+	f.opts = protocol.DefaultOptions()
+	table := protocol.OptionTable()
+	for i := range table {
+		// --budget is plan's alone: estimate and moe take a budget of
+		// another kind, and the others judge nothing.
+		if opt := &table[i]; opt.Flag != "" && opt.Flag != "budget" {
+			f.registerOption(fs, opt)
+		}
+	}
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
-	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop exact and improve after this many search `nodes`, and cap auto's slice at it: the same input and budget give the same plan on any machine")
 	fs.DurationVar(&f.autoSlice, "auto-slice", time.Second, "the most time auto spends improving its portfolio's answer (0 for none); its work is a node budget in proportion to the buffers")
-	fs.StringVar(&f.ifBranch, "if-branch", "", "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else (default: they must agree)")
-	fs.StringVar(&f.webgpu, "webgpu", "", "plan for a WebGPU device `profile` ("+strings.Join(planner.ProfileNames(), ", ")+"); exit status 3 when the plan does not fit it")
-	fs.StringVar(&f.binding, "binding", "", "how the runtime binds the arena: arena (one binding, the default) or tensor (each tensor bound at its own offset; implies --webgpu default)")
-	fs.StringVar(&f.limits, "limits", "", "custom WebGPU `limits` over the profile's: binding=1GiB,buffer=1GiB,offset-align=256")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
+// registerOption adds the flag of one of the table's options.
+func (f *planFlags) registerOption(fs *flag.FlagSet, opt *protocol.Option) {
+	usage := opt.Usage()
+	if d := opt.DefaultWords(); d != "" {
+		usage += " (default " + d + ")"
+	}
+	fs.Var(optionFlag{opt, &f.opts}, opt.Flag, usage)
+}
+
+// optionFlag is one of the table's options as a flag: its text is read
+// and written by the table.
+type optionFlag struct {
+	opt *protocol.Option
+	o   *protocol.Options
+}
+
+func (v optionFlag) String() string {
+	if v.opt == nil { // the flag package's zero value, for its help
+		return ""
+	}
+	// "" at the default, which the help then leaves to the table's words.
+	if s, ok := v.opt.Format(v.o); ok {
+		return s
+	}
+	return ""
+}
+
+func (v optionFlag) Set(s string) error { return v.opt.Parse(v.o, s) }
+
+func (v optionFlag) IsBoolFlag() bool { return v.opt != nil && v.opt.Switch }
+
+// options are the planner's options the flags give, checked by the
+// table's rules (protocol.Options.Validate, as the page's are).
 func (f *planFlags) options() (planner.Options, error) {
-	o := planner.DefaultOptions()
-	o.Alignment, o.F32Uniform, o.NoReuse, o.Guard = f.align, f.f32, f.noReuse, f.guard
-	if f.align < 0 || f.align > 0 && f.align&(f.align-1) != 0 {
-		return o, usageError{fmt.Sprintf("--align %d is not a power of two", f.align)}
+	o := f.opts.Options
+	if err := f.opts.Validate(); err != nil {
+		return o, usageError{flagError(err)}
 	}
 	// Zero has a meaning for these (none, or the default); a negative
 	// value has none, and is an error rather than a guess.
@@ -224,34 +245,35 @@ func (f *planFlags) options() (planner.Options, error) {
 		return o, usageError{fmt.Sprintf("--time-limit %v is negative", f.timeLimit)}
 	case f.autoSlice < 0:
 		return o, usageError{fmt.Sprintf("--auto-slice %v is negative (0 for none)", f.autoSlice)}
-	case f.nodeLimit < 0:
-		return o, usageError{fmt.Sprintf("--node-limit %d is negative", f.nodeLimit)}
 	}
-	for _, s := range strings.Split(f.skip, ",") {
-		switch strings.TrimSpace(s) {
-		case "":
-		case "params":
-			o.SkipParams = true
-		case "inputs":
-			o.SkipInputs = true
-		case "constants":
-			o.SkipConstants = true
-		default:
-			return o, usageError{fmt.Sprintf("--skip: unknown kind %q (want params, inputs, constants)", s)}
-		}
+	if f.gpu != nil {
+		o.GPU = f.gpu
+		return o, nil
 	}
-	if len(f.symbols) > 0 {
-		o.Symbols = f.symbols
+	// Binding and limits apply only with a profile (planner.ResolveGPU);
+	// typed without one they would be dropped, so they are an error.
+	if f.opts.WebGPU == "" && (f.opts.Binding != "" || f.opts.Limits != "") {
+		return o, usageError{"--binding and --limits apply to a WebGPU device: name its profile with --webgpu (default: any device)"}
 	}
-	gpu, err := planner.ResolveGPU(f.webgpu, f.limits, f.binding)
+	gpu, err := planner.ResolveGPU(f.opts.WebGPU, f.opts.Limits, f.opts.Binding)
 	if err != nil {
 		return o, usageError{err.Error()}
 	}
 	o.GPU = gpu
-	if f.gpu != nil {
-		o.GPU = f.gpu
-	}
 	return o, nil
+}
+
+// flagError names the flag of an option Validate refused.
+func flagError(err error) string {
+	fe, ok := err.(*protocol.FieldError)
+	if !ok {
+		return err.Error()
+	}
+	field, _, _ := strings.Cut(fe.Field, ".")
+	if opt := protocol.OptionByJSON(field); opt != nil && opt.Flag != "" {
+		return "--" + opt.Flag + ": " + fe.Msg
+	}
+	return fe.Error()
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
@@ -259,47 +281,7 @@ func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
 	if slice <= 0 {
 		slice = -1 // PlaceOptions: negative is none, zero the default
 	}
-	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.nodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
-}
-
-// alignFlag is the --align flag: a power of two. Left out it is 0, the
-// format's default; given, 0 is as wrong as 48.
-type alignFlag struct{ v *int64 }
-
-func (a alignFlag) String() string {
-	if a.v == nil || *a.v == 0 {
-		return ""
-	}
-	return strconv.FormatInt(*a.v, 10)
-}
-
-func (a alignFlag) Set(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 || n&(n-1) != 0 {
-		return fmt.Errorf("%s is not a power of two", s)
-	}
-	*a.v = n
-	return nil
-}
-
-// guardFlag is an int64 flag whose unset value (-1, "the default") the
-// help text explains instead of printing.
-type guardFlag struct{ v *int64 }
-
-func (g guardFlag) String() string {
-	if g.v == nil || *g.v < 0 {
-		return ""
-	}
-	return strconv.FormatInt(*g.v, 10)
-}
-
-func (g guardFlag) Set(s string) error {
-	n, err := planner.ParseSize(s)
-	if err != nil {
-		return err
-	}
-	*g.v = n
-	return nil
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.opts.NodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
 }
 
 // buildVersion is the version stamped at link time, else the module's
@@ -405,7 +387,7 @@ func loadInput(f *planFlags, name string, symbols map[string]int64) (*planner.In
 	data, err := readInput(name, limit)
 	if err == nil {
 		var in *planner.Input
-		if in, err = planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.ifBranch}); err == nil {
+		if in, err = planner.Load(name, data, ir.DecodeOptions{Symbols: symbols, MaxMemory: limit, IfBranch: f.opts.IfBranch}); err == nil {
 			return in, nil
 		}
 	}
@@ -475,6 +457,12 @@ func lower(ctx context.Context, f *planFlags, file string, stderr io.Writer) (*p
 	if err != nil {
 		return nil, err
 	}
+	return lowerWith(ctx, f, opts, file, stderr)
+}
+
+// lowerWith is lower with the options given.
+func lowerWith(ctx context.Context, f *planFlags, opts planner.Options, file string, stderr io.Writer) (*planner.Problem, error) {
+	var err error
 	if opts.SharedWeights, err = forwardWeights(ctx, f, opts, stderr); err != nil {
 		return nil, err
 	}
@@ -497,7 +485,7 @@ func forwardWeights(ctx context.Context, f *planFlags, opts planner.Options, std
 	}
 	fopts := opts
 	fopts.SkipParams = false
-	fplan, err := planner.PlanSource(ctx, fwd, fopts, f.strategy, f.placeOptions(stderr))
+	fplan, err := planner.PlanSource(ctx, fwd, fopts, f.opts.Strategy, f.placeOptions(stderr))
 	if err != nil {
 		return nil, fmt.Errorf("--forward: %w", err)
 	}
@@ -511,7 +499,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var f planFlags
 	f.register(fs)
 	asJSON := fs.Bool("json", false, "print the plan record (memplan.plan/v1) instead of the report")
-	budgetFlag := fs.String("budget", "", "fail with exit status 3 if the arena exceeds this size (bytes, 128MiB, 1GiB); exact looks for an arena that fits it first")
+	f.registerOption(fs, protocol.OptionByJSON("budget"))
 	out := fs.String("o", "", "write to this file instead of standard output")
 	svgOut := fs.String("svg", "", "also write the plan's picture to this `file`, as SVG")
 	csvOut := fs.String("csv", "", "also write the placed buffers with their offsets to this `file`, as a buffer CSV (id,lower,upper,size,offset)")
@@ -519,19 +507,14 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var budget int64 = -1
-	if *budgetFlag != "" {
-		if budget, err = planner.ParseSize(*budgetFlag); err != nil {
-			return usageError{"--budget: " + err.Error()}
-		}
-	}
+	budget := f.opts.Budget // 0: none
 	p, err := lower(ctx, &f, pos[0], stderr)
 	if err != nil {
 		return err
 	}
 	opts := f.placeOptions(stderr)
-	opts.Budget = max(budget, 0)
-	plan, pl, err := planner.PlanProblem(ctx, p, f.strategy, opts)
+	opts.Budget = budget
+	plan, pl, err := planner.PlanProblem(ctx, p, f.opts.Strategy, opts)
 	var tooLarge *planner.LimitError
 	if errors.As(err, &tooLarge) {
 		// No plan binds these tensors: the report says why and what would.
@@ -557,11 +540,12 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer file.Close()
 		w = file
 	}
-	fit := plan.FitOf(budget)
-	if fit != nil && fit.Binding != "" && !fit.Fits {
-		if err := planner.ExplainFit(fit, p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
-			return err
-		}
+	// The verdict is the planner's (Judge): over --budget, over the
+	// --webgpu device, or in f32-uniform mode with neither over WebGPU's
+	// binding limit, exit status 3.
+	fit := planner.Judge(plan, budget)
+	if err := planner.ExplainFit(fit, p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(w)
@@ -573,14 +557,11 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	// The verdict is the planner's (FitOf): over --budget, over the
-	// --webgpu device, or in f32-uniform mode over WebGPU's binding limit,
-	// exit status 3.
 	if fit == nil || fit.Fits {
 		return nil
 	}
-	if budget >= 0 {
-		return plan.ArenaFitsIn(budget) // the arena, the budget and the bound, in its words
+	if err := plan.ArenaFitsIn(budget); budget > 0 && err != nil {
+		return err // the arena, the budget and the bound, in its words
 	}
 	if *asJSON { // the report went to the record; say why here
 		writeFit(stderr, fit)
@@ -606,10 +587,24 @@ func writeFit(w io.Writer, fit *planner.Fit) {
 // relower lowers FILE again with other symbol values, for the fit
 // report's question of which symbols drive a size.
 func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) func(map[string]int64) (*planner.Problem, error) {
-	return func(syms map[string]int64) (*planner.Problem, error) {
+	with := relowerWith(ctx, f, file, stderr)
+	return func(syms map[string]int64) (*planner.Problem, error) { return with(syms, nil) }
+}
+
+// relowerWith is relower with the options changed by change (nil: none),
+// for fit's question of what would make a plan fit that does not at 1.
+func relowerWith(ctx context.Context, f *planFlags, file string, stderr io.Writer) func(map[string]int64, func(*planner.Options)) (*planner.Problem, error) {
+	return func(syms map[string]int64, change func(*planner.Options)) (*planner.Problem, error) {
 		g := *f
-		g.symbols = syms
-		return lower(ctx, &g, file, stderr)
+		g.opts.Symbols = syms
+		opts, err := g.options()
+		if err != nil {
+			return nil, err
+		}
+		if change != nil {
+			change(&opts)
+		}
+		return lowerWith(ctx, &g, opts, file, stderr)
 	}
 }
 
@@ -624,9 +619,9 @@ func writeExports(plan *planner.Plan, budget int64, svgFile, csvFile string) err
 	}
 	var out []export
 	if svgFile != "" {
-		// The budget line is the verdict's: the one given, else f32-uniform's
-		// WebGPU limit, else none.
-		fit := plan.FitOf(budget)
+		// The budget line is the verdict's: the tighter of the budget and
+		// the device's binding, else f32-uniform's WebGPU limit, else none.
+		fit := planner.Judge(plan, budget)
 		var line int64
 		if fit != nil {
 			line = fit.Budget
@@ -671,7 +666,7 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	plan, _, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	plan, _, err := planner.PlanProblem(ctx, p, f.opts.Strategy, f.placeOptions(stderr))
 	if err != nil {
 		return err
 	}
@@ -763,18 +758,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// Lower the source with the options the plan records, so the check is
 	// against what the plan claims to be.
-	f.align, f.f32, f.noReuse, f.guard = plan.Options.Alignment, plan.Options.F32Uniform, plan.Options.NoReuse, plan.Options.Guard
-	var skips []string
-	for kind, on := range map[string]bool{"params": plan.Options.SkipParams, "inputs": plan.Options.SkipInputs, "constants": plan.Options.SkipConstants} {
-		if on {
-			skips = append(skips, kind)
-		}
-	}
-	f.skip = strings.Join(skips, ",")
-	f.symbols = nil
-	if len(plan.Options.Symbols) > 0 {
-		f.symbols = plan.Options.Symbols
-	}
+	f.opts.Options = plan.Options
+	f.opts.SymbolsText, f.opts.WebGPU, f.opts.Binding, f.opts.Limits = "", "", "", ""
 	f.gpu = nil
 	if plan.Limits != nil {
 		f.gpu = &planner.GPU{Binding: plan.Binding, Limits: *plan.Limits}
@@ -829,7 +814,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if src.Graph == nil {
 		return usageError{"estimate needs a graph (JSON or ONNX), not a buffer list"}
 	}
-	e, _, err := planner.EstimateGraph(ctx, src.Graph, opts, f.strategy, f.placeOptions(stderr))
+	e, _, err := planner.EstimateGraph(ctx, src.Graph, opts, f.opts.Strategy, f.placeOptions(stderr))
 	if err != nil {
 		return err
 	}
@@ -844,8 +829,8 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	} else {
 		fmt.Fprintf(stdout, "activation %s\nweights    %s\ninputs     %s\npeak       %s\nbudget     %s\n",
-			planner.FormatMiB(e.Activation), planner.FormatMiB(e.Weights), planner.FormatMiB(e.Inputs),
-			planner.FormatMiB(e.Peak), planner.FormatMiB(budget))
+			planner.FormatBytes(e.Activation), planner.FormatBytes(e.Weights), planner.FormatBytes(e.Inputs),
+			planner.FormatBytes(e.Peak), planner.FormatBytes(budget))
 	}
 	return e.FitsIn(budget)
 }
@@ -880,8 +865,8 @@ func cmdMoE(args []string, stdout, stderr io.Writer) error {
 		return usageError{err.Error()}
 	}
 	fmt.Fprintf(stdout, "resident experts per layer %d of %d (%d offloaded)\npeak   %s\nusable %s (budget %s less %.0f%% reserve)\n",
-		r.ResidentPerLayer, m.ExpertsPerLayer, r.Offloaded, planner.FormatMiB(r.Peak), planner.FormatMiB(r.Usable),
-		planner.FormatMiB(m.Budget), m.Reserve*100)
+		r.ResidentPerLayer, m.ExpertsPerLayer, r.Offloaded, planner.FormatBytes(r.Peak), planner.FormatBytes(r.Usable),
+		planner.FormatBytes(m.Budget), m.Reserve*100)
 	return err
 }
 
@@ -939,10 +924,10 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if opts.GPU == nil {
-		return usageError{"fit needs a device: --webgpu PROFILE (or --binding, --limits)"}
+		return usageError{"fit needs a device: --webgpu PROFILE"}
 	}
 	search := planner.FitSearch{Symbol: *symbol, Symbols: opts.Symbols, Lower: relower(ctx, &f, pos[0], stderr),
-		Strategy: f.strategy, Place: f.placeOptions(stderr), MaxPlans: *maxPlans}
+		LowerWith: relowerWith(ctx, &f, pos[0], stderr), Strategy: f.opts.Strategy, Place: f.placeOptions(stderr), MaxPlans: *maxPlans}
 	r, err := planner.LargestFit(ctx, search)
 	if err != nil {
 		return err
@@ -951,12 +936,15 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	r.Describe(opts.GPU)
+	if err := r.WhatIf(ctx, search); err != nil { // when even 1 does not fit
+		return err
+	}
 	for _, l := range r.Lines {
 		fmt.Fprintf(stdout, "# %s\n", ir.Escape(l))
 	}
 	fmt.Fprintf(stdout, "%s=%d\n", ir.Display(r.Symbol), r.Value)
-	if r.At == nil {
-		return notFitError{r.Next.Fit}
+	if r.At == nil { // the answer in one line: why, and what would change it
+		return notFitError{&planner.Fit{Text: r.Text}}
 	}
 	return nil
 }
@@ -987,13 +975,17 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fb := f
 	if *strategyB != "" {
-		fb.strategy = *strategyB
+		fb.opts.Strategy = *strategyB
+		if err := fb.opts.Validate(); err != nil {
+			return usageError{"--strategy-b: " + err.(*protocol.FieldError).Msg}
+		}
 	}
-	fb.f32 = f.f32 || *f32B
+	fb.opts.F32Uniform = f.opts.F32Uniform || *f32B
 	if len(symbolsB) > 0 {
-		fb.symbols = symbolFlag{}
-		maps.Copy(fb.symbols, f.symbols)
-		maps.Copy(fb.symbols, symbolsB)
+		fb.opts.Symbols = map[string]int64{}
+		maps.Copy(fb.opts.Symbols, f.opts.Symbols)
+		maps.Copy(fb.opts.Symbols, symbolsB)
+		fb.opts.SymbolsText = ""
 	}
 	pa, labelA, err := planSide(ctx, &f, pos[0], stderr)
 	if err != nil {
@@ -1034,7 +1026,7 @@ func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) 
 	if err != nil {
 		return nil, "", err
 	}
-	plan, _, err := planner.PlanProblem(ctx, p, f.strategy, f.placeOptions(stderr))
+	plan, _, err := planner.PlanProblem(ctx, p, f.opts.Strategy, f.placeOptions(stderr))
 	if err != nil {
 		return nil, "", err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"memplan/planner"
+	"memplan/wasm/protocol"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -38,14 +39,18 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"flags after the file", []string{"plan", "../../examples/mlp.json", "--set", "batch=2", "--json"}, exitOK, `"format": "memplan.plan/v1"`, ""},
 		{"phases", []string{"plan", "../../examples/streaming.json"}, exitOK, "# phase prefill: steps 0-12, peak 27.13 MiB live\n# phase decode: steps 13-48, peak 22.67 MiB live\n", ""},
 		{"fits the budget", []string{"plan", "--budget", "2MiB", "../../examples/r1-chain.json"}, exitOK, "arena_size=1640832", ""},
-		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.56 MiB exceeds budget 1.00 MiB by 578.38 KiB"},
-		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1.00 MiB by"},
+		{"over budget", []string{"plan", "--budget", "1MiB", "../../examples/r1-chain.json"}, exitOverBudget, "", "arena 1.56 MiB exceeds budget 1 MiB by 578.38 KiB"},
+		{"estimate over budget", []string{"estimate", "--budget", "1MiB", "../../examples/mlp.json"}, exitOverBudget, "peak", "exceeds budget 1 MiB by"},
 		{"broken file says where", []string{"plan", broken}, exitBadInput, "", "broken.json:1:"},
 		{"a graph named like a plan record is a graph", []string{"plan", likeRecord}, exitOK, "# memplan.plan/v1: 1 tensors", ""},
 		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadPlan, "", `badplan.json:2:16: arena_size: got string "lots", want an integer`},
 		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},
 		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
-		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "not a power of two"},
+		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "want a power of two up to 1 GiB, got 48"},
+		{"alignment 0", []string{"plan", "--align", "0", "../../examples/mlp.json"}, exitBadInput, "", "want a power of two up to 1 GiB, got 0"},
+		{"budget 0", []string{"plan", "--budget", "0", "../../examples/mlp.json"}, exitBadInput, "", "want a size above 0 (leave the budget out for none)"},
+		{"bad switch", []string{"plan", "--f32-uniform=maybe", "../../examples/mlp.json"}, exitBadInput, "", `want true or false (or 1 or 0) for a switch, got "maybe"`},
+		{"bad branch", []string{"plan", "--if-branch", "both", "../../examples/mlp.json"}, exitBadInput, "", `want then or else, got "both"`},
 		{"bad skip", []string{"plan", "--skip", "weights", "../../examples/mlp.json"}, exitBadInput, "", `unknown kind "weights"`},
 		{"bad budget", []string{"plan", "--budget", "lots", "../../examples/mlp.json"}, exitBadInput, "", `bad size "lots"`},
 		{"no command", nil, exitBadInput, "", "Usage:"},
@@ -58,19 +63,28 @@ func TestExitCodesAndMessages(t *testing.T) {
 			"# exceeds WebGPU's 128 MiB storage-binding limit by 56.01 MiB", "memplan: exceeds WebGPU's 128 MiB storage-binding limit by 56.01 MiB"},
 		{"f32-uniform over WebGPU's binding, as a record", []string{"plan", "--json", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
 			`"f32_uniform": true`, "# exceeds WebGPU's 128 MiB storage-binding limit by 56.01 MiB"},
-		{"a budget over WebGPU's binding wins", []string{"plan", "--f32-uniform", "--budget", "1GiB", "--set", "seq=2048", "../../examples/transformer.json"}, exitOK, "# fits the budget of 1.00 GiB", ""},
+		{"a budget over WebGPU's binding wins", []string{"plan", "--f32-uniform", "--budget", "1GiB", "--set", "seq=2048", "../../examples/transformer.json"}, exitOK, "# fits the budget of 1 GiB (184.01 MiB of 1 GiB)", ""},
 		{"fits a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "../../examples/transformer.json"}, exitOK, "# fits WebGPU profile default (arena binding)", ""},
 		{"over a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
-			"over maxStorageBufferBindingSize 128.00 MiB by 56.01 MiB (its size grows with batch=4, seq=2048)", "does not fit WebGPU profile default"},
-		{"a tensor over the binding", []string{"plan", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "--skip", "params", "../../examples/transformer.json"}, exitOverBudget,
-			`tensor "l0.up" is 256.00 MiB (268435456 bytes), over maxStorageBufferBindingSize 128.00 MiB`, "does not fit WebGPU profile default (tensor binding)"},
-		{"custom limits", []string{"plan", "--limits", "binding=256MiB,buffer=256MiB", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "../../examples/transformer.json"}, exitOK,
+			"over maxStorageBufferBindingSize 128 MiB by 56.01 MiB (its size grows with batch=4, seq=2048)", "does not fit WebGPU profile default"},
+		{"a tensor over the binding", []string{"plan", "--webgpu", "default", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "--skip", "params", "../../examples/transformer.json"}, exitOverBudget,
+			`tensor "l0.up" is 256 MiB (268435456 bytes), over maxStorageBufferBindingSize 128 MiB`, "does not fit WebGPU profile default (tensor binding)"},
+		{"custom limits", []string{"plan", "--webgpu", "default", "--limits", "binding=256MiB,buffer=256MiB", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "../../examples/transformer.json"}, exitOK,
 			"# fits WebGPU profile custom (tensor binding)", ""},
-		{"bad limits", []string{"plan", "--limits", "binding=2GiB", "../../examples/mlp.json"}, exitBadInput, "", "larger than maxBufferSize"},
+		{"bad limits", []string{"plan", "--webgpu", "default", "--limits", "binding=2GiB", "../../examples/mlp.json"}, exitBadInput, "", "limits: maxStorageBufferBindingSize 2147483648 is larger than maxBufferSize"},
+		// Binding and limits apply only with a profile: typed without one
+		// they are an error, not dropped.
+		{"binding without a device", []string{"plan", "--binding", "tensor", "../../examples/mlp.json"}, exitBadInput, "", "--binding and --limits apply to a WebGPU device: name its profile with --webgpu"},
+		{"limits without a device", []string{"plan", "--limits", "binding=1GiB,buffer=1GiB", "../../examples/mlp.json"}, exitBadInput, "", "--binding and --limits apply to a WebGPU device"},
+		// A device and a budget: the plan must fit both.
+		{"within the budget, over the device", []string{"plan", "--webgpu", "default", "--budget", "1GiB", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
+			"# does not fit WebGPU profile default (arena binding): 1 violation; fits the budget of 1 GiB (184.01 MiB of 1 GiB)", "does not fit WebGPU profile default"},
+		{"within the device, over the budget", []string{"plan", "--webgpu", "default", "--budget", "1MiB", "--f32-uniform", "../../examples/transformer.json"}, exitOverBudget,
+			"# fits WebGPU profile default (arena binding); exceeds the budget of 1 MiB by", "exceeds budget 1 MiB by"},
 		{"unknown profile", []string{"plan", "--webgpu", "gtx", "../../examples/mlp.json"}, exitBadInput, "", `unknown WebGPU profile "gtx"`},
 		{"largest fit", []string{"fit", "--symbol", "seq", "--webgpu", "default", "--f32-uniform", "../../examples/transformer.json"}, exitOK,
 			"# seq=1332 was planned and does not fit:\n# does not fit WebGPU profile default (arena binding): 1 violation\n", ""},
-		{"nothing fits", []string{"fit", "--symbol", "seq", "--limits", "binding=1MiB,buffer=1MiB", "../../examples/transformer.json"}, exitOverBudget, "# even seq=1 needs more than the device has:", ""},
+		{"nothing fits", []string{"fit", "--symbol", "seq", "--webgpu", "default", "--limits", "binding=1MiB,buffer=1MiB", "../../examples/transformer.json"}, exitOverBudget, "# even seq=1 needs more than the device has:", ""},
 		{"fit needs a device", []string{"fit", "--symbol", "seq", "../../examples/transformer.json"}, exitBadInput, "", "fit needs a device"},
 	}
 	for _, tc := range tests {
@@ -180,7 +194,7 @@ func TestForwardBackward(t *testing.T) {
 // edited.
 func TestVerifyWebGPUPlan(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "plan.json")
-	if code, _, errs := runCLI(t, "plan", "--json", "-o", out, "--binding", "tensor", "--limits", "binding=8MiB,buffer=16MiB", "--f32-uniform", "../../examples/transformer.json"); code != exitOK {
+	if code, _, errs := runCLI(t, "plan", "--json", "-o", out, "--webgpu", "default", "--binding", "tensor", "--limits", "binding=8MiB,buffer=16MiB", "--f32-uniform", "../../examples/transformer.json"); code != exitOK {
 		t.Fatalf("plan: exit %d: %s", code, errs)
 	}
 	if code, stdout, errs := runCLI(t, "verify", "../../examples/transformer.json", out); code != exitOK || !strings.Contains(stdout, "ok:") {
@@ -319,5 +333,73 @@ func TestDiff(t *testing.T) {
 	var d planner.Diff
 	if err := json.Unmarshal([]byte(out), &d); err != nil || d.ArenaDelta != 8 || len(d.Changed) != 5 || d.B.Strategy != "no-reuse" {
 		t.Errorf("json %v: %+v", err, d)
+	}
+}
+
+// The planning flags are the options' table's (protocol.OptionTable),
+// as a link's parameters and <memplan-plan>'s attributes are: every
+// command that plans lists each, with the table's default in words, and
+// --budget is plan's alone (estimate and moe have their own).
+func TestPlanFlagsAreTheTable(t *testing.T) {
+	for _, cmd := range []string{"plan", "explain", "diff", "fit", "verify", "estimate"} {
+		_, _, help := runCLI(t, cmd, "-h")
+		for _, opt := range protocol.OptionTable() {
+			if opt.Flag == "" || opt.Flag == "budget" && cmd != "plan" {
+				continue
+			}
+			line := "  -" + opt.Flag
+			if !strings.Contains(help, line) {
+				t.Errorf("%s -h lacks %s", cmd, line)
+			}
+			if d := opt.DefaultWords(); d != "" && !strings.Contains(help, "(default "+d+")") {
+				t.Errorf("%s -h lacks --%s's default %q", cmd, opt.Flag, d)
+			}
+		}
+		if cmd != "plan" && cmd != "estimate" && strings.Contains(help, "  -budget") {
+			t.Errorf("%s -h offers --budget", cmd)
+		}
+	}
+}
+
+// memplan fit on a model whose weights alone are over the device answers
+// seq=0, says so, and says what would change it with the value each
+// gives (planner.LargestFit), exit status 3.
+func TestFitWhenTheWeightsAloneAreOver(t *testing.T) {
+	// Three f32 weights of 4096×4096 (192 MiB) and matmuls over [seq, 4096].
+	act, w := `"shape": ["seq", 4096], "dtype": "f32"`, `"op": "param", "shape": [4096, 4096], "dtype": "f32"`
+	graph := `{"format": "memplan.graph/v1", "name": "heavy", "symbols": {"seq": 1}, "nodes": [
+		{"name": "x", "op": "input", ` + act + `},
+		{"name": "w0", ` + w + `}, {"name": "w1", ` + w + `}, {"name": "w2", ` + w + `},
+		{"name": "h0", "op": "matmul", "inputs": ["x", "w0"], ` + act + `},
+		{"name": "h1", "op": "matmul", "inputs": ["h0", "w1"], ` + act + `},
+		{"name": "h2", "op": "matmul", "inputs": ["h1", "w2"], ` + act + `}], "outputs": ["h2"]}`
+	file := filepath.Join(t.TempDir(), "heavy.json")
+	if err := os.WriteFile(file, []byte(graph), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want []string // lines of the output, in order
+	}{
+		{[]string{"--webgpu", "default"}, []string{
+			"# even seq=1 needs more than the device has:",
+			"# what would change it, each searched the same way:",
+			"#   params skipped: seq=2730 fits", "#   tensor binding: seq=8192 fits", "#   profile ios: seq=1365 fits", "seq=0"}},
+		{[]string{"--webgpu", "default", "--max-plans", "7"}, []string{
+			"#   params skipped: seq=2 fits, and larger values were not all tried (the plans ran out)", "seq=0"}},
+	}
+	for _, tt := range tests {
+		code, out, errs := runCLI(t, append(append([]string{"fit", "--symbol", "seq", "--node-limit", "1000"}, tt.args...), file)...)
+		rest := out
+		for _, want := range tt.want {
+			i := strings.Index(rest, want+"\n")
+			if i < 0 {
+				t.Fatalf("%v: output lacks %q (in order):\n%s%s", tt.args, want, out, errs)
+			}
+			rest = rest[i+len(want):]
+		}
+		if code != exitOverBudget || !strings.Contains(errs, "the weights alone are 192.0004 MiB, over its 128 MiB binding") {
+			t.Errorf("%v: exit %d, stderr %q; want 3 and the weights named", tt.args, code, errs)
+		}
 	}
 }

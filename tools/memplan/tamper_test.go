@@ -29,7 +29,7 @@ func TestVerifyRejectsFalseClaims(t *testing.T) {
 	dSrc, dRec := record("d", "--strategy", "first-use", d)
 	tSrc, tRec := record("transformer", "../../examples/transformer.json")
 	sSrc, sRec := record("streaming", "--skip", "params", "../../examples/streaming.json")
-	gSrc, gRec := record("gpu", "--binding", "tensor", "--limits", "buffer=8MiB,binding=8MiB", "--f32-uniform", "../../examples/transformer.json")
+	gSrc, gRec := record("gpu", "--webgpu", "default", "--binding", "tensor", "--limits", "buffer=8MiB,binding=8MiB", "--f32-uniform", "../../examples/transformer.json")
 
 	type edit func(p *planner.Plan)
 	byName := func(p *planner.Plan, name string) *planner.PlanTensor {

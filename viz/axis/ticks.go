@@ -7,27 +7,6 @@ import (
 	"strconv"
 )
 
-// FormatBytes writes a byte count in the largest binary unit that keeps
-// it at least 1, with up to three significant decimals: 1.5 MiB, 64 B.
-func FormatBytes(n int64) string {
-	neg := n < 0
-	v := math.Abs(float64(n))
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	u := 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
-	}
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if u > 0 {
-		s = strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s + " " + units[u]
-}
-
 // Tick is one labelled position on an axis.
 type Tick struct {
 	V     float64

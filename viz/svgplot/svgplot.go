@@ -126,14 +126,14 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 			class, num(plot.x0), yy, num(plot.x1), yy, c.Hex(), dash)
 		f(`<text x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`+"\n", num(plot.x1-4), num(y(float64(at))-4), c.Hex(), esc(label))
 	}
-	line("arena", p.ArenaSize, th.Arena, "", "arena "+axis.FormatBytes(p.ArenaSize))
+	line("arena", p.ArenaSize, th.Arena, "", "arena "+ir.FormatBytes(p.ArenaSize))
 	if p.LowerBound != p.ArenaSize {
-		line("lower-bound", p.LowerBound, th.Lower, ` stroke-dasharray="6 4"`, "lower bound "+axis.FormatBytes(p.LowerBound))
+		line("lower-bound", p.LowerBound, th.Lower, ` stroke-dasharray="6 4"`, "lower bound "+ir.FormatBytes(p.LowerBound))
 	}
 	if o.Budget > 0 {
-		c, label := th.BudgetOK, "budget "+axis.FormatBytes(o.Budget)
+		c, label := th.BudgetOK, "budget "+ir.FormatBytes(o.Budget)
 		if p.ArenaSize > o.Budget {
-			c, label = th.BudgetOver, label+" exceeded by "+axis.FormatBytes(p.ArenaSize-o.Budget)
+			c, label = th.BudgetOver, label+" exceeded by "+ir.FormatBytes(p.ArenaSize-o.Budget)
 		}
 		line("budget", o.Budget, c, ` stroke-dasharray="2 3"`, label)
 	}
@@ -171,7 +171,7 @@ func title(p *planner.Plan) string {
 	if name == "" {
 		name = "plan"
 	}
-	s := fmt.Sprintf("%s — %s, arena %s", name, ir.Display(p.Strategy), axis.FormatBytes(p.ArenaSize))
+	s := fmt.Sprintf("%s — %s, arena %s", name, ir.Display(p.Strategy), ir.FormatBytes(p.ArenaSize))
 	if p.Optimal || p.OptimalBySearch {
 		s += " (optimal)"
 	}
@@ -182,7 +182,7 @@ func title(p *planner.Plan) string {
 func describe(t *planner.PlanTensor) string {
 	// Names as ir.Display shows them: XML allows no control characters,
 	// escaped or not.
-	s := fmt.Sprintf("%s (%s, %s): %s at offset %d, steps %d–%d", ir.Display(t.Name), ir.Display(string(t.Kind)), ir.Display(t.Op), axis.FormatBytes(t.Size), t.Offset, t.Birth, t.Death)
+	s := fmt.Sprintf("%s (%s, %s): %s at offset %d, steps %d–%d", ir.Display(t.Name), ir.Display(string(t.Kind)), ir.Display(t.Op), ir.FormatBytes(t.Size), t.Offset, t.Birth, t.Death)
 	if t.Root != "" {
 		s += ", view of " + ir.Display(t.Root)
 	}

@@ -33,9 +33,23 @@ func TestOptionsFromAttributes(t *testing.T) {
 			}), ""},
 		{"if-branch", map[string]string{"if-branch": "then"}, with(func(o *Options) { o.IfBranch = "then" }), ""},
 		{"unknown strategy", map[string]string{"strategy": "fastest"}, def, `<memplan-plan strategy="fastest">: unknown strategy`},
-		{"bad flag", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: is a flag`},
+		{"bad switch", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: want true or false (or 1 or 0) for a switch, got "yes"`},
 		{"bad size", map[string]string{"guard": "-5"}, def, `<memplan-plan guard="-5">`},
 		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: symbols:`},
+		{"a device", map[string]string{"webgpu": "intel", "binding": "tensor", "limits": "binding=1GiB,buffer=1GiB", "node-limit": "5000"},
+			with(func(o *Options) {
+				o.WebGPU, o.Binding, o.Limits, o.NodeLimit = "intel", "tensor", "binding=1GiB,buffer=1GiB", 5000
+			}), ""},
+		{"alignment 0 is written out", map[string]string{"alignment": "0"}, def, `<memplan-plan alignment="0">: want a power of two`},
+		{"alignment not a power of two", map[string]string{"alignment": "48"}, def, `<memplan-plan alignment="48">: want a power of two up to 1 GiB, got 48`},
+		{"budget 0", map[string]string{"budget": "0"}, def, `<memplan-plan budget="0">: want a size above 0`},
+		{"unknown profile", map[string]string{"webgpu": "gtx"}, def, `<memplan-plan webgpu="gtx">: unknown WebGPU profile`},
+		// Each attribute is checked alone; limits are read over their
+		// profile when the file is planned (ResolveGPU).
+		{"limits over the profile", map[string]string{"limits": "binding=2GiB", "webgpu": "default"},
+			with(func(o *Options) { o.Limits, o.WebGPU = "binding=2GiB", "default" }), ""},
+		{"limits too long", map[string]string{"limits": strings.Repeat("x", 201)}, def, `: want at most 200 characters`},
+		{"negative node limit", map[string]string{"node-limit": "-3"}, def, `<memplan-plan node-limit="-3">: want 0 (none) or more`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,8 +82,10 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 		want string // the element's line
 	}{
 		{"defaults", def, `<memplan-plan src="m.json"></memplan-plan>`},
-		{"issue's example", with(func(o *Options) { o.Strategy, o.F32Uniform = "auto", true }),
-			`<memplan-plan src="m.json" strategy="auto" f32-uniform></memplan-plan>`},
+		{"issue's example", with(func(o *Options) { o.Strategy, o.F32Uniform = "exact", true }),
+			`<memplan-plan src="m.json" strategy="exact" f32-uniform></memplan-plan>`},
+		{"a device", with(func(o *Options) { o.WebGPU, o.Binding, o.Limits, o.NodeLimit = "ios", "tensor", "buffer=512MiB", 100 }),
+			`<memplan-plan src="m.json" webgpu="ios" binding="tensor" limits="buffer=512MiB" node-limit="100"></memplan-plan>`},
 		{"everything", with(func(o *Options) {
 			o.Strategy, o.Alignment, o.Guard, o.Budget = "best-fit", 128, 0, 1<<20
 			o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true
@@ -92,6 +108,9 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 				t.Errorf("read back %+v, want %+v", back, tc.o)
 			}
 		})
+	}
+	if s := EmbedSnippet("e.js", "m.json", with(func(o *Options) { o.Strategy = "auto" })); strings.Contains(s, "strategy") {
+		t.Errorf("the default strategy, named, is written: %s", s)
 	}
 	if s := EmbedSnippet("e.js", `a"<b>.json`, def); !strings.Contains(s, `src="a&#34;&lt;b&gt;.json"`) {
 		t.Errorf("file name not escaped: %s", s)

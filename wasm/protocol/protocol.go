@@ -41,8 +41,8 @@ type Options struct {
 	SymbolsText string `json:"symbols_text,omitempty"`
 	// WebGPU names the device profile to plan for (planner.Profiles; ""
 	// for none) and Binding the binding model ("arena" or "tensor").
-	// Binding applies only with a profile: the page's binding choice
-	// stays put while no device is chosen.
+	// Binding applies only with a profile (planner.ResolveGPU): the
+	// page's binding choice stays put while no device is chosen.
 	WebGPU  string `json:"webgpu,omitempty"`
 	Binding string `json:"binding,omitempty"`
 	// Limits are custom limits over the profile's, as the command line's
@@ -58,20 +58,17 @@ type Options struct {
 
 // SetDefaults makes o the default options: a page's options object names
 // only what it sets.
-func (o *Options) SetDefaults() { *o = Options{Options: planner.DefaultOptions()} }
+func (o *Options) SetDefaults() { *o = DefaultOptions() }
 
-// ResolveGPU reads the WebGPU choices into o.GPU. It is a function,
-// not a method, so that only the planner worker links it.
+// ResolveGPU reads the WebGPU choices into o.GPU by planner.ResolveGPU's
+// rule, the command line's: a profile names the device, and binding and
+// limits apply only with one. It is a function, not a method, so that
+// only the planner worker links it.
 func ResolveGPU(o *Options) error {
-	if o.WebGPU == "" {
-		return nil
-	}
-	gpu, err := planner.NewGPU(o.WebGPU, o.Binding)
-	if err == nil && o.Limits != "" {
+	gpu, err := planner.ResolveGPU(o.WebGPU, o.Limits, o.Binding)
+	if err != nil && o.Limits != "" && strings.HasPrefix(err.Error(), "limits:") {
 		// The page's field, named, as the symbols field's errors are.
-		if gpu.Limits, err = planner.ParseLimits(gpu.Limits, o.Limits); err != nil {
-			err = fmt.Errorf("WebGPU limits field: %w", err)
-		}
+		err = fmt.Errorf("WebGPU limits field: %w", err)
 	}
 	o.GPU = gpu
 	return err
@@ -86,6 +83,16 @@ func ResolveGPU(o *Options) error {
 func FitSearch(o Options, symbol string, lower func(map[string]int64) (*planner.Problem, error)) planner.FitSearch {
 	return planner.FitSearch{Symbol: symbol, Symbols: o.Symbols, Lower: lower, Strategy: o.Strategy,
 		Place: planner.PlaceOptions{AutoSlice: -1}, MaxPlans: planner.DefaultMaxPlans}
+}
+
+// FitSearchWith is FitSearch from a lowering that can also change the
+// options (nil: none), so that when even 1 does not fit the answer's
+// WhatIf can say what params skipped, tensor binding or a larger profile
+// would give (planner.FitSearch.LowerWith), within the same plans.
+func FitSearchWith(o Options, symbol string, lower func(map[string]int64, func(*planner.Options)) (*planner.Problem, error)) planner.FitSearch {
+	s := FitSearch(o, symbol, func(syms map[string]int64) (*planner.Problem, error) { return lower(syms, nil) })
+	s.LowerWith = lower
+	return s
 }
 
 // Resolve reads SymbolsText into Symbols.

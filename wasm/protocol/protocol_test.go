@@ -23,7 +23,7 @@ func TestErrorOf(t *testing.T) {
 		{"wrapped", fmt.Errorf("--forward: %w", &ir.Error{File: "f.json", Msg: "bad"}),
 			Error{Message: "--forward: f.json: bad", File: "f.json", Kind: "input"}},
 		{"memory", &ir.MemoryError{File: "big.csv", What: "planning 9 buffers", Need: 9 << 30, Limit: 1 << 30},
-			Error{Message: "big.csv: planning 9 buffers needs about 9.0 GiB, over the memory limit of 1.0 GiB", File: "big.csv", Kind: "memory"}},
+			Error{Message: "big.csv: planning 9 buffers needs about 9 GiB, over the memory limit of 1 GiB", File: "big.csv", Kind: "memory"}},
 		{"bug", &planner.UnverifiedPlanError{Strategy: "auto", Err: fmt.Errorf("invalid plan: x")},
 			Error{Message: "memplan bug: strategy auto produced a plan that fails verification; please report it with the input file: invalid plan: x", Kind: "bug"}},
 		{"one symbol: the page's hint names it, the message is the planner's",

@@ -517,10 +517,7 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	if err != nil {
 		return ev, nil, nil, nil, nil
 	}
-	ev.Format = in.Format
-	if in.Source != nil {
-		ev.DefaultAlignment = planner.DefaultAlignment(in.Format)
-	}
+	ev.Format, ev.DefaultAlignment = in.Format, in.DefaultAlignment()
 	if shard != nil {
 		shard.format, shard.defaultAlignment = ev.Format, ev.DefaultAlignment
 	}
@@ -576,10 +573,9 @@ func answer(req protocol.PlanRequest, data []byte, prob *planner.Problem, p *pla
 	if err != nil {
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, err
 	}
-	if prob != nil {
-		if fit = p.FitGPU(); fit != nil && !fit.Fits {
-			_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort, as above
-		}
+	// The one verdict (planner.Judge): the viewer shows it as it is.
+	if fit = planner.Judge(p, req.Options.Budget); fit != nil && !fit.Fits && prob != nil {
+		_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort, as above
 	}
 	lap("plan")
 	bin, err := p.AppendBinary(nil)
@@ -658,7 +654,7 @@ func largest(ctx context.Context, req protocol.PlanRequest, data []byte) (ev pro
 	if req.Symbol == "" {
 		return fail(errors.New("the largest size that fits needs a symbol"))
 	}
-	s := protocol.FitSearch(o, req.Symbol, relower(req, data))
+	s := protocol.FitSearchWith(o, req.Symbol, relowerWith(req, data))
 	s.Place.Yield = yielder()
 	r, err := planner.LargestFit(ctx, s)
 	if err == nil {
@@ -668,13 +664,25 @@ func largest(ctx context.Context, req protocol.PlanRequest, data []byte) (ev pro
 		return fail(err)
 	}
 	r.Describe(o.GPU)
+	// When even 1 does not fit: whether the weights alone are over, and
+	// what skipping params, tensor binding or a larger profile gives.
+	if err := r.WhatIf(ctx, s); err != nil {
+		return fail(err)
+	}
 	return protocol.WorkerEvent{Type: "fitted", Largest: r}
 }
 
 // relower reads the request's file again with other symbol values, for
 // the fit report's question of which symbols drive a size.
 func relower(req protocol.PlanRequest, data []byte) func(map[string]int64) (*planner.Problem, error) {
-	return func(syms map[string]int64) (*planner.Problem, error) {
+	with := relowerWith(req, data)
+	return func(syms map[string]int64) (*planner.Problem, error) { return with(syms, nil) }
+}
+
+// relowerWith is relower with a change to the options besides
+// (SymbolFit.WhatIf's: params skipped, another binding or profile).
+func relowerWith(req protocol.PlanRequest, data []byte) func(map[string]int64, func(*planner.Options)) (*planner.Problem, error) {
+	return func(syms map[string]int64, change func(*planner.Options)) (*planner.Problem, error) {
 		in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: syms, MaxMemory: planner.BrowserMemoryLimit, IfBranch: req.Options.IfBranch})
 		if err != nil {
 			return nil, err // the decoder's error says where (the fit search reads ir.Error)
@@ -684,6 +692,9 @@ func relower(req protocol.PlanRequest, data []byte) func(map[string]int64) (*pla
 		}
 		o := req.Options.Options
 		o.Symbols = syms
+		if change != nil {
+			change(&o)
+		}
 		return planner.Lower(in.Source, o)
 	}
 }

@@ -35,7 +35,7 @@ type Ready struct {
 	Kinds      map[string]map[string]string `json:"kinds"` // each kind's colour, per theme
 	Keys       []viz.KeyBinding             `json:"keys"`
 	Defaults   protocol.Options             `json:"defaults"`
-	Alignments []AlignmentDefault           `json:"alignments"`
+	Alignments []planner.InputAlignment     `json:"alignments"`
 	F32Budget  int64                        `json:"f32_uniform_budget"`
 	F32Text    string                       `json:"f32_uniform_budget_text"`
 	FileTypes  []string                     `json:"file_types"`
@@ -44,14 +44,6 @@ type Ready struct {
 	// MaxInput is the largest file the page plans: a host that fetches
 	// a file itself stops reading past it and sends TooLarge instead.
 	MaxInput int64 `json:"max_input"`
-}
-
-// AlignmentDefault is the alignment an input format gets when the page
-// sends none.
-type AlignmentDefault struct {
-	Format    string `json:"format"`
-	Name      string `json:"name"`
-	Alignment int64  `json:"alignment"`
 }
 
 // ProfileChoice is a WebGPU profile as the page offers it, with its

@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 
-	"memplan/planner"
 	"memplan/wasm/protocol"
 )
 
@@ -37,15 +36,16 @@ import (
 //	ex        a built-in example by name
 //	g, name   the file itself, deflate-compressed (raw, RFC 1951), base64url,
 //	          and its name (whose extension says its format)
-//	strategy, align, guard, f32, noreuse, skip (params,inputs,constants),
-//	sym (batch=8,seq=256), budget, ifbranch: the planning options, as the
-//	          command line's flags spell them
+//	strategy, align, guard, budget, f32, noreuse, skip, sym, ifbranch,
+//	webgpu, binding, limits, nodelimit: the planning options, each its
+//	          row's Param in protocol.OptionTable, written and read as the
+//	          command line's flags are
 //	view      the camera: the world rectangle shown, x0,y0,x1,y1 (steps, bytes)
 //	sel       the selected tensor's name
 //	step      the replay: how many buffers are placed (absent: all)
 //
-// Keys it does not know are ignored, so a link from a newer memplan (one
-// naming a WebGPU profile, say) still opens. Values it knows but cannot
+// Keys it does not know are ignored, so a link from a newer memplan still
+// opens. Values it knows but cannot
 // read are a *Error naming the key: a link never half-applies.
 type State struct {
 	URL     string
@@ -79,11 +79,9 @@ const (
 	MaxGraph = 16 << 20
 	// Largest numbers a link may set, far above any real plan and far
 	// below overflow.
-	maxAlignment = 1 << 30
-	maxBytes     = 1 << 50
-	maxStep      = 1 << 30
-	maxCoord     = 1e18
-	maxText      = 4096
+	maxStep  = 1 << 30
+	maxCoord = 1e18
+	maxText  = 4096
 )
 
 // Error is a link parameter that could not be read.
@@ -129,50 +127,18 @@ func EncodeHash(s State) string {
 		b.WriteString(escape(v))
 	}
 	o := s.Options
-	if o.Strategy != "" && o.Strategy != planner.DefaultStrategy {
-		put("strategy", o.Strategy)
-	}
-	if o.Alignment > 0 {
-		put("align", strconv.FormatInt(o.Alignment, 10))
-	}
-	if o.Guard >= 0 {
-		put("guard", strconv.FormatInt(o.Guard, 10))
-	}
-	if o.F32Uniform {
-		put("f32", "1")
-	}
-	if o.NoReuse {
-		put("noreuse", "1")
-	}
-	var skip []string
-	for _, k := range []struct {
-		on   bool
-		name string
-	}{{o.SkipParams, "params"}, {o.SkipInputs, "inputs"}, {o.SkipConstants, "constants"}} {
-		if k.on {
-			skip = append(skip, k.name)
+	table := protocol.OptionTable()
+	for i := range table {
+		opt := &table[i]
+		if opt.Param == "" {
+			continue
 		}
-	}
-	if len(skip) > 0 {
-		put("skip", strings.Join(skip, ","))
-	}
-	if o.SymbolsText != "" {
-		put("sym", o.SymbolsText)
-	}
-	if o.Budget > 0 {
-		put("budget", strconv.FormatInt(o.Budget, 10))
-	}
-	if o.IfBranch != "" {
-		put("ifbranch", o.IfBranch)
-	}
-	if o.WebGPU != "" {
-		put("webgpu", o.WebGPU)
-	}
-	if o.Binding != "" && o.Binding != planner.BindArena {
-		put("binding", o.Binding)
-	}
-	if o.Limits != "" {
-		put("limits", o.Limits)
+		if v, ok := opt.Format(&o); ok {
+			if opt.Switch {
+				v = "1"
+			}
+			put(opt.Param, v)
+		}
 	}
 	if v := s.View; v != nil {
 		put("view", strings.Join([]string{coord(v.X0), coord(v.Y0), coord(v.X1), coord(v.Y1)}, ","))
@@ -312,9 +278,11 @@ func DecodeLocation(search, hash string) (State, error) {
 }
 
 // DecodeHash reads a fragment written by EncodeHash (or by hand). Every
-// value is checked before any is used: an error names the parameter.
+// value is checked before any is used, an option's by its row of the
+// options' table: an error names the parameter. Limits are read over
+// their profile when the file is planned (protocol.ResolveGPU).
 func DecodeHash(hash string) (State, error) {
-	s := State{Options: protocol.Options{Options: planner.DefaultOptions()}, Step: -1}
+	s := State{Options: protocol.DefaultOptions(), Step: -1}
 	hash = strings.TrimPrefix(hash, "#")
 	if len(hash) > MaxHash {
 		return s, &Error{"", fmt.Sprintf("it is %d characters long, over the %d a link may have", len(hash), MaxHash)}
@@ -326,8 +294,9 @@ func DecodeHash(hash string) (State, error) {
 	if err != nil {
 		return s, err
 	}
+	table := protocol.OptionTable()
 	for _, p := range q {
-		if err := s.set(p.key, p.value); err != nil {
+		if err := s.set(table, p.key, p.value); err != nil {
 			return s, &Error{p.key, err.Error()}
 		}
 	}
@@ -353,70 +322,19 @@ func DecodeHash(hash string) (State, error) {
 	return s, nil
 }
 
-// set reads one parameter into s.
-func (s *State) set(k, v string) error {
-	o := &s.Options
+// set reads one parameter into s: an option by the options' table, or
+// one of the link's own.
+func (s *State) set(table []protocol.Option, k, v string) error {
 	if len(v) > maxText && k != "g" {
 		return fmt.Errorf("%d characters long, over %d", len(v), maxText)
 	}
+	for i := range table {
+		if opt := &table[i]; opt.Param == k {
+			return opt.Parse(&s.Options, v)
+		}
+	}
 	var err error
 	switch k {
-	case "strategy":
-		if !contains(planner.StrategyNames(), v) {
-			return fmt.Errorf("unknown strategy %q (want one of %s)", v, strings.Join(planner.StrategyNames(), ", "))
-		}
-		o.Strategy = v
-	case "align":
-		if o.Alignment, err = integer(v, 1, maxAlignment); err == nil && o.Alignment&(o.Alignment-1) != 0 {
-			err = fmt.Errorf("%d is not a power of two", o.Alignment)
-		}
-	case "guard":
-		o.Guard, err = integer(v, 0, maxAlignment)
-	case "f32":
-		o.F32Uniform, err = flag(v)
-	case "noreuse":
-		o.NoReuse, err = flag(v)
-	case "skip":
-		for _, part := range strings.Split(v, ",") {
-			switch part {
-			case "params":
-				o.SkipParams = true
-			case "inputs":
-				o.SkipInputs = true
-			case "constants":
-				o.SkipConstants = true
-			default:
-				return fmt.Errorf("unknown kind %q (want params, inputs, constants)", part)
-			}
-		}
-	case "sym":
-		if _, err = planner.ParseSymbols(v); err == nil {
-			o.SymbolsText = v
-		}
-	case "budget":
-		o.Budget, err = integer(v, 1, maxBytes)
-	case "ifbranch":
-		if v != "then" && v != "else" {
-			return fmt.Errorf("%q is not then or else", v)
-		}
-		o.IfBranch = v
-	case "webgpu":
-		if !contains(planner.ProfileNames(), v) {
-			return fmt.Errorf("unknown WebGPU profile %q (want one of %s)", v, strings.Join(planner.ProfileNames(), ", "))
-		}
-		o.WebGPU = v
-	case "binding":
-		if v != planner.BindArena && v != planner.BindTensor {
-			return fmt.Errorf("%q is not %s or %s", v, planner.BindArena, planner.BindTensor)
-		}
-		o.Binding = v
-	case "limits":
-		// Carried as typed: the worker reads it (planner.ParseLimits, over
-		// the profile's) and an error there names the limits field.
-		if len(v) > 200 {
-			return fmt.Errorf("longer than 200 characters")
-		}
-		o.Limits = v
 	case "view":
 		s.View, err = view(v)
 	case "sel":
@@ -463,16 +381,6 @@ func integer(v string, lo, hi int64) (int64, error) {
 	return n, nil
 }
 
-func flag(v string) (bool, error) {
-	switch v {
-	case "1", "true":
-		return true, nil
-	case "0", "false":
-		return false, nil
-	}
-	return false, fmt.Errorf("%q is not 1 or 0", v)
-}
-
 // view reads x0,y0,x1,y1: finite, in order, and not absurdly far.
 func view(v string) (*View, error) {
 	parts := strings.Split(v, ",")
@@ -506,13 +414,4 @@ func checkURL(v string) (string, error) {
 		}
 	}
 	return v, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }

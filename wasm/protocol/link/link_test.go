@@ -37,7 +37,8 @@ func TestStateRoundTrip(t *testing.T) {
 	every.Strategy, every.Alignment, every.Guard, every.F32Uniform, every.NoReuse = "exact", 256, 0, true, true
 	every.SkipParams, every.SkipInputs, every.SkipConstants = true, true, true
 	every.SymbolsText, every.Budget, every.IfBranch = "batch=8, seq=256", 128<<20, "else"
-	every.WebGPU, every.Binding, every.Limits = "intel", planner.BindTensor, "binding=1GiB,buffer=1GiB"
+	every.Symbols = map[string]int64{"batch": 8, "seq": 256}
+	every.WebGPU, every.Binding, every.Limits, every.NodeLimit = "intel", planner.BindTensor, "binding=1GiB,buffer=1GiB", 20000
 	for _, c := range []struct {
 		name string
 		s    link.State
@@ -100,21 +101,25 @@ func TestStateHostile(t *testing.T) {
 	}
 	bomb := deflate(make([]byte, link.MaxGraph+1)) // 16 MiB of zeros packs to a few kB
 	for _, c := range []struct{ hash, param, says string }{
-		{"align=abc", "align", "not a whole number"},
+		{"align=abc", "align", "bad size"},
 		{"align=3", "align", "power of two"},
-		{"align=-64", "align", "outside"},
-		{"align=99999999999999999999999", "align", "not a whole number"},
-		{"align=4611686018427387904", "align", "outside"},
-		{"guard=1e9", "guard", "not a whole number"},
+		{"align=-64", "align", "bad size"},
+		{"align=0", "align", "want a power of two up to 1 GiB, got 0"},
+		{"align=99999999999999999999999", "align", "exceeds memplan's limit"},
+		{"align=4611686018427387904", "align", "exceeds memplan's limit"},
+		{"align=2147483648", "align", "want a power of two up to 1 GiB"},
+		{"guard=2GiB", "guard", "want -1 (the default) or 0 to 1 GiB, got 2147483648"},
 		{"strategy=fastest", "strategy", "unknown strategy"},
-		{"f32=yes", "f32", "not 1 or 0"},
+		{"f32=yes", "f32", "want true or false (or 1 or 0)"},
 		{"skip=params,weights", "skip", "unknown kind"},
 		{"sym=batch", "sym", ""},
-		{"budget=0", "budget", "outside"},
+		{"budget=0", "budget", "want a size above 0"},
 		{"ifbranch=maybe", "ifbranch", "then or else"},
 		{"webgpu=gtx", "webgpu", "unknown WebGPU profile"},
-		{"binding=buffer", "binding", "not arena or tensor"},
-		{"limits=" + strings.Repeat("x", 201), "limits", "longer than"},
+		{"binding=buffer", "binding", "want arena or tensor"},
+		{"limits=" + strings.Repeat("x", 201), "limits", "want at most 200 characters"},
+		{"nodelimit=-1", "nodelimit", "want 0 (none) or more"},
+		{"nodelimit=lots", "nodelimit", "want a whole number"},
 		{"view=1,2,3", "view", "four numbers"},
 		{"view=0,0,NaN,1", "view", "finite"},
 		{"view=0,0,Inf,1", "view", "finite"},
@@ -174,4 +179,21 @@ func FuzzDecodeHash(f *testing.F) {
 			t.Fatalf("%q: %+v reads back as %+v", h, s, again)
 		}
 	})
+}
+
+// A link's parameters are each read and checked alone, by the options'
+// table; limits are read over their profile when the file is planned
+// (protocol.ResolveGPU, in the planner worker), so a link that carries
+// limits its profile cannot have opens, and planning names the field.
+func TestLinkLimitsAreReadWithTheProfile(t *testing.T) {
+	s, err := link.DecodeHash("limits=binding%3D2GiB&webgpu=default&ex=mlp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Options.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := protocol.ResolveGPU(&s.Options); err == nil || !strings.Contains(err.Error(), "WebGPU limits field: limits: maxStorageBufferBindingSize") {
+		t.Fatalf("ResolveGPU: %v, want the limits field refused", err)
+	}
 }
