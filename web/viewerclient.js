@@ -1,15 +1,17 @@
 // A host's side of the viewer's message API (docs/embedding.md), shared by
 // the pages that embed viewer.html as any other site would: messages wait
 // until the viewer is ready, events reach the listeners, and the canvas
-// follows the page's colour scheme.
+// follows the page's colour scheme. Messages go to the viewer's own
+// origin, never "*", and events are taken only from it.
 export class ViewerClient {
   constructor(iframe) {
     this.frame = iframe;
+    this.origin = new URL(iframe.getAttribute("src"), location.href).origin;
     this.ready = null;  // the ready event, once it came
     this.queue = [];
     this.listeners = [];
     window.addEventListener("message", (e) => {
-      if (e.source !== iframe.contentWindow) return;
+      if (e.source !== iframe.contentWindow || e.origin !== this.origin) return;
       const m = e.data;
       if (!m || m.source !== "memplan") return;
       if (m.type === "ready") {
@@ -30,7 +32,7 @@ export class ViewerClient {
     else this.post(msg, transfer);
   }
 
-  post(msg, transfer) { this.frame.contentWindow.postMessage(msg, "*", transfer || []); }
+  post(msg, transfer) { this.frame.contentWindow.postMessage(msg, this.origin, transfer || []); }
 }
 
 const scheme = matchMedia("(prefers-color-scheme: light)");
