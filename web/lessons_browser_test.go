@@ -293,6 +293,15 @@ var lessonCases = []lessonCase{
 			return holdsOp(field(f, s+".arena_size"), "==", field(f, s+".lower_bound"))
 		}, map[string]int{"best-fit": 0, "first-use": 1, "breadth": 2, "auto": -1, "exact": -1})
 	}},
+	{file: "hard.csv", tries: func(f map[string]any) []lessonTry {
+		return strategyTries(f, func(s string) bool {
+			plan := s
+			if s == "auto" {
+				plan = "lesson"
+			}
+			return field(f, plan+".optimal") == true
+		}, map[string]int{"best-fit": 0, "first-use": 0, "auto": 1, "exact": -1})
+	}},
 	{file: "transformer.json", tries: func(f map[string]any) []lessonTry {
 		if field(f, "longest.fit.fits") != false || field(f, "lesson.fit.fits") != true {
 			panic("memplan plan says seq 2048 fits, or seq 256 does not: the lesson's task is wrong")
@@ -300,15 +309,40 @@ var lessonCases = []lessonCase{
 		return []lessonTry{{button: "seq 256, as written (f16)", want: 0}, {button: "seq 512", want: 1},
 			{button: "seq 1024", want: 1}, {button: "seq 2048", right: true}}
 	}},
+	{file: "transformer.json", click: []string{"l0.up", "l0.attn"}, judge: func(f, tn map[string]any) lessonTry {
+		switch tn["buffer"] {
+		case 1.0:
+			return lessonTry{right: true}
+		case 0.0:
+			return lessonTry{want: 0}
+		}
+		return lessonTry{want: -1}
+	}},
+	{file: "mnist.onnx", click: []string{"Convolution28_Output_0", "Plus30_Output_0"}, judge: func(f, tn map[string]any) lessonTry {
+		in := func(path string) bool { return slices.Contains(field(f, path).([]any), tn["name"]) }
+		switch {
+		case in("lesson.peak.writes"):
+			return lessonTry{right: true}
+		case in("lesson.peak.reads"):
+			return lessonTry{want: 0}
+		case tn["kind"] == "param":
+			return lessonTry{want: 1}
+		case !in("lesson.peak.live.name"):
+			return lessonTry{want: 2}
+		}
+		return lessonTry{want: -1}
+	}},
 }
 
-// lessonReady waits for lesson i's plan on screen, its facts filled in
-// and its task armed.
+// lessonReady waits for lesson i's plan on screen (and the one beside,
+// when it has one), its facts filled in and its task armed.
 func (p *page) lessonReady(i int, file string) {
 	p.t.Helper()
 	p.waitLong(fmt.Sprintf("lesson %d's plan and facts", i+1), fmt.Sprintf(`window.memplanLearn.at === %d && window.memplanLearn.armed &&
 		!document.querySelector(".lesson .fact.pending") &&
-		(() => { const s = %s.memplan.state(); return s.file === %q && !s.dirty; })()`, i, frame, file))
+		(() => { const s = %s.memplan.state(); return s.file === %q && !s.dirty; })() &&
+		(document.getElementById("beside-fig").hidden || !document.getElementById("beside").classList.contains("loading") &&
+			!%s.memplan.state().dirty)`, i, frame, file, viewerIn("beside")))
 }
 
 // answered waits for the page to judge one more answer than before, and
