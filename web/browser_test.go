@@ -266,6 +266,9 @@ func TestMain(m *testing.M) {
 	if build.wasm != "" {
 		os.RemoveAll(filepath.Dir(build.wasm))
 	}
+	if cli.bin != "" {
+		os.RemoveAll(filepath.Dir(cli.bin))
+	}
 	os.Exit(code)
 }
 
@@ -315,8 +318,17 @@ func open(t testing.TB, path string) *session {
 
 // openFor is open for a session that may take up to limit.
 func openFor(t testing.TB, path string, limit time.Duration) *session {
+	return openWith(t, path, limit, nil)
+}
+
+// openWith is openFor with more of the server: routes are served before
+// the app's own files (a test's own lessons, say).
+func openWith(t testing.TB, path string, limit time.Duration, routes map[string]http.Handler) *session {
 	root := moduleRoot(t)
 	mux := http.NewServeMux()
+	for pattern, h := range routes {
+		mux.Handle(pattern, h)
+	}
 	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
 	mux.Handle("/", served)
 	// The examples as files on the server, for links that fetch them

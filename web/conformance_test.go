@@ -162,10 +162,12 @@ func conformanceFiles(t *testing.T, root string) []string {
 }
 
 // cliAnswer is what the command line made of a case: its plan record, or
-// its error message.
+// its error message; over says it exited 3, the plan over its budget or
+// device.
 type cliAnswer struct {
 	record map[string]any
 	err    string
+	over   bool
 }
 
 func runCLI(t *testing.T, bin, root string, c conformanceCase) cliAnswer {
@@ -205,7 +207,7 @@ func runCLI(t *testing.T, bin, root string, c conformanceCase) cliAnswer {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		t.Fatalf("%s (%s): the command line's record: %v", c.file, c.opts.label, err)
 	}
-	return cliAnswer{record: rec}
+	return cliAnswer{record: rec, over: exit != nil}
 }
 
 // pageAnswer is what the page made of a case.

@@ -299,13 +299,31 @@ func TestBrowserStaticSite(t *testing.T) {
 		t.Errorf("the app's embed code is %q", snippet)
 	}
 
-	// The lessons, from the same static files: lesson 1's task done by
-	// dragging the time cursor to the peak.
+	// The lessons, from the same static files: every lesson's plans and
+	// facts (the ONNX model among them, fetched beside the lessons), lesson
+	// 1's task done by dragging the time cursor to the peak and the last
+	// one's by picking the tensor its peak's op writes.
+	_, lessons := readLessons(t)
 	p.run("open the lessons", chromedp.Navigate(srv.URL+"/learn.html"))
-	p.waitLong("lesson 1's plan", `window.memplanLearn && window.memplanLearn.lessons.length > 0 && window.memplanLearn.armed &&
-		(() => { const s = `+frame+`.memplan.state(); return s.file === "liveness.json" && !s.dirty; })()`)
-	p.dragCursor(0, lessonPeaks(t)[0])
-	p.wait("lesson 1 done", `document.getElementById("task").classList.contains("done")`)
+	p.waitLong("the lessons", `window.memplanLearn && window.memplanLearn.lessons.length > 0`)
+	for i, l := range lessons {
+		if i > 0 {
+			p.clickElement("#next")
+		}
+		p.lessonReady(i, l.fileName())
+		if i == 0 {
+			p.dragCursor(0, int(field(lessonFactsIn(t, l), "lesson.peak.step").(float64)))
+			p.wait("lesson 1 done", `document.getElementById("task").classList.contains("done")`)
+		}
+	}
+	last := len(lessons) - 1
+	writes := field(lessonFactsIn(t, lessons[last]), "lesson.peak.writes").([]any)
+	if lessons[last].File == nil || lessons[last].File.URL == "" || len(writes) == 0 {
+		t.Fatalf("the last lesson is not the one that fetches a model beside the lessons")
+	}
+	eval[bool](p, fmt.Sprintf(`(() => { const s = document.getElementById("pick-tensor"); s.value = %q;
+		s.dispatchEvent(new Event("change")); return true; })()`, writes[0]))
+	p.wait("the last lesson done", `document.getElementById("task").classList.contains("done")`)
 
 	// Compare, from the same static files: both sides planned and compared.
 	p.run("open compare", chromedp.Navigate(srv.URL+"/compare.html"))

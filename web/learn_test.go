@@ -4,10 +4,7 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -191,136 +188,6 @@ func (p *page) settle2() {
 	}
 }
 
-// Each lesson loads, its task is done through the page (a click on the
-// plan, the time cursor dragged on the live strip, or the lesson's own
-// buttons), and the page says so; a wrong answer first does not count.
-// Screenshots of every lesson at 1280×800 and 800×600 go to the
-// artifacts directory.
-func TestBrowserLessons(t *testing.T) {
-	type step struct {
-		button string // a lesson button's label, or
-		tensor string // a tensor to click on the plan, or
-		// cursor moves the time cursor to step 0 ("first") or to the
-		// first step whose live bytes reach the lower bound ("peak"):
-		// dragged along the live strip, or at the smaller size stepped
-		// with the lesson's "Step forward →" button
-		cursor string
-		// keyboard picks the tensor from the list under the plot by
-		// typing its name, at the smaller size
-		keyboard bool
-	}
-	lessons := []struct {
-		file         string
-		wrong, right step
-		// peak, when set, is a button that must move the time cursor to
-		// the plan's peak (pressed before the task)
-		peak string
-	}{
-		{file: "liveness.json", wrong: step{cursor: "first"}, right: step{cursor: "peak"}},
-		{file: "reuse.json", wrong: step{tensor: "x"}, right: step{tensor: "c"}, peak: "Show the tallest stack"},
-		{file: "r1-views.json", wrong: step{tensor: "x"}, right: step{tensor: "n"}},
-		{file: "guards.json", wrong: step{button: "Alignment 1"}, right: step{button: "No guards"}},
-		{file: "fragmentation.csv", wrong: step{button: "first-use"}, right: step{button: "exact"}},
-		{file: "transformer.json", wrong: step{button: "seq 1024"}, right: step{button: "seq 2048"}},
-	}
-	// The lessons' own plans, as the host test plans them, for the steps
-	// the time cursor must reach.
-	peaks := lessonPeaks(t)
-	for _, size := range []struct{ w, h int64 }{{1280, 800}, {800, 600}} {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			s := open(t, "/learn.html")
-			p := s.page
-			p.resize(size.w, size.h)
-			p.wait("the lessons", `window.memplanLearn.lessons.length > 0`)
-			if n := eval[int](p, `window.memplanLearn.lessons.length`); n != len(lessons) || n != len(peaks) {
-				p.fail("%d lessons, the test knows %d (%d in the index)", n, len(lessons), len(peaks))
-			}
-			for i, l := range lessons {
-				if i > 0 {
-					p.clickElement("#next")
-				}
-				p.waitLong(fmt.Sprintf("lesson %d's plan", i+1), fmt.Sprintf(`window.memplanLearn.at === %d && window.memplanLearn.armed &&
-					(() => { const s = %s.memplan.state(); return s.file === %q && !s.dirty; })()`, i, frame, l.file))
-				if eval[bool](p, `document.getElementById("task").classList.contains("done")`) {
-					p.fail("lesson %d is done before the task was tried", i+1)
-				}
-				if c := eval[int](p, frame+`.memplan.state().cursor`); c != -1 {
-					p.fail("lesson %d opens with the time cursor at step %d", i+1, c)
-				}
-				p.settle()
-				p.screenshot(fmt.Sprintf("lesson-%d-%dx%d-start", i+1, size.w, size.h))
-				button := func(label string) {
-					k := eval[int](p, fmt.Sprintf(`[...document.querySelectorAll("#actions button")].findIndex(b => b.textContent === %q)`, label))
-					if k < 0 {
-						p.fail("lesson %d has no button %q", i+1, label)
-					}
-					p.clickElement(fmt.Sprintf("#actions button:nth-child(%d)", k+1))
-				}
-				if l.peak != "" {
-					button(l.peak)
-					p.wait("the cursor at the peak", fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, peaks[i]))
-					p.settle()
-					p.screenshot(fmt.Sprintf("lesson-%d-%dx%d-peak", i+1, size.w, size.h))
-				}
-				do := func(st step) {
-					switch {
-					case st.cursor != "" && size.w < 1000:
-						to := 0
-						if st.cursor == "peak" {
-							to = peaks[i]
-						}
-						for c := eval[int](p, frame+`.memplan.state().cursor`); c != to; c++ {
-							if c > to {
-								p.fail("the cursor is at step %d, past %d", c, to)
-							}
-							button("Step forward →")
-							p.wait(fmt.Sprintf("the cursor at step %d", c+1), fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, c+1))
-						}
-					case st.cursor != "":
-						to := 0
-						if st.cursor == "peak" {
-							to = peaks[i]
-						}
-						p.dragCursor(0, to)
-					case st.button != "":
-						button(st.button)
-						// The button re-plans: wait for the new plan on screen.
-						p.wait("the re-plan", fmt.Sprintf(`(() => { const s = %s.memplan.state(); return !s.dirty; })() &&
-							document.getElementById("readout").textContent !== ""`, frame))
-					case st.keyboard:
-						// The keyboard's way: the tensor list under the plot.
-						eval[bool](p, `(document.getElementById("pick-tensor").focus(), true)`)
-						p.run("type "+st.tensor, chromedp.KeyEvent(st.tensor))
-						p.wait("the selection of "+st.tensor, fmt.Sprintf(`%s.memplan.state().selected === %q`, frame, st.tensor))
-					default:
-						p.settle()
-						p.clickTensor("viewer", st.tensor)
-						p.wait("the selection of "+st.tensor, fmt.Sprintf(`%s.memplan.state().selected === %q`, frame, st.tensor))
-					}
-				}
-				do(l.wrong)
-				p.frames(3)
-				if eval[bool](p, `document.getElementById("task").classList.contains("done")`) {
-					p.fail("lesson %d counted a wrong answer (%+v)", i+1, l.wrong)
-				}
-				right := l.right
-				right.keyboard = right.tensor != "" && size.w < 1000
-				do(right)
-				p.wait(fmt.Sprintf("lesson %d done", i+1), `document.getElementById("task").classList.contains("done") &&
-					document.getElementById("verdict").textContent.startsWith("Done.")`)
-				if !eval[bool](p, fmt.Sprintf(`document.querySelectorAll("#lesson-list button")[%d].classList.contains("done")`, i)) {
-					p.fail("the lesson list does not mark lesson %d done", i+1)
-				}
-				p.settle()
-				if eval[bool](p, `!document.getElementById("beside-fig").hidden`) {
-					p.wait("the plan beside", fmt.Sprintf(`(() => { const m = %s.memplan; return m && m.state().file === %q && !m.state().dirty; })()`, viewerIn("beside"), l.file))
-				}
-				p.screenshot(fmt.Sprintf("lesson-%d-%dx%d-done", i+1, size.w, size.h))
-			}
-		})
-	}
-}
-
 // dragCursor drags the time cursor along the lesson viewer's live strip
 // from step from to step to, as a hand does.
 func (p *page) dragCursor(from, to int) {
@@ -337,43 +204,4 @@ func (p *page) dragCursor(from, to int) {
 	p.frames(2)
 	p.run("release", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
 	p.wait(fmt.Sprintf("the cursor at step %d", to), fmt.Sprintf(`%s.memplan.state().cursor === %d`, frame, to))
-}
-
-// lessonPeaks is, for each lesson in the index's order, the first step
-// of its plan whose live bytes reach the lower bound.
-func lessonPeaks(t *testing.T) []int {
-	t.Helper()
-	var index struct {
-		Lessons []string `json:"lessons"`
-	}
-	data, err := os.ReadFile("lessons/index.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &index); err != nil {
-		t.Fatal(err)
-	}
-	var peaks []int
-	for _, name := range index.Lessons {
-		data, err := os.ReadFile(filepath.Join("lessons", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var l lesson
-		if err := strict(data, &l); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		plan := planLesson(t, &l, l.Options)
-		peak := -1
-		for st := 0; st <= plan.Steps && peak < 0; st++ {
-			if b, _ := liveAt(plan, st); b == plan.LowerBound {
-				peak = st
-			}
-		}
-		if peak < 0 {
-			t.Fatalf("%s: no step of its plan reaches the lower bound", name)
-		}
-		peaks = append(peaks, peak)
-	}
-	return peaks
 }

@@ -1,7 +1,8 @@
 // A host's side of the viewer's message API (docs/embedding.md), shared by
 // the pages that embed viewer.html as any other site would: messages wait
 // until the viewer is ready, events reach the listeners, and the canvas
-// follows the page's colour scheme.
+// follows the page's colour scheme. Messages go to the viewer's own
+// origin, never "*", and events are taken only from it.
 export class ViewerClient {
   constructor(iframe) {
     this.frame = iframe;

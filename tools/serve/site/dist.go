@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -23,8 +24,14 @@ import (
 // (tests, testdata) does not.
 var pageExts = map[string]bool{".html": true, ".js": true, ".css": true}
 
-// siteDirs are the folders of web/ whose JSON files the pages fetch.
-var siteDirs = []string{"lessons"}
+// siteDirs are the folders of web/ whose data the pages fetch, and
+// dataExts the files of them that belong to the site: learn.html's
+// lessons (JSON), the models they plan (ONNX) and those models' licence
+// notices, which travel with them.
+var (
+	siteDirs = []string{"lessons"}
+	dataExts = []string{".json", ".onnx", ".txt"}
+)
 
 // BuildSite builds the wasm programs into out and copies the rest of the
 // site from the module at root beside them.
@@ -64,11 +71,15 @@ func CopySite(root, out string) error {
 	}
 	// The folders of data the pages fetch (learn.html its lessons).
 	for _, dir := range siteDirs {
-		files, err := filepath.Glob(filepath.Join(root, "web", dir, "*.json"))
-		if err != nil {
-			return err
+		var files []string
+		for _, ext := range dataExts {
+			m, err := filepath.Glob(filepath.Join(root, "web", dir, "*"+ext))
+			if err != nil {
+				return err
+			}
+			files = append(files, m...)
 		}
-		if len(files) == 0 {
+		if !slices.ContainsFunc(files, func(f string) bool { return filepath.Ext(f) == ".json" }) {
 			return fmt.Errorf("the site needs web/%s: it holds no JSON files", dir)
 		}
 		for _, f := range files {

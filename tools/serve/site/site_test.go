@@ -142,7 +142,8 @@ func fakeRoot(t *testing.T) string {
 	for name, body := range map[string]string{
 		"web/index.html": "app", "web/viewer.html": "viewer", "web/embed.js": "embed", "web/app.css": "css",
 		"web/browser_test.go": "package web", "web/testdata/big.onnx": "model",
-		"web/lessons/index.json": "[]", "web/lessons/01-a.json": "{}",
+		"web/lessons/index.json": "[]", "web/lessons/01-a.json": "{}", "web/lessons/m.onnx": "model",
+		"web/lessons/LICENSE-m.txt": "MIT", "web/lessons/notes.md": "not for the site",
 		"examples/mlp.json": "{}", "examples/examples.go": "package examples", "examples/plans/transformer.json": "{}",
 		"docs/site/index.html": "docs", "docs/site/buffers.csv": "id,lower,upper,size", "docs/embedding.md": "md",
 	} {
@@ -176,7 +177,7 @@ func TestCopySite(t *testing.T) {
 	})
 	slices.Sort(got)
 	want := []string{".htaccess", "_headers", "app.css", "docs/buffers.csv", "docs/index.html", "embed.js", "examples/mlp.json",
-		"examples/plans/transformer.json", "index.html", "lessons/01-a.json", "lessons/index.json", "memplan.wasm", "memplan.wasm.gz",
+		"examples/plans/transformer.json", "index.html", "lessons/01-a.json", "lessons/LICENSE-m.txt", "lessons/index.json", "lessons/m.onnx", "memplan.wasm", "memplan.wasm.gz",
 		WorkerFile, WorkerFile + ".gz", "viewer.html", "wasm_exec.js"}
 	if !slices.Equal(got, want) {
 		t.Errorf("site files\n%v\nwant\n%v", got, want)
