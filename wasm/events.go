@@ -81,7 +81,7 @@ func (a *app) postError(err error) {
 func summary(l *viz.Layout) events.PlanSummary {
 	p := l.Plan
 	s := events.PlanSummary{
-		Name: p.Name, Strategy: p.Strategy, Optimal: p.Optimal,
+		Name: p.Name, Strategy: p.Strategy, Optimal: p.Optimal, Proven: p.Optimal || p.OptimalBySearch,
 		ArenaSize: p.ArenaSize, LowerBound: p.LowerBound, TotalUnshared: p.TotalUnshared,
 		Saved: p.Saved, Fragmentation: p.Fragmentation, Steps: p.Steps, Tensors: len(p.Tensors),
 		Alignment: p.Alignment, Options: p.Options, Notes: p.Notes, Symbols: p.Symbols,
@@ -99,8 +99,8 @@ func summary(l *viz.Layout) events.PlanSummary {
 // summaryRows are the summary as the page lists it.
 func summaryRows(s *events.PlanSummary) [][2]string {
 	strategy := s.Strategy
-	if s.Optimal {
-		strategy += " — optimal"
+	if s.Proven {
+		strategy += " — proven smallest"
 	}
 	align := strconv.FormatInt(s.Alignment, 10) + " B"
 	if s.AlignmentChosen == 0 {

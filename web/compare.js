@@ -16,33 +16,9 @@ const SAME = "\u0000same"; // B's "same file as A"
 const state = { diff: null, shown: [null, null], selected: "", id: 0 };
 window.memplanCompare = state; // for tests and the curious
 
-// ---- the worker: planner.wasm, as the viewer runs it ----
+// ---- the planner: runtime.js's pool, as the viewer runs it ----
 
-let worker = null;
-const pending = new Map();
-function planner() {
-  if (worker) return worker;
-  worker = new Worker("worker.js");
-  worker.onmessage = (e) => {
-    const m = e.data, done = pending.get(m.id);
-    if (m.type === "error" && !m.id) { // the worker itself failed
-      for (const f of pending.values()) f(m);
-      pending.clear();
-      worker.terminate();
-      worker = null;
-      return;
-    }
-    if (done && (m.type === "diffed" || m.type === "error")) {
-      pending.delete(m.id);
-      done(m);
-    }
-  };
-  WebAssembly.compileStreaming(fetch("planner.wasm"))
-    .catch(async () => WebAssembly.compile(await (await fetch("planner.wasm")).arrayBuffer()))
-    .then((module) => worker.postMessage({ type: "module", module }),
-      (err) => worker.onmessage({ data: { type: "error", error: { kind: "stopped", message: "the planner did not start: " + err } } }));
-  return worker;
-}
+const runtime = new MemplanRuntime(new URL(".", location.href));
 
 // ---- the form: Go's strategies and examples, from the viewer's ready ----
 
@@ -95,7 +71,14 @@ async function side(k) {
   if (f.file.value === SAME) which = 0;
   const fw = forms[which].elements;
   const options = { strategy: f.strategy.value, f32_uniform: f.f32_uniform.checked, symbols_text: f.symbols_text.value.trim() };
-  if (fw.file.value.startsWith("example:")) return [{ example: fw.file.value.slice(8), options }, []];
+  if (fw.file.value.startsWith("example:")) {
+    // The built-in examples, as the site serves them beside its pages.
+    const name = fw.file.value.slice(8);
+    const resp = await fetch("examples/" + encodeURIComponent(name));
+    if (!resp.ok) throw new Error("fetching the example " + name + ": HTTP " + resp.status);
+    const data = await resp.arrayBuffer();
+    return [{ name, data, options }, [data]];
+  }
   const data = await picked[which].arrayBuffer();
   return [{ name: picked[which].name, data, options }, [data]];
 }
@@ -104,11 +87,13 @@ async function compare() {
   const id = ++state.id;
   $("status").textContent = "planning both…";
   $("error").hidden = true;
-  const [a, ta] = await side(0), [b, tb] = await side(1);
-  const m = await new Promise((resolve) => {
-    pending.set(id, resolve);
-    planner().postMessage({ type: "diff", id, a, b }, [...ta, ...tb]);
-  });
+  let m;
+  try {
+    const [a, ta] = await side(0), [b, tb] = await side(1);
+    m = await runtime.ask(0, { type: "diff", a, b }, [...ta, ...tb]);
+  } catch (err) {
+    m = { type: "error", error: { kind: "input", message: String(err && err.message ? err.message : err) } };
+  }
   if (id !== state.id) return; // a newer comparison superseded this one
   $("status").textContent = "";
   if (m.type === "error") {

@@ -363,7 +363,7 @@ function judge(m) {
 function readout(s) {
   const n = (b) => b.toLocaleString("en") + " bytes";
   let t = s.strategy + ": arena " + n(s.arena_size) + ", lower bound " + n(s.lower_bound);
-  if (s.optimal) t += ", proven smallest";
+  if (s.proven) t += ", proven smallest";
   if (s.fit) t += " — " + s.fit.text;
   return t;
 }

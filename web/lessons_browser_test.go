@@ -299,7 +299,7 @@ var lessonCases = []lessonCase{
 			if s == "auto" {
 				plan = "lesson"
 			}
-			return field(f, plan+".optimal") == true
+			return field(f, plan+".proven") == true
 		}, map[string]int{"best-fit": 0, "first-use": 0, "auto": 1, "exact": -1})
 	}},
 	{file: "transformer.json", tries: func(f map[string]any) []lessonTry {

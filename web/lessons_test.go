@@ -96,7 +96,7 @@ var (
 	// viewer's summary and the plan record share, the tensors by name and
 	// the time cursor at the peak; of the fit verdict only whether it fits.
 	factKeys = []string{"arena_size", "lower_bound", "total_unshared", "saved", "steps", "alignment", "strategy",
-		"optimal", "options", "symbols", "binding", "limits", "buffers", "tensors", "peak", "fit"}
+		"optimal", "proven", "options", "symbols", "binding", "limits", "buffers", "tensors", "peak", "fit"}
 	factFormats = []string{"", "bytes", "count", "names"}
 )
 
@@ -270,7 +270,8 @@ func factsOf(t *testing.T, plan *planner.Plan, fits *bool) map[string]any {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	f["optimal"] = plan.Optimal || plan.OptimalBySearch
+	// proven: at the bound, or exact's search finished (the summary's).
+	f["proven"] = plan.Optimal || plan.OptimalBySearch
 	byName := map[string]any{}
 	for _, tn := range f["tensors"].([]any) {
 		byName[tn.(map[string]any)["name"].(string)] = tn

@@ -468,6 +468,7 @@
  * @property {string} name
  * @property {string} strategy
  * @property {boolean} optimal
+ * @property {boolean} proven
  * @property {number} arena_size
  * @property {number} lower_bound
  * @property {number} total_unshared

@@ -319,11 +319,11 @@ type WorkerRequest struct {
 	HasID bool `json:"-"`
 }
 
-// DiffRequest is one side of a "diff" request: a file (Data) or a
-// built-in Example, and the options to plan it with.
+// DiffRequest is one side of a "diff" request: a file (Data) and the
+// options to plan it with. (The worker holds no examples: a page sends
+// an example's bytes as any file's.)
 type DiffRequest struct {
 	Name    string  `json:"name"`
-	Example string  `json:"example"`
 	Data    Blob    `json:"data"`
 	Options Options `json:"options"`
 }

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -21,7 +20,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"memplan/examples"
 	"memplan/ir"
 	_ "memplan/ir/onnx"
 	"memplan/planner"
@@ -188,15 +186,7 @@ func (w *worker) handle(m js.Value) {
 			var data []byte
 			var err error
 			sides[k].Name = d.Name
-			if d.Example != "" {
-				// A built-in example, as the viewer offers them.
-				sides[k].Name = path.Base(d.Example)
-				if data, err = examples.FS.ReadFile(sides[k].Name); err != nil {
-					err = fmt.Errorf("no built-in example %s", ir.Quote(sides[k].Name))
-				}
-			} else {
-				data, err = jsconv.Copy(d.Data)
-			}
+			data, err = jsconv.Copy(d.Data)
 			if err == nil {
 				sides[k].Options = d.Options
 				err = resolve(&sides[k].Options)

@@ -121,6 +121,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		// Clean rooted the path, so it cannot climb out of web/.
 		file = filepath.Join(h.web, filepath.FromSlash(p[1:]))
+		if _, err := os.Stat(file); err != nil && strings.HasPrefix(p, "/examples/") {
+			// The examples beside web/ in the repository, where the
+			// written site has them under its root.
+			file = filepath.Join(filepath.Dir(h.web), filepath.FromSlash(p[1:]))
+		}
 	}
 	st, err := os.Stat(file)
 	if err == nil && st.IsDir() { // a folder's page: the site's docs/

@@ -79,9 +79,12 @@ type Summary struct {
 
 // PlanSummary is the plan on screen, in numbers and in Go's words.
 type PlanSummary struct {
-	Name          string              `json:"name"`
-	Strategy      string              `json:"strategy"`
-	Optimal       bool                `json:"optimal"`
+	Name     string `json:"name"`
+	Strategy string `json:"strategy"`
+	Optimal  bool   `json:"optimal"`
+	// Proven: no smaller arena exists, by the lower bound or by exact's
+	// finished search (the record's optimal or optimal_by_search).
+	Proven        bool                `json:"proven"`
 	ArenaSize     int64               `json:"arena_size"`
 	LowerBound    int64               `json:"lower_bound"`
 	TotalUnshared int64               `json:"total_unshared"`
