@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -33,7 +34,8 @@ type Options struct {
 }
 
 // The margins round the plot, in pixels: room for the y axis's labels on
-// the left, the title on top and the x axis's labels below.
+// the left, the title (and the legend, where it fits beside it) on top
+// and the x axis's labels below.
 const (
 	marginLeft   = 84
 	marginRight  = 16
@@ -66,7 +68,18 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 		steps = max(steps, float64(t.Death+1))
 	}
 	top := max(p.ArenaSize, p.LowerBound, o.Budget, 1)
+	// The legend sits beside the title where it fits, else in a row
+	// below it, pressed to the picture's width where it is wider (widths
+	// are guesses: the reader's font draws the text).
+	on, chars := legend(p)
+	lw, ly, fit := 0.55*fontSize*float64(chars), 18, ""
 	plot := rect{marginLeft, marginTop, float64(width - marginRight), float64(height - marginBottom)}
+	if 8+0.6*fontSize*float64(utf8.RuneCountInString(title(p)))+24+lw > plot.x1 {
+		ly, plot.y0 = 36, min(marginTop+20, plot.y1-16)
+		if lw > plot.x1-8 {
+			fit = fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, width-marginRight-8)
+		}
+	}
 	kx, ky := (plot.x1-plot.x0)/steps, (plot.y1-plot.y0)/float64(top)
 	x := func(step float64) float64 { return plot.x0 + step*kx }
 	y := func(offset float64) float64 { return plot.y1 - offset*ky }
@@ -158,10 +171,55 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 	}
 	f(`<text x="%s" y="%d" text-anchor="middle">step</text>`+"\n", num((plot.x0+plot.x1)/2), height-8)
 	f(`<text x="8" y="%s">offset (%s)</text>`+"\n", num(plot.y0-8), unit)
-	f(`<text x="%s" y="18" font-weight="600">%s</text>`+"\n", num(plot.x0), esc(title(p)))
-	f("</g>\n</svg>\n")
+	f(`<text x="8" y="18" font-weight="600">%s</text>`+"\n", esc(title(p)))
+	f("</g>\n")
+
+	// The legend: a swatch in each entry's colour, and its name.
+	f(`<text class="legend" x="%d" y="%d" text-anchor="end" fill="%s"%s>`, width-marginRight, ly, th.Text.Hex(), fit)
+	sep := ""
+	for k := range on {
+		if on[k] {
+			c, half := th.Guard, ` fill-opacity="0.5"`
+			if k < len(legendKinds) {
+				c, half = th.KindColor(legendKinds[k]), ""
+			}
+			// The swatch is the entry's first rune (3 bytes), then its name.
+			f(`%s<tspan fill="%s"%s>%s</tspan>%s`, sep, c.Hex(), half, legendMarks[k][:3], legendMarks[k][3:])
+			sep = "\u00a0\u00a0 "
+		}
+	}
+	f("</text>\n")
+	f("</svg>\n")
 	return b.Flush()
 }
+
+// legend says which entries the legend has: the kinds of the buffers
+// that own bytes, views and guards (the lines are labelled where they
+// are drawn), as the canvas's; and how many characters it is.
+func legend(p *planner.Plan) (on [len(legendKinds) + 1]bool, chars int) {
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
+		for k, kind := range legendKinds {
+			on[k] = on[k] || t.Offset >= 0 && (t.Placed() && t.Kind == kind || kind == planner.KindView && t.IsView())
+		}
+		on[len(legendKinds)] = on[len(legendKinds)] || t.Offset >= 0 && t.Placed() && t.Guard > 0
+	}
+	for k := range on {
+		if on[k] {
+			chars += utf8.RuneCountInString(legendMarks[k]) + 3
+		}
+	}
+	return on, chars
+}
+
+// The legend's entries, in the canvas's order (the kinds in the data's
+// flow, views, then guards): the kind, and the entry, its swatch (a
+// glyph in the entry's colour: a view's an outline, as views are drawn,
+// a guard's half opaque) and its name.
+var (
+	legendKinds = [...]planner.Kind{planner.KindInput, planner.KindParam, planner.KindConstant, planner.KindActivation, planner.KindOutput, planner.KindView}
+	legendMarks = [...]string{"\u25a0 input", "\u25a0 param", "\u25a0 constant", "\u25a0 activation", "\u25a0 output", "\u25a1 view", "\u25a0 guard"}
+)
 
 type rect struct{ x0, y0, x1, y1 float64 }
 

@@ -177,3 +177,92 @@ func TestSVGRefusesBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// The legend names what the picture draws, as the canvas's does: the
+// kinds of the buffers that own bytes, views and guards, in the theme's
+// colours; beside the title where the picture is wide enough, else in a
+// row of its own above the plot, pressed to fit the width.
+func TestSVGLegend(t *testing.T) {
+	p := plan(t, "transformer.json")
+	entries := func(b []byte) (names []string, y string, fit bool) {
+		s := string(b)
+		i := strings.Index(s, `<text class="legend"`)
+		if i < 0 {
+			t.Fatal("no legend")
+		}
+		end := i + strings.Index(s[i:], "</text>")
+		for _, e := range parse(t, []byte(s[i:end+len("</text>")])) {
+			if e.name == "text" {
+				y, fit = e.attrs["y"], e.attrs["textLength"] != ""
+			}
+		}
+		for _, part := range strings.Split(s[i:end], "</tspan>")[1:] {
+			names = append(names, strings.TrimSpace(strings.Split(strings.ReplaceAll(part, "\u00a0", " "), "<")[0]))
+		}
+		return names, y, fit
+	}
+	var b bytes.Buffer
+	if err := svgplot.Write(&b, p, svgplot.Options{Theme: "dark"}); err != nil {
+		t.Fatal(err)
+	}
+	names, y, fit := entries(b.Bytes())
+	kinds := map[string]bool{}
+	views, guards := false, false
+	for _, tn := range p.Tensors {
+		kinds[string(tn.Kind)] = kinds[string(tn.Kind)] || tn.Placed()
+		views, guards = views || tn.IsView(), guards || tn.Placed() && tn.Guard > 0
+	}
+	var want []string
+	for _, k := range []string{"input", "param", "constant", "activation", "output"} {
+		if kinds[k] {
+			want = append(want, k)
+		}
+	}
+	if views {
+		want = append(want, "view")
+	}
+	if guards {
+		want = append(want, "guard")
+	}
+	if strings.Join(names, ",") != strings.Join(want, ",") || y != "18" || fit {
+		t.Errorf("960 px wide: legend %v at y %s (pressed: %v), want %v beside the title", names, y, fit, want)
+	}
+	if !strings.Contains(b.String(), `<tspan fill="`+palette.Dark.KindColor(planner.KindActivation).Hex()+`">`) {
+		t.Error("the activation swatch is not in the dark theme's colour")
+	}
+	// Narrow, as on a phone: a row of its own, pressed to the width.
+	b.Reset()
+	if err := svgplot.Write(&b, p, svgplot.Options{Width: 300, Height: 300}); err != nil {
+		t.Fatal(err)
+	}
+	if _, y, fit := entries(b.Bytes()); y == "18" || !fit {
+		t.Errorf("300 px wide: the legend at y %s (pressed: %v), want a row of its own, pressed", y, fit)
+	}
+	// Params left out of the arena are not in the legend.
+	o := planner.DefaultOptions()
+	o.SkipParams = true
+	in, err := planner.Load("mlp.json", mustRead(t, "mlp.json"), ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped, err := planner.PlanSource(context.Background(), in.Source, o, "", planner.PlaceOptions{NodeLimit: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := svgplot.Write(&b, skipped, svgplot.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if names, _, _ := entries(b.Bytes()); strings.Contains(strings.Join(names, ","), "param") {
+		t.Errorf("params skipped, yet the legend has %v", names)
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := examples.FS.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

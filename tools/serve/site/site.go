@@ -31,13 +31,15 @@ func WasmExec() string {
 // copies cost about 300 kB and 60 kB (39 kB in the viewer, 23 kB in the
 // worker, gzipped), in ebiten, which spends its frame time in WebGL
 // calls rather than Go, and in the decoders. viz (which builds every
-// frame) and the planner (whose speed users wait on) keep it.
+// frame) and the planner (whose speed users wait on) keep it; in the
+// worker, viz is only the SVG picture (viz/svgplot), made once a plan,
+// and goes without.
 var programs = []struct {
 	pkg, out string
 	gcflags  []string
 }{
 	{"./wasm", "", []string{"-gcflags=all=-l", "-gcflags=memplan/viz="}},
-	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=memplan/ir/...=-l", "-gcflags=memplan/wasm/...=-l"}},
+	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=memplan/ir/...=-l", "-gcflags=memplan/wasm/...=-l", "-gcflags=memplan/viz/...=-l"}},
 }
 
 // WorkerFile is the planner worker's wasm, beside the viewer's.
