@@ -284,7 +284,11 @@ func (a *app) planned(job *planJob, res planResult) {
 	// The snippet that embeds this file as planned here; embed.js lies
 	// beside the viewer.
 	script := js.Global().Get("URL").New("embed.js", js.Global().Get("location").Get("href")).Get("href").String()
-	s.Embed = protocol.EmbedSnippet(script, job.f.name, job.opts)
+	params := false
+	for i := range l.Plan.Tensors {
+		params = params || l.Plan.Tensors[i].Kind == planner.KindParam
+	}
+	s.Embed = protocol.EmbedSnippet(script, job.f.name, job.opts, params)
 	s.Rows = summaryRows(&s)
 	a.postWithTensors(events.Summary{File: job.f.name, Summary: s}, res.tensors)
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000

@@ -227,7 +227,7 @@ func (v optionFlag) String() string {
 	return ""
 }
 
-func (v optionFlag) Set(s string) error { return v.opt.Parse(v.o, s) }
+func (v optionFlag) Set(s string) error { return v.opt.ParseRepeated(v.o, s) }
 
 func (v optionFlag) IsBoolFlag() bool { return v.opt != nil && v.opt.Switch }
 

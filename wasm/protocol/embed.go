@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -13,40 +12,33 @@ import (
 // attribute sets which option, nor any option's default: an attribute
 // left out is an option left at its default.
 
-// AttributeError is an attribute of <memplan-plan> whose value the
-// viewer cannot read.
-type AttributeError struct {
-	Name, Value string
-	Err         error
-}
-
-func (e *AttributeError) Error() string {
-	return fmt.Sprintf("<memplan-plan %s=%s>: %v", e.Name, strconv.Quote(e.Value), e.Err)
-}
-
-func (e *AttributeError) Unwrap() error { return e.Err }
-
 // OptionsFromAttributes reads the planning options a <memplan-plan>
 // element's attributes ask for, each read and checked by its row of the
 // options' table (limits are read over their profile when the file is
 // planned, ResolveGPU). Attributes that are not options (src,
 // height, theme, class, …) are ignored; options with no attribute keep
-// their defaults.
+// the element's defaults: the option's own, or the table's Element
+// (params skipped).
 func OptionsFromAttributes(attrs map[string]string) (Options, error) {
 	o := DefaultOptions()
-	table := OptionTable()
-	for i := range table {
-		opt := &table[i]
-		v, ok := attrs[opt.Attribute]
-		if !ok || opt.Attribute == "" {
+	for i := range optionTable {
+		opt := &optionTable[i]
+		if opt.Attribute == "" {
 			continue
+		}
+		v, ok := attrs[opt.Attribute]
+		if !ok {
+			if v, ok = opt.Element, opt.Element != ""; !ok {
+				continue
+			}
 		}
 		text := strings.TrimSpace(v)
 		if opt.Switch && text == opt.Attribute {
 			text = "" // HTML's spelling of a present switch: skip-params="skip-params"
 		}
 		if err := opt.Parse(&o, text); err != nil {
-			return o, &AttributeError{opt.Attribute, v, err}
+			// The attribute as written, then why: <memplan-plan alignment="48">: …
+			return o, fmt.Errorf("<memplan-plan %s=%q>: %w", opt.Attribute, v, err)
 		}
 	}
 	return o, nil
@@ -54,8 +46,13 @@ func OptionsFromAttributes(attrs map[string]string) (Options, error) {
 
 // EmbedSnippet is the HTML that embeds file planned with o: the script
 // tag that loads embed.js from script and a <memplan-plan> element whose
-// attributes name the options that differ from their defaults.
-func EmbedSnippet(script, file string, o Options) string {
+// attributes name the options that differ from the element's defaults,
+// so that the element plans what o plans. hasParams says whether the
+// file has params: without any, skipping them changes nothing, and the
+// snippet does not spell out the element's default. Inside the element
+// is the text a page shows while embed.js has not defined it, or when
+// it could not load.
+func EmbedSnippet(script, file string, o Options, hasParams bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<script type=\"module\" src=\"%s\"></script>\n", escapeHTML(script))
 	fmt.Fprintf(&b, "<memplan-plan src=\"%s\"", escapeHTML(file))
@@ -66,16 +63,28 @@ func EmbedSnippet(script, file string, o Options) string {
 			continue
 		}
 		v, ok := opt.Format(&o)
+		if opt.Element != "" {
+			// A switch the element turns on (skip-params): written off
+			// when o has it off and that changes the plan.
+			v, ok = "false", !ok && hasParams
+		}
 		if !ok {
 			continue
 		}
 		b.WriteString(" " + opt.Attribute)
-		if !opt.Switch {
+		if !opt.Switch || v == "false" {
 			fmt.Fprintf(&b, "=\"%s\"", escapeHTML(v))
 		}
 	}
-	b.WriteString("></memplan-plan>")
+	fmt.Fprintf(&b, ">%s</memplan-plan>", escapeHTML(Fallback(file)))
 	return b.String()
+}
+
+// Fallback is what a <memplan-plan> element of file holds for a page
+// to show until embed.js defines the element: and, if it never loads,
+// what its host must fix.
+func Fallback(file string) string {
+	return "memplan draws the memory plan of " + file + " here once embed.js loads. If this text stays, the host of embed.js must send Access-Control-Allow-Origin."
 }
 
 // escapeHTML makes text safe inside a double-quoted attribute (the html

@@ -10,7 +10,9 @@ import (
 )
 
 func TestOptionsFromAttributes(t *testing.T) {
+	// The element's defaults: params left out unless skip-params="false".
 	def := Options{Options: planner.DefaultOptions()}
+	def.SkipParams = true
 	with := func(f func(*Options)) Options { o := def; f(&o); return o }
 	tests := []struct {
 		name  string
@@ -25,6 +27,7 @@ func TestOptionsFromAttributes(t *testing.T) {
 				o.F32Uniform, o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true, true
 			}), ""},
 		{"flag false", map[string]string{"f32-uniform": "false"}, def, ""},
+		{"params kept", map[string]string{"skip-params": "false"}, with(func(o *Options) { o.SkipParams = false }), ""},
 		{"sizes", map[string]string{"alignment": "256", "guard": "0", "budget": "128MiB"},
 			with(func(o *Options) { o.Alignment, o.Guard, o.Budget = 256, 0, 128<<20 }), ""},
 		{"symbols", map[string]string{"symbols": "batch=8, seq=16"},
@@ -55,9 +58,8 @@ func TestOptionsFromAttributes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := OptionsFromAttributes(tc.attrs)
 			if tc.err != "" {
-				var ae *AttributeError
-				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.As(err, &ae) {
-					t.Fatalf("error %v, want an AttributeError containing %q", err, tc.err)
+				if err == nil || !strings.Contains(err.Error(), tc.err) || errors.Unwrap(err) == nil {
+					t.Fatalf("error %v, want one that wraps why, containing %q", err, tc.err)
 				}
 				return
 			}
@@ -71,48 +73,56 @@ func TestOptionsFromAttributes(t *testing.T) {
 	}
 }
 
-// The snippet names only what differs from the defaults, and reading its
-// attributes back gives the options it was made from.
+// The snippet names only what differs from the element's defaults, and
+// reading its attributes back gives the options it was made from: the
+// element plans what the app showed.
 func TestEmbedSnippetRoundTrip(t *testing.T) {
 	def := Options{Options: planner.DefaultOptions()}
 	with := func(f func(*Options)) Options { o := def; f(&o); return o }
 	tests := []struct {
-		name string
-		o    Options
-		want string // the element's line
+		name   string
+		o      Options
+		params bool   // the file has params
+		want   string // the element's attributes
 	}{
-		{"defaults", def, `<memplan-plan src="m.json"></memplan-plan>`},
-		{"issue's example", with(func(o *Options) { o.Strategy, o.F32Uniform = "exact", true }),
-			`<memplan-plan src="m.json" strategy="exact" f32-uniform></memplan-plan>`},
-		{"a device", with(func(o *Options) { o.WebGPU, o.Binding, o.Limits, o.NodeLimit = "ios", "tensor", "buffer=512MiB", 100 }),
-			`<memplan-plan src="m.json" webgpu="ios" binding="tensor" limits="buffer=512MiB" node-limit="100"></memplan-plan>`},
+		{"defaults", def, true, `src="m.json" skip-params="false"`},
+		{"defaults, a file without params", def, false, `src="m.json"`},
+		{"params skipped", with(func(o *Options) { o.SkipParams = true }), true, `src="m.json"`},
+		{"issue's example", with(func(o *Options) { o.Strategy, o.F32Uniform = "exact", true }), false,
+			`src="m.json" strategy="exact" f32-uniform`},
+		{"a device", with(func(o *Options) { o.WebGPU, o.Binding, o.Limits, o.NodeLimit = "ios", "tensor", "buffer=512MiB", 100 }), false,
+			`src="m.json" webgpu="ios" binding="tensor" limits="buffer=512MiB" node-limit="100"`},
 		{"everything", with(func(o *Options) {
 			o.Strategy, o.Alignment, o.Guard, o.Budget = "best-fit", 128, 0, 1<<20
 			o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true
 			o.Symbols, o.IfBranch = map[string]int64{"seq": 4, "batch": 2}, "else"
-		}), `<memplan-plan src="m.json" strategy="best-fit" alignment="128" guard="0" budget="1048576" no-reuse skip-params skip-inputs skip-constants symbols="batch=2, seq=4" if-branch="else"></memplan-plan>`},
+		}), true, `src="m.json" strategy="best-fit" alignment="128" guard="0" budget="1048576" no-reuse skip-inputs skip-constants symbols="batch=2, seq=4" if-branch="else"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := EmbedSnippet("https://docs.example/memplan/embed.js", "m.json", tc.o)
+			s := EmbedSnippet("https://docs.example/memplan/embed.js", "m.json", tc.o, tc.params)
 			script, elem, _ := strings.Cut(s, "\n")
-			if script != `<script type="module" src="https://docs.example/memplan/embed.js"></script>` || elem != tc.want {
-				t.Fatalf("snippet\n%s\nwant the element\n%s", s, tc.want)
+			want := "<memplan-plan " + tc.want + ">" + escapeHTML(Fallback("m.json")) + "</memplan-plan>"
+			if script != `<script type="module" src="https://docs.example/memplan/embed.js"></script>` || elem != want {
+				t.Fatalf("snippet\n%s\nwant the element\n%s", s, want)
 			}
 			back, err := OptionsFromAttributes(parseAttributes(t, elem))
 			if err != nil {
 				t.Fatal(err)
 			}
 			back.SymbolsText = "" // the snippet writes symbols as text; the map is what counts
+			if !tc.params {
+				back.SkipParams = tc.o.SkipParams // no params: skipping them changes nothing
+			}
 			if !reflect.DeepEqual(back, tc.o) {
 				t.Errorf("read back %+v, want %+v", back, tc.o)
 			}
 		})
 	}
-	if s := EmbedSnippet("e.js", "m.json", with(func(o *Options) { o.Strategy = "auto" })); strings.Contains(s, "strategy") {
+	if s := EmbedSnippet("e.js", "m.json", with(func(o *Options) { o.Strategy = "auto" }), false); strings.Contains(s, "strategy") {
 		t.Errorf("the default strategy, named, is written: %s", s)
 	}
-	if s := EmbedSnippet("e.js", `a"<b>.json`, def); !strings.Contains(s, `src="a&#34;&lt;b&gt;.json"`) {
+	if s := EmbedSnippet("e.js", `a"<b>.json`, def, false); !strings.Contains(s, `src="a&#34;&lt;b&gt;.json"`) || strings.Contains(s, `<b>`) {
 		t.Errorf("file name not escaped: %s", s)
 	}
 }
@@ -121,7 +131,7 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 // the snippets need (values never hold a quote: they are escaped).
 func parseAttributes(t *testing.T, s string) map[string]string {
 	t.Helper()
-	s = strings.TrimPrefix(strings.TrimSuffix(s, "></memplan-plan>"), "<memplan-plan ")
+	s, _, _ = strings.Cut(strings.TrimPrefix(s, "<memplan-plan "), ">")
 	out := map[string]string{}
 	for s != "" {
 		name, rest, _ := strings.Cut(s, " ")

@@ -33,6 +33,13 @@ type Option struct {
 	// Switch: a flag that takes no value, an attribute that is on when
 	// present, "1" in a link. Its text is true or false (or 1 or 0).
 	Switch bool
+	// Element is the <memplan-plan> element's text for a switch whose
+	// attribute is absent: "true" for one the element turns on ("" for
+	// the option's own default). A widget in a page of docs shows what a
+	// reader came to see: a real model's weights fill most of its arena,
+	// so that its activations are a thin strip, and the element leaves
+	// params out unless skip-params="false" keeps them.
+	Element string
 
 	id   optionID
 	kind optionKind
@@ -88,7 +95,7 @@ var optionTable = [...]Option{
 	{id: optF32Uniform, JSON: "f32_uniform", Flag: "f32-uniform", Param: "f32", Attribute: "f32-uniform", kind: switchKind, Switch: true},
 	{id: optNoReuse, JSON: "no_reuse", Flag: "no-reuse", Param: "noreuse", Attribute: "no-reuse", kind: switchKind, Switch: true},
 	{id: optSkip, Flag: "skip", Param: "skip", kind: skipKind},
-	{id: optSkipParams, JSON: "skip_params", Attribute: "skip-params", kind: switchKind, Switch: true},
+	{id: optSkipParams, JSON: "skip_params", Attribute: "skip-params", kind: switchKind, Switch: true, Element: "true"},
 	{id: optSkipInputs, JSON: "skip_inputs", Attribute: "skip-inputs", kind: switchKind, Switch: true},
 	{id: optSkipConstants, JSON: "skip_constants", Attribute: "skip-constants", kind: switchKind, Switch: true},
 	{id: optSymbols, JSON: "symbols_text", Flag: "set", Param: "sym", Attribute: "symbols", kind: symbolsKind},
@@ -217,29 +224,42 @@ func (opt *Option) Parse(o *Options, text string) error {
 			}
 		}
 	case symbolsKind:
-		// Given again (the command line's --set, repeated), the values
-		// merge, later ones winning, and the text becomes the merged
-		// values'; given once, the text stays as written.
+		// Given once (a link, an attribute), the text stays as written;
+		// the command line's repeated --set merges (ParseRepeated).
 		syms, err := planner.ParseSymbols(text)
 		if err != nil {
 			return err
 		}
-		merged := make(map[string]int64, len(o.Symbols)+len(syms))
-		for k, n := range o.Symbols {
-			merged[k] = n
-		}
-		for k, n := range syms {
-			merged[k] = n
-		}
-		if o.SymbolsText == "" {
-			o.SymbolsText = text
-		} else {
-			o.SymbolsText = symbolsText(merged)
-		}
-		if len(merged) > 0 {
-			o.Symbols = merged
+		o.SymbolsText = text
+		if len(syms) > 0 {
+			o.Symbols = syms
 		}
 	}
+	return opt.check(o)
+}
+
+// ParseRepeated is Parse for a flag given again: the command line's --set
+// repeats, its values merging, later ones winning, and the text becomes
+// the merged values'. Only the command line links it.
+func (opt *Option) ParseRepeated(o *Options, text string) error {
+	prev := o.Symbols
+	if opt.kind != symbolsKind || o.SymbolsText == "" {
+		return opt.Parse(o, text)
+	}
+	if err := opt.Parse(o, text); err != nil {
+		return err
+	}
+	merged := make(map[string]int64, len(prev)+len(o.Symbols))
+	for k, n := range prev {
+		merged[k] = n
+	}
+	for k, n := range o.Symbols {
+		merged[k] = n
+	}
+	if len(merged) > 0 {
+		o.Symbols = merged
+	}
+	o.SymbolsText = symbolsText(merged)
 	return opt.check(o)
 }
 
@@ -300,51 +320,20 @@ func (o *Options) Validate() error {
 // planner.DefaultStrategy).
 func DefaultOptions() Options { return Options{Options: planner.DefaultOptions()} }
 
-// on, word and number are the option's field in o.
-func (opt *Option) on(o *Options) *bool {
-	switch opt.id {
-	case optF32Uniform:
-		return &o.F32Uniform
-	case optNoReuse:
-		return &o.NoReuse
-	case optSkipParams:
-		return &o.SkipParams
-	case optSkipInputs:
-		return &o.SkipInputs
-	case optSkipConstants:
-		return &o.SkipConstants
-	}
-	panic("protocol: not a switch")
-}
-
-func (opt *Option) word(o *Options) *string {
-	switch opt.id {
-	case optStrategy:
-		return &o.Strategy
-	case optIfBranch:
-		return &o.IfBranch
-	case optWebGPU:
-		return &o.WebGPU
-	case optBinding:
-		return &o.Binding
-	case optLimits:
-		return &o.Limits
-	}
-	panic("protocol: not a word option")
-}
-
+// on, word and number are the option's field in o: one table of them,
+// which costs the wasm programs less code than a switch each.
+func (opt *Option) on(o *Options) *bool     { return opt.field(o).(*bool) }
+func (opt *Option) word(o *Options) *string { return opt.field(o).(*string) }
 func (opt *Option) number(o *Options) *int64 {
-	switch opt.id {
-	case optAlignment:
-		return &o.Alignment
-	case optGuard:
-		return &o.Guard
-	case optBudget:
-		return &o.Budget
-	case optNodeLimit:
-		return &o.NodeLimit
-	}
-	panic("protocol: not a number option")
+	return opt.field(o).(*int64)
+}
+
+func (opt *Option) field(o *Options) any {
+	return [...]any{optStrategy: &o.Strategy, optAlignment: &o.Alignment, optGuard: &o.Guard, optBudget: &o.Budget,
+		optF32Uniform: &o.F32Uniform, optNoReuse: &o.NoReuse, optSkip: nil, optSkipParams: &o.SkipParams,
+		optSkipInputs: &o.SkipInputs, optSkipConstants: &o.SkipConstants, optSymbols: &o.SymbolsText,
+		optIfBranch: &o.IfBranch, optWebGPU: &o.WebGPU, optBinding: &o.Binding, optLimits: &o.Limits,
+		optNodeLimit: &o.NodeLimit}[opt.id]
 }
 
 // check is the option's rule for its decoded value. (Each message is

@@ -148,13 +148,14 @@ func TestOptionsValidate(t *testing.T) {
 	}
 }
 
-// The command line's --set repeats, later values winning; a link's and
-// an attribute's symbols, given once, keep their text as written.
+// The command line's --set repeats, later values winning
+// (ParseRepeated); a link's and an attribute's symbols, given once, keep
+// their text as written.
 func TestSymbolsOptionMerges(t *testing.T) {
 	set := OptionByJSON("symbols_text")
 	o := DefaultOptions()
 	for _, text := range []string{"batch=2,seq=16", "batch=4"} {
-		if err := set.Parse(&o, text); err != nil {
+		if err := set.ParseRepeated(&o, text); err != nil {
 			t.Fatal(err)
 		}
 	}
