@@ -273,6 +273,10 @@ type WorkerEvent struct {
 	// coordinates ended (Portfolio).
 	Route   *Route   `json:"route,omitempty"`
 	Outcome *Outcome `json:"outcome,omitempty"`
+	// Limit (the answer to a "check" request, "checked") is the largest
+	// file the page may read (planner.MaxInputBytes): a file is read no
+	// further than this; Error, when set, refuses the one asked about.
+	Limit int64 `json:"limit,omitempty"`
 	// Heard, on a shard's answer from a worker other than the first, is
 	// what the pool forwards to the first worker's Portfolio.
 	Heard *Heard `json:"heard,omitempty"`
@@ -283,13 +287,16 @@ type WorkerEvent struct {
 // or "csv" (the placed buffers, planner.AppendBufferCSV). The plan travels
 // beside it as "plan", in planner's binary form. Name is the file name without its extension; Theme and
 // Budget are the picture's colours and budget line, as the viewer shows
-// them. The worker answers with an "exported" WorkerEvent or an "error".
+// them, and Width and Height its size in CSS pixels (0: svgplot's).
+// The worker answers with an "exported" WorkerEvent or an "error".
 type ExportRequest struct {
 	ID     int    `json:"id"`
 	What   string `json:"what"`
 	Name   string `json:"name"`
 	Theme  string `json:"theme"`
 	Budget int64  `json:"budget"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
 }
 
 // WorkerRequest is any message to a planner worker, read by its Type:
@@ -298,22 +305,34 @@ type ExportRequest struct {
 // largest value of Symbol that fits), "explain" (Tensor of the plan the
 // worker made for request Key, or of Plan handed along), "export"
 // (ExportRequest's fields, with Plan), "diff" (A and B), "warm",
-// "release", "polish", "cancel" (of ID; none: whatever is in flight) and
-// "heard" (worker From's Event, for the Portfolio of request ID).
+// "release", "polish", "cancel" (of ID; none: whatever is in flight),
+// "heard" (worker From's Event, for the Portfolio of request ID) and
+// "check" (may the page read file Name, of Size bytes (0: unknown), or
+// one that went Over the limit while it was read; answered "checked",
+// with the limit).
 type WorkerRequest struct {
 	Type string `json:"type"`
 	PlanRequest
-	Data   Blob         `json:"data"`
-	Key    int          `json:"key"`
-	Tensor string       `json:"tensor"`
-	Plan   Blob         `json:"plan"`
-	What   string       `json:"what"`
-	Theme  string       `json:"theme"`
-	Budget int64        `json:"budget"`
-	A      *DiffRequest `json:"a"`
-	B      *DiffRequest `json:"b"`
-	From   int          `json:"from"`
-	Event  *Heard       `json:"event"`
+	Data   Blob   `json:"data"`
+	Key    int    `json:"key"`
+	Tensor string `json:"tensor"`
+	Plan   Blob   `json:"plan"`
+	What   string `json:"what"`
+	Theme  string `json:"theme"`
+	Budget int64  `json:"budget"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Size   int64  `json:"size"`
+	Over   bool   `json:"over"`
+	// Attributes, in a "plan" request, are a <memplan-plan> element's
+	// attributes as written, which the worker reads into the options
+	// (OptionsFromAttributes) in place of Options: the element plans
+	// without a viewer, and parses nothing itself.
+	Attributes map[string]string `json:"attributes"`
+	A          *DiffRequest      `json:"a"`
+	B          *DiffRequest      `json:"b"`
+	From       int               `json:"from"`
+	Event      *Heard            `json:"event"`
 	// HasID says the message named an id (a cancel without one stops
 	// whatever is in flight).
 	HasID bool `json:"-"`

@@ -120,7 +120,7 @@ func (w *worker) handle(m js.Value) {
 			return
 		}
 		go func() {
-			ev, out := export(protocol.ExportRequest{ID: r.ID, What: r.What, Name: r.Name, Theme: r.Theme, Budget: r.Budget}, data)
+			ev, out := export(protocol.ExportRequest{ID: r.ID, What: r.What, Name: r.Name, Theme: r.Theme, Budget: r.Budget, Width: r.Width, Height: r.Height}, data)
 			ev.ID = r.ID
 			postBytes(ev, "data", out)
 		}()
@@ -131,6 +131,17 @@ func (w *worker) handle(m js.Value) {
 			w.release = nil
 		}
 		w.mu.Unlock()
+	case "check":
+		// Before a byte of the file is read (the element's fetch asks).
+		err := planner.CheckInput(r.Name, r.Size, planner.BrowserMemoryLimit)
+		if r.Over {
+			err = planner.StreamTooLarge(r.Name, planner.BrowserMemoryLimit)
+		}
+		ev := protocol.WorkerEvent{Type: "checked", ID: r.ID, Limit: planner.MaxInputBytes(planner.BrowserMemoryLimit)}
+		if err != nil {
+			ev.Error = protocol.ErrorOf(err)
+		}
+		post(ev)
 	case "warm":
 		w.warm(r.ID)
 	case "polish":
@@ -139,7 +150,14 @@ func (w *worker) handle(m js.Value) {
 		w.heard(r)
 	case "plan", "fit":
 		req := r.PlanRequest
-		if err := resolve(&req.Options); err != nil {
+		if r.Attributes != nil {
+			// An element's attributes, read here: the page parses none.
+			req.Options, err = protocol.OptionsFromAttributes(r.Attributes)
+		}
+		if err == nil {
+			err = resolve(&req.Options)
+		}
+		if err != nil {
 			if req.Pool > 0 { // the pool waits for the request's outcome
 				post(protocol.WorkerEvent{Type: "outcome", ID: req.ID, Outcome: &protocol.Outcome{Error: protocol.ErrorOf(err)}})
 				return
@@ -707,7 +725,7 @@ func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []by
 	switch req.What {
 	case "svg":
 		var b bytes.Buffer
-		err = svgplot.Write(&b, p, svgplot.Options{Theme: req.Theme, Budget: req.Budget})
+		err = svgplot.Write(&b, p, svgplot.Options{Theme: req.Theme, Budget: req.Budget, Width: req.Width, Height: req.Height})
 		out, ev.Name, ev.Mime = b.Bytes(), req.Name+".svg", "image/svg+xml"
 	case "plan":
 		out, err = json.MarshalIndent(p, "", "  ")
