@@ -104,19 +104,12 @@
 
   // ---- the widget's own tooltip and error box ----
   const tip = document.getElementById("tip");
-  const bytes = (n) => n.toLocaleString("en-US") + " B";
   function showTip(m) {
     if (!m.tensor) { tip.classList.remove("open"); return; }
-    const t = m.tensor.tensor;
-    const rows = [["op", t.op], ["kind", t.kind], ["shape", "[" + (t.shape || []).join(", ") + "]"], ["dtype", t.dtype],
-      ["size", bytes(t.size)], ["offset", t.offset < 0 ? "not in the arena" : bytes(t.offset)], ["live", "steps " + t.birth + " – " + t.death]];
-    if (t.guard) rows.push(["guard", bytes(t.guard)]);
-    if (t.reuses) rows.push(["reuses", t.reuses]);
-    if (t.root) rows.push(["view of", t.root + " at +" + bytes(t.view_offset)]);
     const name = document.createElement("b");
-    name.textContent = t.name + (m.part === "guard" ? " (guard band)" : "");
+    name.textContent = m.tensor.tensor.name + (m.part === "guard" ? " (guard band)" : "");
     const dl = document.createElement("dl");
-    for (const [k, v] of rows) {
+    for (const [k, v] of m.tensor.rows || []) { // Go's words
       const dt = document.createElement("dt"), dd = document.createElement("dd");
       dt.textContent = k; dd.textContent = v;
       dl.append(dt, dd);
@@ -229,8 +222,9 @@
   // that dies answers with a "stopped" error; the next request starts a
   // fresh pool. The wasm programs and the worker's script are files
   // beside this page or, in the single-file build (memplan.html, which
-  // opens from file://), inlined in it as memplanInline.
-  const runtime = window.memplanRuntime = new MemplanRuntime(location.href);
+  // opens from file://), inlined in it as memplanInline. ?pool=N: at most
+  // N workers (a docs page's widget, whose small files need few).
+  const runtime = window.memplanRuntime = new MemplanRuntime(location.href, Math.max(params.get("pool") | 0, 0));
 
   // Files the viewer made (Go's memplanExported: pixels to encode as PNG,
   // or a worker's bytes) go out as an "export" event with a Blob, to the
