@@ -15,63 +15,109 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
+	"memplan/planner"
 	"memplan/tools/serve/site"
 	"memplan/tools/serve/site/browser"
+	"memplan/wasm/protocol"
 )
 
 // embedPage is a docs page on one origin whose <memplan-plan> elements
-// load embed.js (and the viewer) from another. Every event an element
-// fires is recorded in window.events[id], with the time it came.
+// load embed.js (and the viewer) from another: %[1]s is memplan's origin,
+// %[2]s the elements. Its background follows the reader's colour scheme,
+// as a docs page's does. Every event an element fires is recorded in
+// window.events[id], with the time it came.
 const embedPage = `<!doctype html><html><head><meta charset="utf-8">
-<script type="module" src="%[1]s/embed.js"></script></head>
-<body style="margin:0; font: 14px sans-serif">
-<memplan-plan id="a" src="files/mlp.json" strategy="auto" height="260"></memplan-plan>
-<memplan-plan id="b" src="files/buffers.csv" height="260"></memplan-plan>
-<memplan-plan id="c" src="files/broken.json" height="160"></memplan-plan>
-<memplan-plan id="d" src="files/missing.json" height="100"></memplan-plan>
+<style>:root { color-scheme: light dark; } body { margin: 0; font: 14px sans-serif; background: #fcfcfa; color: #1c1e24; }
+@media (prefers-color-scheme: dark) { body { background: #181a20; color: #e6e8ee; } }</style>
+<script type="module" src="%[1]s/embed.js" onerror="window.embedFailed = true"></script></head>
+<body>
+<p id="top">A page of docs.</p>
+%[2]s
 <script>
   window.events = {};
-  for (const id of ["a", "b", "c", "d"]) {
+  for (const el of document.querySelectorAll("memplan-plan")) {
+    const id = el.id;
     window.events[id] = [];
-    for (const type of ["ready", "summary", "select", "error"]) {
-      document.getElementById(id).addEventListener(type, (e) => window.events[id].push(Object.assign({at: performance.now()}, e.detail)));
+    for (const type of ["ready", "summary", "select", "error", "picture", "live"]) {
+      el.addEventListener(type, (e) => window.events[id].push(Object.assign({at: performance.now()}, e.detail)));
     }
   }
   // The last event of a type an element fired, or null.
   window.last = (id, type) => window.events[id].filter((e) => e.type === type).pop() || null;
+  window.count = (id, type) => window.events[id].filter((e) => e.type === type).length;
 </script>
-<!-- The handshake by hand: a viewer told nothing of this origin, pinged by the test. -->
-<iframe id="raw" src="%[1]s/viewer.html?blank" style="position: fixed; right: 0; bottom: 0; width: 2px; height: 2px; border: 0"></iframe>
 <script>
+  // The handshake by hand: a viewer told nothing of this origin, pinged
+  // by the test (made when the test asks, so that it is no widget's).
   window.raw = []; window.pings = 0;
-  const rawFrame = document.getElementById("raw");
-  window.addEventListener("message", (e) => {
-    if (e.source === rawFrame.contentWindow) raw.push({type: e.data.type, version: e.data.version, pings, origin: e.origin});
-  });
-  window.ping = () => { pings++; rawFrame.contentWindow.postMessage({type: "ping"}, "%[1]s"); };
+  window.makeRaw = () => {
+    const rawFrame = document.createElement("iframe");
+    rawFrame.src = "%[1]s/viewer.html?blank";
+    rawFrame.style = "position: fixed; right: 0; bottom: 0; width: 2px; height: 2px; border: 0";
+    window.addEventListener("message", (e) => {
+      if (e.source === rawFrame.contentWindow) raw.push({type: e.data.type, version: e.data.version, pings, origin: e.origin});
+    });
+    window.ping = () => { pings++; rawFrame.contentWindow.postMessage({type: "ping"}, "%[1]s"); };
+    document.body.append(rawFrame);
+  };
 </script>
 </body></html>`
 
-// embedSession serves memplan from one origin and a host page with its
-// files from another, and opens the host page in a browser.
-func embedSession(t *testing.T, scheme string) *session {
+// embedElements are the cross-origin test's widgets: a graph, a buffer
+// list, a model with params (left out unless asked for), a broken file
+// and a missing one.
+const embedElements = `<memplan-plan id="a" src="files/mlp.json" strategy="auto" height="260"></memplan-plan>
+<memplan-plan id="b" src="files/buffers.csv" height="200"></memplan-plan>
+<memplan-plan id="e" src="files/mnist.onnx" height="200"></memplan-plan>
+<memplan-plan id="c" src="files/broken.json" height="160"></memplan-plan>
+<memplan-plan id="d" src="files/missing.json" height="100"></memplan-plan>`
+
+// embedSession serves memplan from one origin (through memplan, which
+// may change what it serves: nil serves it as is) and a host page with
+// its files from another, and opens the host page, holding elements, in
+// a browser. served counts memplan's requests.
+func embedSession(t *testing.T, scheme, elements string, memplan func(http.Handler) http.Handler) *session {
 	root := moduleRoot(t)
-	memplanSrv := httptest.NewServer(site.Handler(filepath.Join(root, "web"), build.wasm))
+	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
+	var h http.Handler = served
+	if memplan != nil {
+		h = memplan(served)
+	}
+	memplanSrv := httptest.NewServer(h)
 	t.Cleanup(memplanSrv.Close)
 	files := map[string]string{
 		"/files/mlp.json":     filepath.Join(root, "examples", "mlp.json"),
 		"/files/buffers.csv":  filepath.Join(root, "docs", "site", "buffers.csv"),
 		"/files/broken.json":  filepath.Join(root, "docs", "site", "broken.json"),
+		"/files/mnist.onnx":   filepath.Join(root, "web", "lessons", "mnist.onnx"),
 		"/files/missing.json": "",
 	}
 	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/blank" { // where the browser waits while the test sets it up
+		switch r.URL.Path {
+		case "/blank": // where the browser waits while the test sets it up
 			return
-		}
-		if r.URL.Path == "/" {
+		case "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprintf(w, embedPage, memplanSrv.URL)
+			fmt.Fprintf(w, embedPage, memplanSrv.URL, elements)
+			return
+		case "/files/huge.json":
+			// Over the page's limit by its Content-Length: nothing need
+			// follow, the element reads none of it.
+			w.Header().Set("Content-Length", fmt.Sprint(planner.MaxInputBytes(planner.BrowserMemoryLimit)+1))
+			w.WriteHeader(http.StatusOK)
+			return
+		case "/files/stream.json":
+			// Over the limit with no length: streamed until the reader
+			// stops reading.
+			chunk := make([]byte, 1<<20)
+			for n := int64(0); n <= planner.MaxInputBytes(planner.BrowserMemoryLimit); n += int64(len(chunk)) {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
 			return
 		}
 		f, ok := files[r.URL.Path]
@@ -89,11 +135,304 @@ func embedSession(t *testing.T, scheme string) *session {
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(cancelT)
-	s := &session{page: &page{t: t, ctx: ctx}, url: hostSrv.URL, root: root}
+	s := &session{page: &page{t: t, ctx: ctx}, url: hostSrv.URL, served: served, root: root}
 	s.run("viewport", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(hostSrv.URL+"/blank"))
 	s.scheme(scheme)
 	s.run("open the host page", chromedp.Navigate(hostSrv.URL+"/"))
 	return s
+}
+
+// pictureShows checks that element id's picture is on screen as Go drew
+// it: the middle of its largest buffer (by area, from the picture's own
+// SVG) has the buffer's fill, and a corner the picture's background. It
+// returns the background.
+func (p *page) pictureShows(id string) string {
+	p.t.Helper()
+	type spot struct {
+		X, Y, BX, BY float64
+		Fill, Bg     string
+		Name         string
+	}
+	s := eval[spot](p, fmt.Sprintf(`(() => {
+		const el = document.getElementById(%q), svg = new DOMParser().parseFromString(el.picture.svg, "image/svg+xml");
+		const box = el.shadowRoot.querySelector("[part=error]"), f = el.getBoundingClientRect();
+		const clear = box.hidden ? Infinity : box.getBoundingClientRect().top - f.top;
+		let big = null, area = 0;
+		for (const r of svg.querySelectorAll("rect.buffer")) {
+			const a = r.width.baseVal.value * r.height.baseVal.value;
+			if (a > area && r.y.baseVal.value + r.height.baseVal.value / 2 < clear) { area = a; big = r; }
+		}
+		if (!big) return {Name: ""};
+		return {X: f.left + big.x.baseVal.value + big.width.baseVal.value / 2, Y: f.top + big.y.baseVal.value + big.height.baseVal.value / 2,
+			BX: f.left + 3, BY: f.bottom - 3, Fill: big.getAttribute("fill"), Bg: svg.querySelector("rect.background").getAttribute("fill"),
+			Name: big.dataset.name}; })()`, id))
+	if s.Name == "" {
+		p.fail("%s's picture has no buffer clear of its error box", id)
+	}
+	p.pixelBecomes(id+"'s picture of "+s.Name, s.X, s.Y, s.Fill)
+	p.pixelBecomes(id+"'s picture's background", s.BX, s.BY, s.Bg)
+	return s.Bg
+}
+
+// svgHas counts the elements of element id's picture that match sel.
+func (p *page) svgHas(id, sel string) int {
+	p.t.Helper()
+	return eval[int](p, fmt.Sprintf(`new DOMParser().parseFromString(document.getElementById(%q).picture.svg, "image/svg+xml").querySelectorAll(%q).length`, id, sel))
+}
+
+// hexLuminance is a #rrggbb colour's relative luminance, 0 to 1.
+func hexLuminance(hex string) float64 {
+	var r, g, b int
+	fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b)
+	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 255
+}
+
+// A docs page on another site with several widgets: one planner for all
+// of them (planner.wasm and each worker's script fetched once, no viewer
+// before the reader asks), a picture each, drawn by Go at the element's
+// size in the host's colours, params left out of a real model unless an
+// attribute keeps them, errors in the box; a click, or the keyboard,
+// starts the live viewer in the same box, and at most two live at once.
+func TestBrowserEmbedCrossOrigin(t *testing.T) {
+	s := embedSession(t, "dark", embedElements, nil)
+	p := s.page
+	for _, id := range []string{"a", "b", "e"} {
+		s.waitLong(id+"'s picture", fmt.Sprintf(`last(%q, "picture") !== null`, id))
+	}
+	// Drawn by Go at the element's size, in the host's (dark) colours.
+	type size struct{ W, H, EW, EH int }
+	if sz := eval[size](p, `(() => { const el = document.getElementById("a"), pic = el.picture;
+		return {W: pic.width, H: pic.height, EW: Math.round(el.clientWidth), EH: Math.round(el.clientHeight)}; })()`); sz.W != sz.EW || sz.H != sz.EH {
+		t.Errorf("a's picture is %d×%d, the element %d×%d", sz.W, sz.H, sz.EW, sz.EH)
+	}
+	darkBg := p.pictureShows("a")
+	p.pictureShows("b")
+	if hexLuminance(darkBg) > 0.3 {
+		t.Errorf("a's picture on a dark page has the background %s", darkBg)
+	}
+	// One planner for the page: its wasm fetched once, a worker script
+	// per worker of one small pool, and no viewer yet.
+	req := s.served.Requests()
+	if req["/planner.wasm"] != 1 || req["/runtime.js"] != 1 || req["/worker.js"] < 1 || req["/worker.js"] > 2 ||
+		req["/memplan.wasm"] != 0 || req["/viewer.js"] != 0 {
+		t.Errorf("three pictures fetched %v: want planner.wasm and runtime.js once, worker.js once a worker (at most 2), no viewer", req)
+	}
+	if n := eval[int](p, `document.querySelectorAll("memplan-plan").length - [...document.querySelectorAll("memplan-plan")].filter((el) => !el.shadowRoot.querySelector("iframe")).length`); n != 0 {
+		t.Errorf("%d elements made a viewer before anyone asked", n)
+	}
+	// A real model's params are left out by default; skip-params="false"
+	// keeps them.
+	if n := p.svgHas("e", `rect.buffer[data-kind="param"]`); n != 0 {
+		t.Errorf("mnist.onnx's picture draws %d params", n)
+	}
+	eval[bool](p, `(window.pics = count("e", "picture"), document.getElementById("e").setAttribute("skip-params", "false"), true)`)
+	s.waitLong("e planned with its params", `count("e", "picture") > pics`)
+	if n := p.svgHas("e", `rect.buffer[data-kind="param"]`); n == 0 {
+		t.Error(`skip-params="false": mnist.onnx's picture draws no params`)
+	}
+
+	// An attribute changes the options: no-reuse gives every buffer its
+	// own bytes, so the plot reaches higher; b does not plan again.
+	top := func() float64 {
+		return eval[float64](p, `+new DOMParser().parseFromString(document.getElementById("a").picture.svg, "image/svg+xml").querySelector("rect.plot").dataset.top`)
+	}
+	before := top()
+	eval[bool](p, `(window.pics = count("a", "picture"), window.bPics = count("b", "picture"),
+		document.getElementById("a").setAttribute("no-reuse", ""), true)`)
+	s.wait("a planned again with no-reuse", `count("a", "picture") > pics`)
+	if after := top(); after <= before {
+		t.Errorf("no-reuse: the plot's top went from %v to %v", before, after)
+	}
+	if eval[bool](p, `count("b", "picture") !== bPics`) {
+		t.Error("b planned again when a's attribute changed")
+	}
+	// The host turning light brings the pictures along.
+	s.scheme("light")
+	s.wait("a light picture", `last("a", "picture").theme === "light" && last("b", "picture").theme === "light"`)
+	if lightBg := p.pictureShows("a"); hexLuminance(lightBg) < 0.7 {
+		t.Errorf("a's picture on a light page has the background %s", lightBg)
+	}
+
+	// A broken file: the error names the place, and shows in the box (its
+	// left border, in the theme's error colour).
+	s.waitLong("c's error", `last("c", "error") !== null`)
+	type loc struct {
+		File, Path, Node string
+		Line, Column     int
+	}
+	got := eval[loc](p, `(() => { const e = last("c", "error"); return {File: e.file, Path: e.path, Node: e.node, Line: e.line, Column: e.column}; })()`)
+	if want := (loc{"broken.json", "nodes[1].dtype", "y", 6, 76}); got != want {
+		t.Errorf("c's error at %+v, want %+v", got, want)
+	}
+	eval[bool](p, `(document.getElementById("c").scrollIntoView({block: "center"}), true)`)
+	cx := eval[float64](p, `document.getElementById("c").getBoundingClientRect().left + 13`)
+	cy := eval[float64](p, `document.getElementById("c").getBoundingClientRect().bottom - 20`)
+	p.pixelBecomes("c's error box", cx, cy, "#c0392b")
+	// A src that does not load: the element says so itself.
+	s.wait("d's error", `last("d", "error")?.message.includes("missing.json: HTTP 404")`)
+	if msg := eval[string](p, `(() => { const b = document.getElementById("d").shadowRoot.querySelector("[part=error]"); return b.hidden ? "" : b.textContent; })()`); !strings.Contains(msg, "HTTP 404") {
+		t.Errorf("d shows %q, want the fetch's 404", msg)
+	}
+	s.screenshot("embed-pictures")
+	eval[bool](p, `(window.scrollTo(0, 0), true)`)
+
+	// A click on a: the live viewer takes over the same box once it has
+	// drawn the plan, and answers as the viewer does. (The hand-made
+	// embed starts beside it.)
+	eval[bool](p, `(makeRaw(), true)`)
+	box := eval[[]float64](p, `(() => { const r = document.getElementById("a").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`)
+	p.run("click a", chromedp.MouseClickXY(box[0]+box[2]/2, box[1]+box[3]/2))
+	s.waitLong("a's live viewer", `last("a", "live") !== null && last("a", "summary") !== null`)
+	if !eval[bool](p, `last("a", "summary").summary.options.no_reuse === true`) {
+		t.Error("a's viewer did not take its no-reuse attribute")
+	}
+	if after := eval[[]float64](p, `(() => { const r = document.getElementById("a").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`); fmt.Sprint(after) != fmt.Sprint(box) {
+		t.Errorf("a's box moved when its viewer took over: %v, then %v", box, after)
+	}
+	xa, ya, nameA, colorA := s.shownTensor("a")
+	s.pixelBecomes("a's live "+nameA, xa, ya, colorA)
+	s.screenshot("embed-live")
+
+	// The hand-made embed: by now its program runs, yet nothing came from
+	// it, since it does not know this origin (it never posts to "*"). A
+	// ping tells it: the ready it held and a pong with the protocol's
+	// version follow.
+	if n := eval[int](p, `raw.length`); n != 0 {
+		t.Errorf("the raw viewer posted %d events before it was pinged: %s", n, eval[string](p, `JSON.stringify(raw)`))
+	}
+	eval[bool](p, `(ping(), true)`)
+	s.waitLong("the raw viewer's ready and pong", `raw.some((m) => m.type === "ready" && m.pings === 1) && raw.some((m) => m.type === "pong" && m.version >= 2)`)
+
+	// At most two live viewers: b and e start theirs, and a, the least
+	// recent, goes back to its picture.
+	for _, id := range []string{"b", "e"} {
+		eval[bool](p, fmt.Sprintf(`(document.getElementById(%q).scrollIntoView({block: "center"}), true)`, id))
+		r := eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.getElementById(%q).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, id))
+		p.run("click "+id, chromedp.MouseClickXY(r[0], r[1]))
+		s.waitLong(id+"'s live viewer", fmt.Sprintf(`last(%q, "live") !== null`, id))
+	}
+	s.wait("a back to its picture", `!document.getElementById("a").shadowRoot.querySelector("iframe")`)
+	if n := eval[int](p, `[...document.querySelectorAll("memplan-plan")].filter((el) => el.shadowRoot.querySelector("iframe")).length`); n != 2 {
+		t.Errorf("%d live viewers, want 2", n)
+	}
+
+	// The keyboard: from the text above it, Tab reaches a, and the focus
+	// starts its viewer again.
+	eval[bool](p, `(window.scrollTo(0, 0), window.lives = count("a", "live"), true)`)
+	above := eval[[]float64](p, `(() => { const r = document.getElementById("top").getBoundingClientRect(); return [r.left + 5, r.top + r.height / 2]; })()`)
+	p.run("click the text", chromedp.MouseClickXY(above[0], above[1]))
+	p.run("Tab", chromedp.KeyEvent(kb.Tab))
+	s.wait("a focused", `document.activeElement === document.getElementById("a")`)
+	s.waitLong("a's viewer again, from the keyboard", `count("a", "live") > lives`)
+}
+
+// A file over the page's limit is refused before it is read, by its
+// Content-Length or, with none, as it streams in, in Go's words; the
+// picture that was there stays.
+func TestBrowserEmbedTooLarge(t *testing.T) {
+	s := embedSession(t, "light", `<memplan-plan id="a" src="files/mlp.json" height="240"></memplan-plan>
+<memplan-plan id="f" src="files/huge.json" height="120"></memplan-plan>`, nil)
+	p := s.page
+	limit := planner.MaxInputBytes(planner.BrowserMemoryLimit)
+	s.waitLong("f's error", `last("f", "error") !== null`)
+	if got, want := eval[string](p, `last("f", "error").message`), planner.CheckInput("huge.json", limit+1, planner.BrowserMemoryLimit).Error(); got != want {
+		t.Errorf("f's error is %q, want Go's %q", got, want)
+	}
+	s.waitLong("a's picture", `last("a", "picture") !== null`)
+	p.pictureShows("a")
+	// a's file becomes one that streams past the limit: refused as it
+	// comes in, and a's picture stays, with the error over it.
+	eval[bool](p, `(document.getElementById("a").setAttribute("src", "files/stream.json"), true)`)
+	s.waitLong("a's error", `last("a", "error") !== null`)
+	if got, want := eval[string](p, `last("a", "error").message`), planner.StreamTooLarge("stream.json", planner.BrowserMemoryLimit).Error(); got != want {
+		t.Errorf("a's error is %q, want Go's %q", got, want)
+	}
+	if eval[string](p, `last("a", "error").showing`) != "mlp.json" {
+		t.Error("a's error does not say its picture of mlp.json stays")
+	}
+	p.pictureShows("a")
+	s.screenshot("embed-too-large")
+}
+
+// When memplan's files cannot be loaded from the page, the page says
+// what their host must fix: without CORS, embed.js does not load, and
+// the element shows the text Go's snippet puts inside it; with embed.js
+// loading but the planner's wasm missing, or without CORS, the element's
+// box names the file and the fix.
+func TestBrowserEmbedHostErrors(t *testing.T) {
+	snippet := protocol.EmbedSnippet("embed.js", "mlp.json", protocol.DefaultOptions(), true)
+	_, elem, _ := strings.Cut(snippet, "\n")
+	elem = strings.Replace(elem, `src="mlp.json"`, `id="a" src="files/mlp.json" height="200"`, 1)
+	for _, c := range []struct {
+		name string
+		wrap func(http.Handler) http.Handler
+		want []string // in the box; none: the element is not defined
+	}{
+		{"nocors", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				h.ServeHTTP(noCORS{w}, r)
+			})
+		}, nil},
+		{"nowasm", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, "/planner.wasm") {
+					w.Header().Set("Access-Control-Allow-Origin", "*")
+					http.NotFound(w, r)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}, []string{"planner.wasm is not at", "HTTP 404", "make site"}},
+		{"wasmcors", func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, ".wasm") {
+					w = noCORS{w}
+				}
+				h.ServeHTTP(w, r)
+			})
+		}, []string{"planner.wasm at", "cannot be read from this page", "Access-Control-Allow-Origin"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := embedSession(t, "light", elem, c.wrap)
+			p := s.page
+			if c.want == nil {
+				s.wait("embed.js to fail", `window.embedFailed === true`)
+				if eval[bool](p, `!!customElements.get("memplan-plan")`) {
+					t.Fatal("embed.js loaded without CORS")
+				}
+				if got, want := eval[string](p, `document.getElementById("a").textContent`), protocol.Fallback("mlp.json"); got != want {
+					t.Errorf("the element shows %q, want the snippet's %q", got, want)
+				}
+				if h := eval[float64](p, `document.getElementById("a").getBoundingClientRect().height`); h < 10 {
+					t.Errorf("the undefined element's text is %v px high", h)
+				}
+				s.screenshot("embed-no-cors")
+				return
+			}
+			s.waitLong("a's error", `last("a", "error") !== null`)
+			msg := eval[string](p, `(() => { const b = document.getElementById("a").shadowRoot.querySelector("[part=error]"); return b.hidden ? "" : b.textContent; })()`)
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the box says %q, want %q in it", msg, w)
+				}
+			}
+			s.screenshot("embed-" + c.name)
+		})
+	}
+}
+
+// noCORS is a response that drops Access-Control-Allow-Origin, as a
+// static host without CORS set-up sends it.
+type noCORS struct{ http.ResponseWriter }
+
+func (w noCORS) WriteHeader(code int) {
+	w.Header().Del("Access-Control-Allow-Origin")
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w noCORS) Write(b []byte) (int, error) {
+	w.Header().Del("Access-Control-Allow-Origin")
+	return w.ResponseWriter.Write(b)
 }
 
 // shownTensor selects the largest buffer of element id's plan (its
@@ -148,94 +487,6 @@ func (p *page) pixelBecomes(what string, x, y float64, want string) {
 		}
 	}
 	p.fail("%s: pixel (%.0f, %.0f) is %s, want %s", what, x, y, got, want)
-}
-
-func TestBrowserEmbedCrossOrigin(t *testing.T) {
-	s := embedSession(t, "dark")
-	// Both plans come up, each in its own element.
-	// Four viewers start at once: on a loaded machine that takes a while.
-	s.waitLong("mlp.json planned in a", `last("a", "summary")?.file === "mlp.json"`)
-	s.waitLong("buffers.csv planned in b", `last("b", "summary")?.file === "buffers.csv"`)
-	// The hand-made embed, started with the others: by now its program
-	// runs, yet nothing came from it, since it does not know this origin
-	// (it never posts to "*"). A ping tells it: the ready it held and a
-	// pong with the protocol's version follow.
-	if n := eval[int](s.page, `raw.length`); n != 0 {
-		t.Errorf("the raw viewer posted %d events before it was pinged: %s", n, eval[string](s.page, `JSON.stringify(raw)`))
-	}
-	eval[bool](s.page, `(ping(), true)`)
-	s.wait("the raw viewer's ready and pong", `raw.some((m) => m.type === "ready" && m.pings === 1) &&
-		raw.some((m) => m.type === "pong" && m.version >= 2)`)
-	firstPicture := eval[float64](s.page, `events.a.find((e) => e.type === "summary").at`)
-	t.Logf("load to first picture (a's first summary): %.0f ms", firstPicture)
-	if r := eval[int](s.page, `events.a.filter((e) => e.type === "ready").length`); r != 1 {
-		t.Errorf("a fired %d ready events, want 1", r)
-	}
-	if v := eval[int](s.page, `last("a", "ready").version`); v < 2 {
-		t.Errorf("ready carries version %d", v)
-	}
-	if got := eval[string](s.page, `last("a", "summary").summary.strategy`); got != "auto" {
-		t.Errorf("a planned with strategy %q", got)
-	}
-
-	xa, ya, nameA, darkA := s.shownTensor("a")
-	s.pixelBecomes("a's "+nameA, xa, ya, darkA)
-	xb, yb, nameB, darkB := s.shownTensor("b")
-	s.pixelBecomes("b's "+nameB, xb, yb, darkB)
-
-	// An attribute changes the options: no-reuse gives every buffer its
-	// own bytes, so the arena is the sum of them all.
-	before := eval[float64](s.page, `last("a", "summary").summary.arena_size`)
-	eval[bool](s.page, `(window.plans = events.a.length, window.bPlans = events.b.filter((e) => e.type === "summary").length,
-		document.getElementById("a").setAttribute("no-reuse", ""), true)`)
-	s.wait("a re-planned with no-reuse", `events.a.slice(plans).some((e) => e.type === "summary")`)
-	after := eval[float64](s.page, `last("a", "summary").summary.arena_size`)
-	unshared := eval[float64](s.page, `last("a", "summary").summary.total_unshared`)
-	if after <= before || after < unshared {
-		t.Errorf("no-reuse: arena %v → %v, want at least the unshared %v", before, after, unshared)
-	}
-	if eval[bool](s.page, `events.b.filter((e) => e.type === "summary").length !== bPlans`) {
-		t.Error("b re-planned when a's attribute changed")
-	}
-
-	// theme="light" on a: its colours become the light theme's; b stays dark.
-	eval[bool](s.page, `(document.getElementById("a").setAttribute("theme", "light"), true)`)
-	xa, ya, nameA, lightA := s.shownTensor("a")
-	if lightA == darkA {
-		t.Errorf("%s is %s in both themes", nameA, lightA)
-	}
-	s.pixelBecomes("a's "+nameA+" in the light theme", xa, ya, lightA)
-	s.pixelBecomes("b's "+nameB+" still dark", xb, yb, darkB)
-
-	// The host's scheme turning light brings b along (it has no theme).
-	s.scheme("light")
-	s.wait("b to take the host's scheme", `document.getElementById("b").dataset.theme === "light"`) // the change event follows the match
-	xb, yb, nameB, lightB := s.shownTensor("b")
-	if lightB == darkB {
-		t.Errorf("b's %s is %s in both themes", nameB, lightB)
-	}
-	s.pixelBecomes("b's "+nameB+" after the host turned light", xb, yb, lightB)
-
-	// A broken file: the error names the place, and shows in the widget
-	// (its box's left border, in the theme's error colour).
-	s.waitLong("c's error", `last("c", "error") !== null`)
-	type loc struct {
-		File, Path, Node string
-		Line, Column     int
-	}
-	got := eval[loc](s.page, `(() => { const e = last("c", "error"); return {File: e.file, Path: e.path, Node: e.node, Line: e.line, Column: e.column}; })()`)
-	if want := (loc{"broken.json", "nodes[1].dtype", "y", 6, 76}); got != want {
-		t.Errorf("c's error at %+v, want %+v", got, want)
-	}
-	cx := eval[float64](s.page, `document.getElementById("c").getBoundingClientRect().left + 13`)
-	cy := eval[float64](s.page, `document.getElementById("c").getBoundingClientRect().bottom - 20`)
-	s.pixelBecomes("c's error box", cx, cy, "#c0392b")
-	// A src that does not load: the element says so itself.
-	s.wait("d's error", `last("d", "error")?.message.includes("missing.json: HTTP 404")`)
-	if msg := eval[string](s.page, `(() => { const b = document.getElementById("d").shadowRoot.querySelector("[part=error]"); return b.hidden ? "" : b.textContent; })()`); !strings.Contains(msg, "HTTP 404") {
-		t.Errorf("d shows %q, want the fetch's 404", msg)
-	}
-	s.screenshot("embed-cross-origin")
 }
 
 // copyWasm puts the built wasm programs into dir, as BuildSite would.
@@ -329,11 +580,17 @@ func TestBrowserStaticSite(t *testing.T) {
 	p.run("open compare", chromedp.Navigate(srv.URL+"/compare.html"))
 	p.waitLong("the comparison", `document.querySelectorAll("#totals tbody tr").length > 0`)
 
-	// The docs page's widgets, loaded from the same static files.
+	// The docs page's widgets, loaded from the same static files: the
+	// first's picture, then, clicked, its live viewer, whose summary the
+	// page's script shows in Go's words.
 	p.run("open the docs page", chromedp.Navigate(srv.URL+"/docs/index.html"))
 	eval[bool](p, `(document.getElementById("mlp").scrollIntoView(), true)`)
-	p.waitLong("the docs page's first widget", `document.getElementById("mlp-out").textContent.startsWith("mlp: arena")`)
+	p.waitLong("the docs page's first picture", `!!document.getElementById("mlp").picture`)
+	p.pictureShows("mlp")
 	p.screenshot("docs-site")
+	at := eval[[]float64](p, `(() => { const r = document.getElementById("mlp").getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	p.run("click the first widget", chromedp.MouseClickXY(at[0], at[1]))
+	p.waitLong("the docs page's first widget, live", `document.getElementById("mlp-out").textContent.startsWith("mlp: arena")`)
 
 	// The single file, from file://: its built-in example planned in a
 	// worker made from the page itself.

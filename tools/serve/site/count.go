@@ -20,12 +20,14 @@ const (
 var AfterFirstScreen = []string{"/worker.js", "/" + WorkerFile}
 
 // Counter wraps a handler and counts the body bytes it sends, by path, as
-// they go on the wire (gzipped when the client accepts it).
+// they go on the wire (gzipped when the client accepts it), and the
+// requests for each path.
 type Counter struct {
 	Next http.Handler
 
-	mu   sync.Mutex
-	sent map[string]int
+	mu       sync.Mutex
+	sent     map[string]int
+	requests map[string]int
 }
 
 func (c *Counter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -34,9 +36,17 @@ func (c *Counter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sent == nil {
-		c.sent = map[string]int{}
+		c.sent, c.requests = map[string]int{}, map[string]int{}
 	}
 	c.sent[r.URL.Path] += cw.n
+	c.requests[r.URL.Path]++
+}
+
+// Requests returns how many requests each path got so far.
+func (c *Counter) Requests() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.requests)
 }
 
 // Sent returns the bytes sent so far by path, and their total.
