@@ -4,21 +4,22 @@
 //   <memplan-plan src="mlp.json" strategy="auto" f32-uniform height="420"></memplan-plan>
 //
 // Every element of a page shares one planner (runtime.js's pool of
-// workers, beside this script), which plans them one at a time in the
-// order they come near the viewport. Each first shows a picture of its
-// plan, drawn by Go (the worker's SVG export, the picture plan --svg
-// writes) at the element's size and in the host's theme; the live viewer
-// (viewer.html, in an iframe) starts only when the reader turns to it (a
-// click, the focus, Ctrl/⌘+wheel, a key), takes over the same box once it
-// has drawn the plan, and goes back to the picture when two others are
-// newer or it has scrolled away. The element fetches src itself,
-// relative to the host page, so the host needs no CORS set-up for its
-// files; its attributes go to Go as written, which reads them as
-// planning options (JavaScript here parses none). Events: "picture"
-// (a picture is shown), "live" (the viewer took over), "error", and once
-// live the viewer's own (ready, summary, select, …; detail is the
-// event); el.send(msg) sends the live viewer any message of
-// docs/embedding.md.
+// workers, beside this script), which plans them in the order they come
+// near the viewport, each whole in one worker, the workers side by side,
+// and ends its workers when it has been idle a while. Each element first
+// shows a picture of its plan, drawn by Go (the worker's SVG export, the
+// picture plan --svg writes) at the element's size and in the host's
+// theme; the live viewer (viewer.html, in an iframe) starts only when the
+// reader turns to it (a click, the focus, Ctrl/⌘+wheel, a key), takes
+// over the same box once it has drawn the plan, and goes back to the
+// picture when two others are newer or it has scrolled away. The element
+// fetches src itself, relative to the host page, so the host needs no
+// CORS set-up for its files; its attributes go to Go as written, which
+// reads them as planning options (JavaScript here parses none). Events:
+// "picture" (a picture is shown), "live" (the viewer took over),
+// "error", and once live the viewer's own (ready, summary, select, …;
+// detail is the event); el.send(msg) sends the live viewer any message
+// of docs/embedding.md.
 
 const base = new URL(".", import.meta.url);
 const viewerURL = new URL("viewer.html", base);
@@ -31,25 +32,31 @@ const notOptions = new Set(["src", "height", "theme", "class", "style", "id", "t
 // At most this many live viewers on a page: each is a viewer wasm and a
 // planner of its own, in a process of its own.
 const maxLive = 2;
+// The planner's workers: each is memory, and a docs page's files plan in
+// milliseconds.
+const lanes = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 2));
+const idleMillis = 3000;
 const darkScheme = matchMedia("(prefers-color-scheme: dark)");
 
 const css = `
 :host { display: block; position: relative; height: 420px; min-height: 120px; overflow: hidden; contain: layout paint; }
 :host(:focus-visible) { outline: 3px solid #56b4e9; outline-offset: -3px; }
 img, iframe { position: absolute; inset: 0; width: 100%; height: 100%; border: 0; display: block; }
-img { cursor: pointer; }
+/* A viewer starting is under the picture, not hidden: the browser runs
+   the frames of an iframe it shows, and would throttle a hidden one. */
+img { cursor: pointer; z-index: 1; }
 img:not([src]) { visibility: hidden; }
-iframe { opacity: 0; pointer-events: none; }
-iframe.up { opacity: 1; pointer-events: auto; }
+iframe { pointer-events: none; }
+iframe.up { pointer-events: auto; }
 img.behind { visibility: hidden; }
-[part=status], [part=hint] { position: absolute; left: 50%; top: 45%; transform: translate(-50%, -50%); max-width: 90%;
+[part=status], [part=hint] { position: absolute; z-index: 2; left: 50%; top: 45%; transform: translate(-50%, -50%); max-width: 90%;
   font: 13px/1.4 system-ui, sans-serif; color: #5a5f6b; pointer-events: none; text-align: center; }
 [part=hint] { padding: 6px 12px; border-radius: 4px; background: rgba(255, 255, 255, 0.94); color: #1c1e24;
   border: 1px solid #b9bfca; opacity: 0; transition: opacity 0.2s; }
 [part=hint].open { opacity: 1; }
 :host([data-theme=dark]) [part=status] { color: #9aa0ad; }
 :host([data-theme=dark]) [part=hint] { background: rgba(24, 26, 32, 0.94); color: #e6e8ee; border-color: #444a58; }
-[part=error] { position: absolute; left: 12px; right: 12px; bottom: 12px; padding: 8px 12px; max-height: 60%; overflow: auto;
+[part=error] { position: absolute; z-index: 2; left: 12px; right: 12px; bottom: 12px; padding: 8px 12px; max-height: 60%; overflow: auto;
   font: 13px/1.45 system-ui, sans-serif; white-space: pre-wrap; overflow-wrap: anywhere;
   background: #fff; color: #1c1e24; border: 1px solid #c0392b; border-left-width: 4px; border-radius: 4px; }
 :host([data-theme=dark]) [part=error] { background: #181a20; color: #e6e8ee; border-color: #e0655a; }
@@ -62,20 +69,20 @@ const page = {
   runtime: null,   // a promise of the shared planner runtime
   broken: "",      // why memplan's files do not load here, once known
   queue: [],       // elements waiting for the planner, first come first
-  busy: false,     // the planner works for one of them
+  lanes: [],       // the element each worker works for
+  asking: 0,       // requests in flight
+  idle: 0,         // the timer that ends the workers
   live: [],        // elements with a live viewer, the least recent first
-  ids: 0,          // plan request ids
   elements: new Set(),
 };
 
 // loadRuntime imports runtime.js (beside this script) once for the page
-// and gives its shared planner. The pool is small: a docs page's files
-// plan in milliseconds, and each worker is memory.
+// and gives its shared planner, a pool of a worker a lane.
 function loadRuntime() {
   if (!page.runtime) {
     page.runtime = import(new URL("runtime.js", base).href).then(() => {
       const rt = globalThis.MemplanRuntime.shared(base);
-      if (!rt.pool) rt.size = Math.min(rt.size, 2);
+      if (!rt.pool) rt.size = lanes;
       return rt;
     }, async () => { throw new HostError(await why(["runtime.js"])); });
   }
@@ -113,6 +120,12 @@ async function why(names) {
 // load one of them.
 const plannerFiles = ["planner.wasm", "worker.js", "wasm_exec.js"];
 
+// ask sends a worker of the planner a message, and counts it in flight.
+function ask(rt, to, msg) {
+  page.asking++;
+  return rt.ask(to, msg).finally(() => { page.asking--; });
+}
+
 function enqueue(el, first) {
   const at = page.queue.indexOf(el);
   if (at >= 0) {
@@ -124,20 +137,27 @@ function enqueue(el, first) {
   pump();
 }
 
-// pump gives the planner to one element at a time: a worker plans one
-// request at a time, and a newer one cancels the one in flight.
-async function pump() {
-  if (page.busy) return;
-  page.busy = true;
-  while (page.queue.length) {
+// pump gives each worker of the planner to one element at a time: a
+// worker plans one request at a time (a newer one cancels the one in
+// flight), and a docs page's files are small, so each plans whole in
+// one worker, as the command line on one core, the workers side by side.
+function pump() {
+  clearTimeout(page.idle);
+  for (let lane = 0; lane < lanes; lane++) {
+    if (page.lanes[lane] || !page.queue.length) continue;
     const el = page.queue.shift();
-    try {
-      await el.work();
-    } catch (err) {
-      el.fail({ kind: "stopped", message: String(err && err.message || err) });
-    }
+    page.lanes[lane] = el;
+    el.work(lane).catch((err) => el.fail({ kind: "stopped", message: String(err && err.message || err) })).finally(() => {
+      page.lanes[lane] = null;
+      pump();
+    });
   }
-  page.busy = false;
+  // Idle, the workers end: their memory (a wasm heap never shrinks) goes
+  // back to the reader. The next request starts new ones from the
+  // compiled module.
+  if (!page.queue.length && !page.lanes.some(Boolean) && page.runtime) {
+    page.idle = setTimeout(() => page.runtime.then((rt) => { if (!page.asking) rt.failAll("idle"); }), idleMillis);
+  }
 }
 
 // near: elements within a screen of the viewport are planned, in the
@@ -357,7 +377,7 @@ class MemplanPlan extends HTMLElement {
 
   // work is what the element needs of the planner: a plan of its file,
   // then its picture at its size and in its theme.
-  async work() {
+  async work(lane) {
     const seq = this.seq;
     if (page.broken) throw new HostError(page.broken);
     if (!this.file) {
@@ -369,7 +389,8 @@ class MemplanPlan extends HTMLElement {
       if (!file || seq !== this.seq) return;
       this.showStatus("planning " + file.name + "…");
       const rt = await this.runtime();
-      const ev = await rt.plan({ id: ++page.ids, name: file.name, attributes: this.optionAttributes() }, file.data);
+      // A plan request with no pool: the worker plans it whole.
+      const ev = await ask(rt, lane, { type: "plan", name: file.name, attributes: this.optionAttributes(), data: file.data });
       if (seq !== this.seq) return;
       if (ev.type !== "planned") {
         const error = ev.error || { kind: "stopped", message: "the planner gave no answer" };
@@ -380,10 +401,10 @@ class MemplanPlan extends HTMLElement {
         return;
       }
       // The budget line is Go's verdict's (summary.fit.budget).
-      this.plan = { bytes: ev.plan, from: ev.from, budget: ev.fit ? ev.fit.budget : 0, name: file.name };
+      this.plan = { bytes: ev.plan, budget: ev.fit ? ev.fit.budget : 0, name: file.name };
       this.planned = seq;
     }
-    if (this.plan) await this.draw();
+    if (this.plan) await this.draw(lane);
   }
 
   async runtime() {
@@ -397,10 +418,10 @@ class MemplanPlan extends HTMLElement {
 
   // draw has the plan's picture made at the element's size and theme:
   // the worker proves the plan again and writes it with viz/svgplot.
-  async draw() {
+  async draw(lane) {
     const key = this.drawnKey(), { width, height } = this.size(), theme = this.theme(), plan = this.plan;
     const rt = await this.runtime();
-    const out = await rt.ask(plan.from, { type: "export", what: "svg", name: plan.name, plan: plan.bytes,
+    const out = await ask(rt, lane, { type: "export", what: "svg", name: plan.name, plan: plan.bytes,
       theme, budget: plan.budget, width, height });
     if (plan !== this.plan) return;
     if (out.type !== "exported") {
@@ -458,7 +479,7 @@ class MemplanPlan extends HTMLElement {
       return failed({ kind: "stopped", message: err.message });
     }
     const length = Number(resp.headers.get("Content-Length")) || 0;
-    const check = await rt.ask(0, { type: "check", name, size: length });
+    const check = await ask(rt, 0, { type: "check", name, size: length });
     if (check.type !== "checked" || check.error) {
       resp.body && resp.body.cancel().catch(() => {});
       return failed(check.error || { message: "the planner did not answer" });
@@ -473,7 +494,7 @@ class MemplanPlan extends HTMLElement {
         n += value.length;
         if (n > check.limit) {
           reader.cancel().catch(() => {});
-          const over = await rt.ask(0, { type: "check", name, over: true });
+          const over = await ask(rt, 0, { type: "check", name, over: true });
           return failed(over.error || { message: "too large" });
         }
         chunks.push(value);
