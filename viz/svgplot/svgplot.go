@@ -67,7 +67,12 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 	for _, t := range p.Tensors {
 		steps = max(steps, float64(t.Death+1))
 	}
-	top := max(p.ArenaSize, p.LowerBound, o.Budget, 1)
+	top := max(p.ArenaSize, p.LowerBound, 1)
+	if o.Budget <= 4*top {
+		// As the canvas: a far-off budget would squash the plot into a
+		// sliver, so the plot reaches it only within 4x of the arena.
+		top = max(top, o.Budget)
+	}
 	// The legend sits beside the title where it fits, else in a row
 	// below it, pressed to the picture's width where it is wider (widths
 	// are guesses: the reader's font draws the text).
@@ -133,22 +138,33 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 	f("</g>\n")
 
 	// The arena, the lower bound and the budget, labelled at the right.
-	line := func(class string, at int64, c palette.RGB, dash, label string) {
+	// A label sits above its line, or dy below it where another's would
+	// cover it; a budget above the plot is a label at its top.
+	line := func(class string, at int64, c palette.RGB, dash, label string, dy float64) {
 		yy := num(y(float64(at)))
-		f(`<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"%s/>`+"\n",
-			class, num(plot.x0), yy, num(plot.x1), yy, c.Hex(), dash)
-		f(`<text x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`+"\n", num(plot.x1-4), num(y(float64(at))-4), c.Hex(), esc(label))
+		if at <= top {
+			f(`<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"%s/>`+"\n",
+				class, num(plot.x0), yy, num(plot.x1), yy, c.Hex(), dash)
+		}
+		f(`<text x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`+"\n", num(plot.x1-4), num(y(float64(min(at, top)))+dy), c.Hex(), esc(label))
 	}
-	line("arena", p.ArenaSize, th.Arena, "", "arena "+ir.FormatBytes(p.ArenaSize))
+	line("arena", p.ArenaSize, th.Arena, "", "arena "+ir.FormatBytes(p.ArenaSize), -4)
 	if p.LowerBound != p.ArenaSize {
-		line("lower-bound", p.LowerBound, th.Lower, ` stroke-dasharray="6 4"`, "lower bound "+ir.FormatBytes(p.LowerBound))
+		dy := -4.0
+		if y(float64(p.LowerBound))-y(float64(p.ArenaSize)) < 14 {
+			dy = 13
+		}
+		line("lower-bound", p.LowerBound, th.Lower, ` stroke-dasharray="6 4"`, "lower bound "+ir.FormatBytes(p.LowerBound), dy)
 	}
 	if o.Budget > 0 {
-		c, label := th.BudgetOK, "budget "+ir.FormatBytes(o.Budget)
+		c, label, dy := th.BudgetOK, "budget "+ir.FormatBytes(o.Budget), -4.0
 		if p.ArenaSize > o.Budget {
 			c, label = th.BudgetOver, label+" exceeded by "+ir.FormatBytes(p.ArenaSize-o.Budget)
 		}
-		line("budget", o.Budget, c, ` stroke-dasharray="2 3"`, label)
+		if o.Budget > top {
+			label, dy = label+" \u2191", 26 // above the plot, below the arena's label
+		}
+		line("budget", o.Budget, c, ` stroke-dasharray="2 3"`, label, dy)
 	}
 
 	// Axes, ticks and their labels.

@@ -266,3 +266,37 @@ func mustRead(t *testing.T, name string) []byte {
 	}
 	return b
 }
+
+// A budget far above the arena does not squash the plot into a sliver,
+// as on the canvas: the plot reaches it only within 4x of the arena, and
+// above that the picture says it is there, at the plot's top.
+func TestSVGFarBudget(t *testing.T) {
+	p := plan(t, "mlp.json")
+	for _, c := range []struct {
+		budget int64
+		line   bool
+	}{{p.ArenaSize * 3, true}, {p.ArenaSize * 40, false}} {
+		var b bytes.Buffer
+		if err := svgplot.Write(&b, p, svgplot.Options{Budget: c.budget}); err != nil {
+			t.Fatal(err)
+		}
+		var top string
+		for _, e := range parse(t, b.Bytes()) {
+			if e.name == "rect" && e.attrs["class"] == "plot" {
+				top = e.attrs["data-top"]
+			}
+		}
+		want := strconv.FormatInt(max(p.ArenaSize, p.LowerBound), 10)
+		if c.line {
+			want = strconv.FormatInt(c.budget, 10)
+		}
+		label := "budget " + ir.FormatBytes(c.budget)
+		if !c.line {
+			label += " \u2191"
+		}
+		if top != want || strings.Contains(b.String(), `class="budget"`) != c.line || !strings.Contains(b.String(), ">"+label+"<") {
+			t.Errorf("budget %d (%.0fx the arena): the plot reaches %s (want %s), a budget line: %v (want %v), label %q in it: %v",
+				c.budget, float64(c.budget)/float64(p.ArenaSize), top, want, strings.Contains(b.String(), `class="budget"`), c.line, label, strings.Contains(b.String(), label))
+		}
+	}
+}
