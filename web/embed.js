@@ -60,6 +60,8 @@ img.behind { visibility: hidden; }
   font: 13px/1.45 system-ui, sans-serif; white-space: pre-wrap; overflow-wrap: anywhere;
   background: #fff; color: #1c1e24; border: 1px solid #c0392b; border-left-width: 4px; border-radius: 4px; }
 :host([data-theme=dark]) [part=error] { background: #181a20; color: #e6e8ee; border-color: #e0655a; }
+/* With no picture to keep in view, in the middle of the box. */
+[part=error].alone { bottom: auto; top: 50%; transform: translateY(-50%); }
 [hidden] { display: none !important; }
 `;
 
@@ -519,6 +521,7 @@ class MemplanPlan extends HTMLElement {
   fail(error) {
     this.status.hidden = true;
     this.errorBox.textContent = error.message;
+    this.errorBox.classList.toggle("alone", !this.img.getAttribute("src"));
     this.errorBox.hidden = false;
     this.emit(Object.assign({ source: "memplan", type: "error" }, error, { showing: this.plan ? this.plan.name : null }));
   }
