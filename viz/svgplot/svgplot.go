@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -63,9 +62,18 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 	if width < marginLeft+marginRight+16 || height < marginTop+marginBottom+16 || width > 1<<15 || height > 1<<15 {
 		return fmt.Errorf("svg: a picture of %d×%d pixels cannot hold the plot", width, height)
 	}
+	// The legend names the kinds of the buffers that own bytes, views and
+	// guards, as the canvas's (the lines are labelled where they are
+	// drawn).
+	var on [len(legendKinds) + 1]bool
 	steps := float64(max(p.Steps, 1))
-	for _, t := range p.Tensors {
+	for i := range p.Tensors {
+		t := &p.Tensors[i]
 		steps = max(steps, float64(t.Death+1))
+		for k, kind := range legendKinds {
+			on[k] = on[k] || t.Offset >= 0 && (t.Placed() && t.Kind == kind || kind == planner.KindView && t.IsView())
+		}
+		on[len(legendKinds)] = on[len(legendKinds)] || t.Offset >= 0 && t.Placed() && t.Guard > 0
 	}
 	top := max(p.ArenaSize, p.LowerBound, 1)
 	if o.Budget <= 4*top {
@@ -73,13 +81,17 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 		// sliver, so the plot reaches it only within 4x of the arena.
 		top = max(top, o.Budget)
 	}
-	// The legend sits beside the title where it fits, else in a row
-	// below it, pressed to the picture's width where it is wider (widths
-	// are guesses: the reader's font draws the text).
-	on, chars := legend(p)
-	lw, ly, fit := 0.55*fontSize*float64(chars), 18, ""
+	// It sits beside the title where it fits, else in a row below it,
+	// pressed to the picture's width where it is wider (widths are
+	// guesses from the bytes of the text: the reader's font draws it).
+	lw, ly, fit := 0.0, 18, ""
+	for k := range on {
+		if on[k] {
+			lw += 0.55 * fontSize * float64(len(legendMarks[k])+3)
+		}
+	}
 	plot := rect{marginLeft, marginTop, float64(width - marginRight), float64(height - marginBottom)}
-	if 8+0.6*fontSize*float64(utf8.RuneCountInString(title(p)))+24+lw > plot.x1 {
+	if 8+0.6*fontSize*float64(len(title(p)))+24+lw > plot.x1 {
 		ly, plot.y0 = 36, min(marginTop+20, plot.y1-16)
 		if lw > plot.x1-8 {
 			fit = fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, width-marginRight-8)
@@ -207,25 +219,6 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 	f("</text>\n")
 	f("</svg>\n")
 	return b.Flush()
-}
-
-// legend says which entries the legend has: the kinds of the buffers
-// that own bytes, views and guards (the lines are labelled where they
-// are drawn), as the canvas's; and how many characters it is.
-func legend(p *planner.Plan) (on [len(legendKinds) + 1]bool, chars int) {
-	for i := range p.Tensors {
-		t := &p.Tensors[i]
-		for k, kind := range legendKinds {
-			on[k] = on[k] || t.Offset >= 0 && (t.Placed() && t.Kind == kind || kind == planner.KindView && t.IsView())
-		}
-		on[len(legendKinds)] = on[len(legendKinds)] || t.Offset >= 0 && t.Placed() && t.Guard > 0
-	}
-	for k := range on {
-		if on[k] {
-			chars += utf8.RuneCountInString(legendMarks[k]) + 3
-		}
-	}
-	return on, chars
 }
 
 // The legend's entries, in the canvas's order (the kinds in the data's
