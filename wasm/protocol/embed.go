@@ -28,15 +28,16 @@ func OptionsFromAttributes(attrs map[string]string) (Options, error) {
 		}
 		v, ok := attrs[opt.Attribute]
 		if !ok {
-			if v, ok = opt.Element, opt.Element != ""; !ok {
+			if !opt.Element {
 				continue
 			}
+			v = "true"
 		}
 		text := strings.TrimSpace(v)
 		if opt.Switch && text == opt.Attribute {
 			text = "" // HTML's spelling of a present switch: skip-params="skip-params"
 		}
-		if err := opt.Parse(&o, text); err != nil {
+		if err := opt.parse(&o, text); err != nil {
 			// The attribute as written, then why: <memplan-plan alignment="48">: …
 			return o, fmt.Errorf("<memplan-plan %s=%q>: %w", opt.Attribute, v, err)
 		}
@@ -63,7 +64,7 @@ func EmbedSnippet(script, file string, o Options, hasParams bool) string {
 			continue
 		}
 		v, ok := opt.Format(&o)
-		if opt.Element != "" {
+		if opt.Element {
 			// A switch the element turns on (skip-params): written off
 			// when o has it off and that changes the plan.
 			v, ok = "false", !ok && hasParams

@@ -33,13 +33,12 @@ type Option struct {
 	// Switch: a flag that takes no value, an attribute that is on when
 	// present, "1" in a link. Its text is true or false (or 1 or 0).
 	Switch bool
-	// Element is the <memplan-plan> element's text for a switch whose
-	// attribute is absent: "true" for one the element turns on ("" for
-	// the option's own default). A widget in a page of docs shows what a
-	// reader came to see: a real model's weights fill most of its arena,
-	// so that its activations are a thin strip, and the element leaves
-	// params out unless skip-params="false" keeps them.
-	Element string
+	// Element: the <memplan-plan> element turns this switch on when its
+	// attribute is absent. A widget in a page of docs shows what a reader
+	// came to see: a real model's weights fill most of its arena, so that
+	// its activations are a thin strip, and the element leaves params out
+	// unless skip-params="false" keeps them.
+	Element bool
 
 	id   optionID
 	kind optionKind
@@ -95,7 +94,7 @@ var optionTable = [...]Option{
 	{id: optF32Uniform, JSON: "f32_uniform", Flag: "f32-uniform", Param: "f32", Attribute: "f32-uniform", kind: switchKind, Switch: true},
 	{id: optNoReuse, JSON: "no_reuse", Flag: "no-reuse", Param: "noreuse", Attribute: "no-reuse", kind: switchKind, Switch: true},
 	{id: optSkip, Flag: "skip", Param: "skip", kind: skipKind},
-	{id: optSkipParams, JSON: "skip_params", Attribute: "skip-params", kind: switchKind, Switch: true, Element: "true"},
+	{id: optSkipParams, JSON: "skip_params", Attribute: "skip-params", kind: switchKind, Switch: true, Element: true},
 	{id: optSkipInputs, JSON: "skip_inputs", Attribute: "skip-inputs", kind: switchKind, Switch: true},
 	{id: optSkipConstants, JSON: "skip_constants", Attribute: "skip-constants", kind: switchKind, Switch: true},
 	{id: optSymbols, JSON: "symbols_text", Flag: "set", Param: "sym", Attribute: "symbols", kind: symbolsKind},
@@ -184,6 +183,35 @@ const (
 // alignment or a budget of 0 is an error, not the default: leave the
 // option out for that.
 func (opt *Option) Parse(o *Options, text string) error {
+	if opt.kind == skipKind {
+		return parseSkip(o, text)
+	}
+	return opt.parse(o, text)
+}
+
+// parseSkip reads skip's comma list (the command line's and a link's; the
+// element spells it as three switches).
+func parseSkip(o *Options, text string) error {
+	o.SkipParams, o.SkipInputs, o.SkipConstants = false, false, false
+	for _, part := range strings.Split(text, ",") {
+		switch strings.TrimSpace(part) {
+		case "":
+		case "params":
+			o.SkipParams = true
+		case "inputs":
+			o.SkipInputs = true
+		case "constants":
+			o.SkipConstants = true
+		default:
+			return errors.New("unknown kind " + ir.Quote(part) + " (want params, inputs, constants)")
+		}
+	}
+	return nil
+}
+
+// parse is Parse for every kind but skip's: an attribute's (the worker
+// links only this).
+func (opt *Option) parse(o *Options, text string) error {
 	switch opt.kind {
 	case switchKind:
 		on, err := parseSwitch(text)
@@ -208,21 +236,6 @@ func (opt *Option) Parse(o *Options, text string) error {
 			return want("a whole number", 0, text)
 		}
 		*opt.number(o) = n
-	case skipKind:
-		o.SkipParams, o.SkipInputs, o.SkipConstants = false, false, false
-		for _, part := range strings.Split(text, ",") {
-			switch strings.TrimSpace(part) {
-			case "":
-			case "params":
-				o.SkipParams = true
-			case "inputs":
-				o.SkipInputs = true
-			case "constants":
-				o.SkipConstants = true
-			default:
-				return errors.New("unknown kind " + ir.Quote(part) + " (want params, inputs, constants)")
-			}
-		}
 	case symbolsKind:
 		// Given once (a link, an attribute), the text stays as written;
 		// the command line's repeated --set merges (ParseRepeated).
@@ -428,6 +441,10 @@ func parseSwitch(v string) (bool, error) {
 }
 
 func decimal(n int64) string { return strconv.FormatInt(n, 10) }
+
+// SymbolsText writes symbol values as the symbols field, a link and an
+// attribute read them, sorted: "batch=8, seq=256".
+func SymbolsText(syms map[string]int64) string { return symbolsText(syms) }
 
 // symbolsText writes symbol values in a fixed order (any is right).
 func symbolsText(syms map[string]int64) string {
