@@ -53,7 +53,7 @@ func (a *app) installJS() {
 			"color": a.view.TensorColor(i).Hex()}
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
-	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return js.ValueOf(a.stateReport()) }))
+	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return jsconv.Encode(a.stateReport()) }))
 	w.Set("memplan", api)
 	own := w.Get("location").Get("origin").String()
 	w.Call("addEventListener", "message", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -81,35 +81,67 @@ type sender struct {
 	foreign string // the sender's origin when it is not the viewer's
 }
 
-// stateReport is window.memplan.state(): what the viewer shows.
-func (a *app) stateReport() map[string]any {
-	s := map[string]any{"file": nil, "selected": nil, "hover": nil, "dirty": a.view.Dirty, "draws": a.game.Draws, "updates": a.updates,
-		"quads": a.game.R.LastQuads, "build_ms": a.game.R.LastBuild.Seconds() * 1000, "uploaded": a.game.R.Stats.Uploaded,
-		"millis": map[string]any{}, "warm": a.warm,
-		"errors": a.errorsPosted}
+// stateReport is window.memplan.state(): what the viewer shows. A struct
+// encoded once (jsconv.Encode) rather than maps of values, which cost
+// the viewer's wasm a boxing call a key; the plan's fields are absent
+// while there is none.
+type stateReport struct {
+	File     *string            `json:"file"`
+	Selected *string            `json:"selected"`
+	Hover    *string            `json:"hover"`
+	Dirty    bool               `json:"dirty"`
+	Draws    int                `json:"draws"`
+	Updates  int                `json:"updates"`
+	Quads    int                `json:"quads"`
+	BuildMs  float64            `json:"build_ms"`
+	Uploaded int                `json:"uploaded"`
+	Millis   map[string]float64 `json:"millis"`
+	Warm     string             `json:"warm"`
+	Errors   int                `json:"errors"`
+	*planState
+}
+
+// planState is what the viewer reports of the plan on screen.
+type planState struct {
+	ArenaSize  float64 `json:"arena_size"`
+	Tensors    int     `json:"tensors"`
+	Reveal     int     `json:"reveal"`
+	Cursor     int     `json:"cursor"`
+	LowerColor string  `json:"lower_color"` // the explained conflicts' outline
+	Strip      box     `json:"strip"`       // the live strip, where a drag moves the cursor, in CSS pixels
+	Visible    box     `json:"visible"`     // the world rectangle shown, steps × bytes
+}
+
+// box is a rectangle as state() writes it.
+type box struct {
+	X0 float64 `json:"x0"`
+	Y0 float64 `json:"y0"`
+	X1 float64 `json:"x1"`
+	Y1 float64 `json:"y1"`
+}
+
+func (a *app) stateReport() stateReport {
+	s := stateReport{Dirty: a.view.Dirty, Draws: a.game.Draws, Updates: a.updates, Quads: a.game.R.LastQuads,
+		BuildMs: a.game.R.LastBuild.Seconds() * 1000, Uploaded: a.game.R.Stats.Uploaded, Millis: map[string]float64{},
+		Warm: a.warm, Errors: a.errorsPosted}
 	if a.cur != nil {
-		s["file"] = a.cur.name
+		s.File = &a.cur.name
 	}
-	for k, v := range a.millis { // js.ValueOf takes map[string]any only
-		s["millis"].(map[string]any)[k] = v
+	for k, v := range a.millis {
+		s.Millis[k] = v
 	}
 	if l := a.view.Layout; l != nil {
-		s["arena_size"] = float64(l.Plan.ArenaSize)
-		s["tensors"] = len(l.Plan.Tensors)
+		r, k := a.view.StripRect(), a.view.Scale
+		s.planState = &planState{ArenaSize: float64(l.Plan.ArenaSize), Tensors: len(l.Plan.Tensors), Reveal: a.view.Reveal,
+			Cursor: a.view.Cursor, LowerColor: a.view.Theme.Lower.Hex(), Strip: box{r.X0 / k, r.Y0 / k, r.X1 / k, r.Y1 / k}}
+		v := a.view.Cam.Visible()
+		s.Visible = box{v.X0, v.Y0, v.X1, v.Y1}
 		if a.view.Selected >= 0 {
-			s["selected"] = l.Plan.Tensors[a.view.Selected].Name
+			s.Selected = &l.Plan.Tensors[a.view.Selected].Name
 		}
 		if a.view.Hover.Tensor >= 0 {
-			s["hover"] = l.Plan.Tensors[a.view.Hover.Tensor].Name
+			s.Hover = &l.Plan.Tensors[a.view.Hover.Tensor].Name
 		}
-		s["reveal"] = a.view.Reveal
-		s["cursor"] = a.view.Cursor
-		s["lower_color"] = a.view.Theme.Lower.Hex() // the explained conflicts' outline
-		// The live strip, where a drag moves the cursor, in CSS pixels.
-		r, k := a.view.StripRect(), a.view.Scale
-		s["strip"] = map[string]any{"x0": r.X0 / k, "y0": r.Y0 / k, "x1": r.X1 / k, "y1": r.Y1 / k}
-		v := a.view.Cam.Visible()
-		s["visible"] = map[string]any{"x0": v.X0, "y0": v.Y0, "x1": v.X1, "y1": v.Y1}
 	}
 	return s
 }

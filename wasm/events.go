@@ -5,8 +5,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -127,7 +125,7 @@ func summaryRows(s *events.PlanSummary) [][2]string {
 		{"alignment", align},
 	}
 	if len(s.Symbols) > 0 {
-		rows = append(rows, [2]string{"symbols", symbolsText(s.Symbols)})
+		rows = append(rows, [2]string{"symbols", protocol.SymbolsText(s.Symbols)})
 	}
 	for _, r := range s.Phases {
 		rows = append(rows, [2]string{"phase " + r.Phase, fmt.Sprintf("steps %d – %d, peak %s", r.First, r.Last, planner.FormatBytes(r.Peak))})
@@ -143,15 +141,6 @@ func exactBytes(n int64) string {
 		s += " (" + planner.GroupDigits(n) + " B)"
 	}
 	return s
-}
-
-// symbolsText writes symbol values as the symbols field reads them.
-func symbolsText(syms map[string]int64) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(syms)) {
-		parts = append(parts, k+"="+strconv.FormatInt(syms[k], 10))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func (a *app) hovered(h viz.Hit, sx, sy float64) {
