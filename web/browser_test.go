@@ -1049,3 +1049,52 @@ func TestBrowserPlannerStops(t *testing.T) {
 	p.waitAcrossLoad("the page again", `!window.beforeReload && `+viewerShows("transformer.json")+
 		` && document.getElementById("error").hidden`)
 }
+
+// A newcomer's corners: the key list opens with "?" while the canvas has
+// the focus; a replay brings the buffer it places into view, however far
+// the camera was, and "Why it is here" follows it; the largest-fit
+// controls are hidden for a plan without symbols.
+func TestBrowserNewcomerCorners(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	if eval[bool](p, `document.getElementById("largest-controls").hidden`) {
+		p.fail("the largest-fit controls are hidden for a plan with symbols")
+	}
+
+	// "?" with the canvas focused: the app's key list.
+	eval[bool](p, frame+`.document.querySelector("canvas").focus() || true`)
+	p.wait("the canvas focused", frame+`.document.activeElement === `+frame+`.document.querySelector("canvas")`)
+	p.run("press ?", chromedp.KeyEvent("?"))
+	p.wait("the key list", `!document.getElementById("keys").hidden`)
+	p.run("press Escape", chromedp.KeyEvent("\u001b"))
+	p.wait("the key list closed", `document.getElementById("keys").hidden`)
+
+	// The replay: zoom in on the plan's bottom-left corner, then step to
+	// a buffer placed far from it.
+	order := eval[[]string](p, `window.memplanApp.summary.placement_order`)
+	eval[bool](p, `(`+frame+`.memplan.send({type: "camera", x0: 0, y0: 0, x1: 2, y1: 1024}), true)`)
+	p.frames(2)
+	far := -1
+	for k, name := range order {
+		if eval[bool](p, fmt.Sprintf(`(() => { const t = window.memplanApp.tensors.find((t) => t.name === %q);
+			return t.offset > 1e6 && t.birth > 10; })()`, name)) {
+			far = k
+			break
+		}
+	}
+	if far < 0 {
+		p.fail("no buffer of the example lies far from the corner")
+	}
+	eval[bool](p, fmt.Sprintf(`(() => { const s = document.getElementById("replay-step"); s.value = "%d";
+		s.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, far+1))
+	p.wait("the placed buffer in view", fmt.Sprintf(`(() => { const t = window.memplanApp.tensors.find((t) => t.name === %q);
+		const v = %s.memplan.state().visible; return v.x0 <= t.birth && t.death + 1 <= v.x1 && v.y0 <= t.offset && t.offset + t.size <= v.y1; })()`, order[far], frame))
+	p.wait("why it is here", fmt.Sprintf(`document.getElementById("why").textContent.includes(%q)`, order[far]))
+
+	// A plan without symbols: no select and button to find a largest value.
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+	p.wait("the largest-fit controls hidden", `document.getElementById("largest-controls").hidden &&
+		document.getElementById("largest-note").textContent !== ""`)
+}
