@@ -334,6 +334,10 @@ func openWith(t testing.TB, path string, limit time.Duration, routes map[string]
 	// The examples as files on the server, for links that fetch them
 	// (index.html?url=models/mlp.json).
 	mux.Handle("/models/", http.StripPrefix("/models/", http.FileServer(http.Dir(filepath.Join(root, "examples")))))
+	// Files too large for the page: one that says so in its
+	// Content-Length, one that streams zeros with none, both forever.
+	// Each counts what it sent (huge.sent): the page must stop reading.
+	mux.HandleFunc("/huge/", huge.serve)
 	mux.HandleFunc("/host.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(embedHost))
@@ -1097,4 +1101,86 @@ func TestBrowserNewcomerCorners(t *testing.T) {
 	p.wait("the dropped file", viewerShows("drop.json"))
 	p.wait("the largest-fit controls hidden", `document.getElementById("largest-controls").hidden &&
 		document.getElementById("largest-note").textContent !== ""`)
+}
+
+// huge serves endless files, and counts the bytes it got out.
+var huge hugeFiles
+
+type hugeFiles struct {
+	mu   sync.Mutex
+	sent map[string]int64
+}
+
+func (h *hugeFiles) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/csv")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	if strings.HasSuffix(r.URL.Path, "/declared.csv") {
+		w.Header().Set("Content-Length", "1288490189") // 1.2 GiB
+	}
+	chunk := make([]byte, 64<<10)
+	copy(chunk, "id,lower,upper,size\n")
+	for {
+		n, err := w.Write(chunk)
+		h.mu.Lock()
+		if h.sent == nil {
+			h.sent = map[string]int64{}
+		}
+		h.sent[r.URL.Path] += int64(n)
+		over := h.sent[r.URL.Path] > 2<<30
+		h.mu.Unlock()
+		if err != nil || over {
+			return // the client stopped reading, or read on past reason
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		chunk = chunk[:len(chunk)] // zeros after the first
+		clear(chunk)
+	}
+}
+
+func (h *hugeFiles) sentTo(path string) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sent[path]
+}
+
+// A file over the page's limit is refused before it is read, with a
+// message naming the file, its size and the limit, and the plan on
+// screen stays: dropped (by its size), linked with a Content-Length (by
+// it), linked without (by counting as it streams).
+func TestBrowserRefusesLargeFiles(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	limit := planner.MaxInputBytes(planner.BrowserMemoryLimit)
+	refused := func(what, name, size string) {
+		p.t.Helper()
+		p.wait(what+" refused", fmt.Sprintf(`!document.getElementById("error").hidden &&
+			document.getElementById("error-msg").textContent.includes(%q)`, name))
+		msg := p.text("#error-msg")
+		if !strings.Contains(msg, size) || !strings.Contains(msg, planner.FormatBytes(planner.BrowserMemoryLimit)) {
+			p.fail("%s: the message %q does not name the size %s and the limit", what, msg, size)
+		}
+		if f := eval[string](p, frame+`.memplan.state().file`); f != "transformer.json" {
+			p.fail("%s: the viewer shows %s, want the plan that was on screen", what, f)
+		}
+	}
+	// Dropped: one byte over the limit, never read by the page.
+	p.dropJS("big.csv", fmt.Sprintf(`new Uint8Array(%d)`, limit+1))
+	refused("the dropped file", "big.csv", planner.FormatBytes(limit+1))
+	eval[bool](p, `(document.getElementById("error-close").click(), true)`)
+
+	// Linked, 1.2 GiB by its Content-Length: refused unread.
+	p.run("open the declared link", chromedp.Navigate(s.url+"/index.html?url=huge/declared.csv"))
+	refused("the declared link", "declared.csv", planner.FormatBytes(1288490189))
+	if n := huge.sentTo("/huge/declared.csv"); n > 64<<20 {
+		p.fail("the server sent %d bytes of the declared file before the page stopped", n)
+	}
+	// Linked, no length: read until it passed the limit, then dropped.
+	p.run("open the endless link", chromedp.Navigate(s.url+"/index.html?url=huge/endless.csv"))
+	refused("the endless link", "endless.csv", "more than "+planner.FormatBytes(limit))
+	if n := huge.sentTo("/huge/endless.csv"); n > 2*limit {
+		p.fail("the server sent %d bytes of the endless file: the page read on past the limit", n)
+	}
 }
