@@ -171,6 +171,10 @@ func placers() map[string]placeFunc {
 // DefaultStrategy is used when none is named.
 var DefaultStrategy = "auto"
 
+// NoReuseStrategy is the strategy that shares no bytes: the baseline what
+// reuse saves is measured against (and what Options.NoReuse runs).
+const NoReuseStrategy = "no-reuse"
+
 // Strategies lists the strategies in table order.
 func Strategies() []Strategy { return append([]Strategy(nil), strategies...) }
 
@@ -191,7 +195,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 		strategy = DefaultStrategy
 	}
 	if p.Options.NoReuse {
-		strategy = "no-reuse"
+		strategy = NoReuseStrategy
 	}
 	place, ok := placers()[strategy]
 	if !ok {

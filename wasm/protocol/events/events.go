@@ -40,7 +40,10 @@ type Ready struct {
 	F32Text    string                       `json:"f32_uniform_budget_text"`
 	FileTypes  []string                     `json:"file_types"`
 	Profiles   []ProfileChoice              `json:"profiles"`
-	Bindings   []string                     `json:"bindings"`
+	// Baseline is the strategy that shares no bytes: what a comparison
+	// measures reuse against.
+	Baseline string   `json:"baseline"`
+	Bindings []string `json:"bindings"`
 	// MaxInput is the largest file the page plans: a host that fetches
 	// a file itself stops reading past it and sends TooLarge instead.
 	MaxInput int64 `json:"max_input"`
