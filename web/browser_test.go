@@ -26,8 +26,8 @@ import (
 	"memplan/ir"
 	_ "memplan/ir/onnx" // the formats Go names in its errors are the wasm's
 	"memplan/planner"
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 	"memplan/wasm/protocol"
 )
 

@@ -16,8 +16,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 )
 
 // embedPage is a docs page on one origin whose <memplan-plan> elements
