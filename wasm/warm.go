@@ -3,11 +3,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"time"
 
+	"memplan/ir"
 	"memplan/viz"
 )
 
@@ -37,7 +37,7 @@ func (a *app) warmUp() {
 	a.queue(step(func() {
 		l = viz.NewLayout(res.plan, 0)
 		a.queue(step(func() {
-			_, _ = json.Marshal(summary(l))
+			_, _ = ir.EncodeJSON(summary(l), "")
 			a.queue(func() {
 				a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
 					res.millis["decode"]+float64(spent.Milliseconds()))

@@ -7,6 +7,7 @@ package events
 import (
 	"encoding/json"
 
+	"memplan/ir"
 	"memplan/planner"
 	"memplan/viz"
 	"memplan/wasm/protocol"
@@ -15,7 +16,7 @@ import (
 // Envelope is an event as it is posted, in JSON: its source and type,
 // then its own fields.
 func Envelope(ev protocol.Event) ([]byte, error) {
-	body, err := json.Marshal(ev)
+	body, err := ir.EncodeJSON(ev, "")
 	if err != nil {
 		return nil, err
 	}
