@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"memplan/ir"
@@ -451,5 +453,64 @@ func TestAutoMemberDone(t *testing.T) {
 	}
 	if !FirstMemberAlone(Generate(autoLarge+1, 1)) || FirstMemberAlone(Generate(autoLarge, 1)) {
 		t.Error("FirstMemberAlone does not switch at autoLarge buffers")
+	}
+}
+
+// A portfolio member stops once its arena grows above one another member
+// has found (it cannot win), and that changes nothing: the portfolio's
+// answer is that of every member run to its end, the smallest arena and
+// ties to the lower member, on one thread or two. Given the winner's
+// arena as the one to beat, exactly the members that lose stop.
+func TestAutoStopsMembersThatCannotWin(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	rng := rand.New(rand.NewPCG(8, 1))
+	problems := []*Problem{loadCSV(t, "testdata/D.1048576.csv"), loadCSV(t, "testdata/G_1.csv"), GenerateRandom(3000, 2)}
+	for range 20 {
+		problems = append(problems, randomProblem(rng, 50, 20))
+	}
+	stopped := 0
+	for k, p := range problems {
+		pr := prepare(p, PlaceOptions{})
+		members := autoMembers()
+		want, wantArena := -1, int64(0)
+		var answers []answer
+		for i, m := range members {
+			a, err := m.run(context.Background(), pr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers = append(answers, a)
+			if arena := ArenaOf(p, a.offsets); want < 0 || arena < wantArena {
+				want, wantArena = i, arena
+			}
+		}
+		for _, procs := range []int{1, 2} {
+			runtime.GOMAXPROCS(procs)
+			a, best, err := pr.portfolio(context.Background(), members, 0, 1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if best != want || !slices.Equal(a.offsets, answers[want].offsets) {
+				t.Fatalf("problem %d, %d threads: member %d won (arena %d), want member %d (arena %d)", k, procs, best, ArenaOf(p, a.offsets), want, wantArena)
+			}
+		}
+		for i, m := range members {
+			var limit atomic.Int64
+			limit.Store(wantArena)
+			_, err := m.run(context.Background(), pr, &limit)
+			switch lost := errors.Is(err, errLost); {
+			case err != nil && !lost:
+				t.Fatal(err)
+			case lost != (ArenaOf(p, answers[i].offsets) > wantArena) && (m.name != "first-use" || len(pr.fixed) == 0):
+				// (first use does not stop where buffers are fixed: moving
+				// its buffers off them at the end may lower its arena)
+				t.Fatalf("problem %d, member %s: stopped %v, arena %d, the one to beat %d", k, m.name, lost, ArenaOf(p, answers[i].offsets), wantArena)
+			case lost:
+				stopped++
+			}
+		}
+	}
+	if stopped < 20 {
+		t.Errorf("only %d members stopped: the test checks little", stopped)
 	}
 }
