@@ -42,6 +42,12 @@ func autoMembers() []autoMember {
 		// on traces where breadth alone does not (PanGu-α, ResNet-50).
 		bestFitMember(orderBreadthNewest),
 		bestFitMember(orderBreadthDying),
+		// And in orders that keep buffers born, or dying, together side
+		// by side, which reach or near the bound on IOPDDL's traces
+		// (and MiniMalloc's D) where the others leave holes between
+		// long-lived buffers.
+		bestFitMember(orderBreadthOldest),
+		bestFitMember(orderBreadthLasting),
 		bestFitMember(orderSpatial),
 		bestFitMember(orderTemporal),
 		bestFitMember(orderArea),
@@ -71,12 +77,34 @@ func FirstMemberAlone(p *Problem) bool { return len(p.Buffers) > autoLarge }
 // buffers. It is also the most buffers reference accepts.
 const autoLarge = referenceLimit
 
+// autoHuge is the size above which auto runs four members, each far from
+// the others: breadth, breadth with the last to die first, best fit by
+// size and first use. Each best fit of a million buffers takes seconds,
+// and the breadth orders that differ only among buffers of one step end
+// with the same arena on large problems more often than not.
+const autoHuge = 250_000
+
+// members returns the portfolio auto runs on this problem: improve and
+// exact start from its answer too, and a shard's Member indexes it.
+func (pr *prepared) members() []autoMember {
+	members := autoMembers()
+	var keep func(m autoMember) bool
+	switch n := len(pr.movable); {
+	case n > autoHuge:
+		keep = func(m autoMember) bool {
+			return m.name == "best-fit breadth" || m.name == "best-fit breadth lasting" || m.name == "best-fit spatial" || m.name == "first-use"
+		}
+	case n > autoLarge:
+		keep = func(m autoMember) bool { return m.name != "best-fit area" && m.name != "first-fit size" }
+	default:
+		return members
+	}
+	return slices.DeleteFunc(members, func(m autoMember) bool { return !keep(m) })
+}
+
 func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	pr := prepare(p, opts)
-	members := autoMembers()
-	if len(pr.movable) > autoLarge {
-		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
-	}
+	members := pr.members()
 	var a answer
 	var best int
 	if f := opts.From; f != nil {
@@ -101,7 +129,8 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 // found it. Member 0 and the cheap ones start first; once one reaches
 // the lower bound no later member can win (ties go to the earlier), so
 // later ones are skipped or cancelled, and a member whose arena grows
-// above one already found stops (errLost): it cannot win either. The
+// above one already found, or to it if found by a member before it in
+// the table, stops (errLost): it cannot win either. The
 // answer is the same on one thread (wasm) or many, whichever finishes
 // first. With shards > 1 only members i with i%shards == shard run.
 // done, if non-nil, hears of each member that finishes (MemberDone).
@@ -116,8 +145,13 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 	cancels := make([]context.CancelFunc, len(members))
 	var mu sync.Mutex
 	optimalAt := len(members) // first member known to reach the bound
-	var limit atomic.Int64    // the smallest arena found so far
-	limit.Store(math.MaxInt64)
+	// Per member, the largest arena with which it could still win: one
+	// below the smallest found by a member before it in the table, and
+	// the smallest found by one after it (ties go to the earlier).
+	limits := make([]atomic.Int64, len(members))
+	for i := range limits {
+		limits[i].Store(math.MaxInt64)
+	}
 	next := make(chan int, len(members))
 	for _, i := range runOrder(members) {
 		if shards <= 1 || i%shards == shard {
@@ -138,7 +172,7 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 					cancel()
 					continue
 				}
-				a, err := members[i].run(mctx, pr, &limit)
+				a, err := members[i].run(mctx, pr, &limits[i])
 				cancel()
 				lost := errors.Is(err, errLost)
 				if lost {
@@ -147,9 +181,15 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				arena := int64(math.MaxInt64)
 				if err == nil && !lost {
 					arena = ArenaOf(pr.p, a.offsets)
-					for {
-						if l := limit.Load(); arena >= l || limit.CompareAndSwap(l, arena) {
-							break
+					for j := range limits {
+						l := arena
+						if j > i {
+							l--
+						}
+						for {
+							if old := limits[j].Load(); l >= old || limits[j].CompareAndSwap(old, l) {
+								break
+							}
 						}
 					}
 				}

@@ -31,9 +31,21 @@ const (
 	// orderBreadthDying: breadth, the buffers of one section by death,
 	// first to die first (ResNet-50's SOMAS trace reaches its bound).
 	orderBreadthDying
+	// orderBreadthOldest: breadth, the buffers of one section by birth,
+	// oldest first, so at the bottom. Buffers born together then sit
+	// together, and where lives nest (a training step's activations,
+	// kept from the forward pass to the backward) the ones still live
+	// at a step form one block: on the IOPDDL traces where the busiest
+	// steps hold thousands of long-lived buffers, breadth by size leaves
+	// holes between them.
+	orderBreadthOldest
+	// orderBreadthLasting: breadth, the buffers of one section by death,
+	// the last to die first: those that die together sit together, and
+	// their bytes come free as one block.
+	orderBreadthLasting
 )
 
-var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying"}
+var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying", "breadth oldest", "breadth lasting"}
 
 func (o fitOrder) String() string { return fitOrderNames[o] }
 
@@ -164,6 +176,10 @@ func (pr *prepared) order(o fitOrder) []int {
 		})
 	case orderBreadthDying:
 		return pr.breadthOrder(func(a, b *Buffer) int { return a.Death - b.Death })
+	case orderBreadthOldest:
+		return pr.breadthOrder(func(a, b *Buffer) int { return a.Birth - b.Birth })
+	case orderBreadthLasting:
+		return pr.breadthOrder(func(a, b *Buffer) int { return b.Death - a.Death })
 	case orderSize:
 		key = func(a, b int) int { return cmpInt64(bs[b].Size, bs[a].Size) }
 	}

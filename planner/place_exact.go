@@ -70,11 +70,12 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	defer cancel()
 	pr := prepare(p, opts)
-	auto, member, err := pr.portfolio(ctx, autoMembers(), 0, 1, nil)
+	members := pr.members()
+	auto, member, err := pr.portfolio(ctx, members, 0, 1, nil)
 	if err != nil {
 		return Placement{}, err
 	}
-	polished, err := pr.polish(ctx, auto, "auto's answer ("+autoMembers()[member].name+")", opts, true)
+	polished, err := pr.polish(ctx, auto, "auto's answer ("+members[member].name+")", opts, true)
 	if err != nil && (parent.Err() != nil || ctx.Err() == nil) {
 		return Placement{}, err // cancelled, or failed: not merely out of time
 	}

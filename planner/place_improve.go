@@ -31,11 +31,12 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 		limit = improveDefaultLimit
 	}
 	pr := prepare(p, opts)
-	a, best, err := pr.portfolio(ctx, autoMembers(), 0, 1, nil)
+	members := pr.members()
+	a, best, err := pr.portfolio(ctx, members, 0, 1, nil)
 	if err != nil {
 		return Placement{}, err
 	}
-	return pr.improveAnswer(ctx, a, "won by "+autoMembers()[best].name, max(opts.NodeLimit, 0), limit)
+	return pr.improveAnswer(ctx, a, "won by "+members[best].name, max(opts.NodeLimit, 0), limit)
 }
 
 // polish is auto's last step: it improves a portfolio answer within the
