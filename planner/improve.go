@@ -385,6 +385,9 @@ func (im *improver) global(ctx context.Context, move int) (kept, better bool) {
 			}
 		}
 	} else {
+		if len(im.tops) == 0 {
+			return false, false // only fixed buffers reach the arena
+		}
 		t := &bs[im.tops[im.rng.IntN(len(im.tops))]]
 		step := t.Birth + im.rng.IntN(t.Death-t.Birth+1)
 		if slack == 0 {
