@@ -217,9 +217,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		header = append(header, s+" arena/LB", s+" time")
 	}
 	for _, b := range cfg.budgets {
-		header = append(header, "improve "+b.String(), "time")
+		label := b.String()
+		if b%time.Second == 0 {
+			label = fmt.Sprintf("%d s", b/time.Second)
+		}
+		header = append(header, "improve "+label, "time")
 		if cfg.idealloc != "" {
-			header = append(header, "idealloc "+b.String(), "time")
+			header = append(header, "idealloc "+label, "time")
 		}
 	}
 	fitColumns := cfg.capacity && slices.Contains(cfg.strategies, "exact")
