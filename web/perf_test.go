@@ -180,15 +180,15 @@ func TestBrowserWarmUp(t *testing.T) {
 // TestBrowserAutoMatchesCommandLine: the page splits auto's portfolio
 // over its workers; the winning shard's answer then gets the improvement
 // slice the command line gives its portfolio's best, so the page's plan
-// is the command line's. DenseNet-121's activations need that slice to
-// reach their bound (1.0444 x it without). The table's tensors, which
+// is the command line's. MiniMalloc's C needs that slice (1.3635 x the
+// bound without it, 1.2089 with it). The table's tensors, which
 // the winning worker writes after its answer (protocol.WorkerEvent), are
 // the command line's record's: a shard's tensors after the polished
 // answer would place them elsewhere.
 func TestBrowserAutoMatchesCommandLine(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
-	const name = "densenet121_activations.csv"
+	const name = "C.1048576.csv"
 	data, err := os.ReadFile(filepath.Join(s.root, "planner", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
