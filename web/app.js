@@ -822,6 +822,8 @@
     const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;
     replayStep.value = String(k);
     noteReplay(k);
+    // As the replay left it: why its newest buffer sits where it does.
+    if (k > 0 && k < replay.order.length) showWhy(replay.order[k - 1]);
   }
 
   function shareLink() {
