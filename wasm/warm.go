@@ -17,7 +17,12 @@ import (
 // large file would otherwise plan and draw at the baseline compiler's
 // speed (wasm/worker/warm.go has the numbers). Any request cancels it.
 func (a *app) warmUp() {
-	res := resultOf("warm-up.csv", await(planners().Call("ask", 0, map[string]any{"type": "warm"})))
+	// On the pool's last worker: the first coordinates every request, and
+	// a file dropped meanwhile should not wait for it to notice the
+	// warm-up is cancelled. The workers share the compiled planner, and
+	// with it the optimized code the warm-up makes.
+	last := planners().Get("size").Int() - 1
+	res := resultOf("warm-up.csv", await(planners().Call("ask", last, map[string]any{"type": "warm"})))
 	if res.err != nil {
 		a.queue(func() { a.warm = "skipped" }) // cancelled by a request, or the worker was in use
 		return
