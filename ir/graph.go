@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -130,7 +129,7 @@ func (d Dim) String() string {
 // MarshalJSON writes a number or a symbol name, as the graph format does.
 func (d Dim) MarshalJSON() ([]byte, error) {
 	if d.Symbol != "" {
-		return json.Marshal(d.Symbol)
+		return AppendJSONString(nil, d.Symbol), nil
 	}
 	return []byte(strconv.FormatInt(d.Value, 10)), nil
 }

@@ -2,12 +2,12 @@ package ir
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -977,8 +977,7 @@ func (p *jparser) expect(c byte, what string) *parseError {
 	return nil
 }
 
-// string reads a quoted string at p.pos. Strings with escapes are handed
-// to encoding/json, which already implements them correctly.
+// string reads a quoted string at p.pos.
 func (p *jparser) string() (string, *parseError) {
 	start := p.pos
 	p.pos++
@@ -998,16 +997,7 @@ func (p *jparser) string() (string, *parseError) {
 			if !utf8.ValidString(raw) {
 				return "", &parseError{start, "string is not valid UTF-8"}
 			}
-			var s string
-			if err := json.Unmarshal([]byte(raw), &s); err != nil {
-				return "", &parseError{start, "invalid escape in string"}
-			}
-			// encoding/json turns a lone UTF-16 surrogate escape into
-			// U+FFFD; two different names would then look alike.
-			if n := strings.Count(s, "\uFFFD"); n > 0 && n != strings.Count(raw, "\uFFFD")+countFold(raw, `\ufffd`) {
-				return "", &parseError{start, `string has a \u escape of a lone UTF-16 surrogate, which is not a character`}
-			}
-			return s, nil
+			return unescape(raw[1:len(raw)-1], start)
 		case c == '\\':
 			escaped = true
 			p.pos += 2
@@ -1060,7 +1050,83 @@ func (p *jparser) number() (string, *parseError) {
 	return p.sub(start, p.pos), nil
 }
 
-// countFold counts the case-insensitive occurrences of an ASCII substr.
+// unescape reads the escapes of a string's body (its quotes off),
+// which started at offset start: \" \\ \/ \b \f \n \r \t and \uXXXX,
+// a surrogate pair as one character. A lone UTF-16 surrogate is an error,
+// not U+FFFD as some readers make it: two different names would then look
+// alike.
+func unescape(body string, start int) (string, *parseError) {
+	b := make([]byte, 0, len(body))
+	hex4 := func(s string) (rune, bool) {
+		if len(s) < 4 {
+			return 0, false
+		}
+		var r rune
+		for _, c := range []byte(s[:4]) {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r<<4 | rune(c-'0')
+			case c >= 'a' && c <= 'f':
+				r = r<<4 | rune(c-'a'+10)
+			case c >= 'A' && c <= 'F':
+				r = r<<4 | rune(c-'A'+10)
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(body) {
+			return "", &parseError{start, "invalid escape in string"}
+		}
+		switch e := body[i+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(body[i+2:])
+			if !ok {
+				return "", &parseError{start, "invalid escape in string"}
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				var r2 rune
+				if i+1 < len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					r2, ok = hex4(body[i+2:])
+				} else {
+					ok = false
+				}
+				if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
+					return "", &parseError{start, `string has a \u escape of a lone UTF-16 surrogate, which is not a character`}
+				}
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default:
+			return "", &parseError{start, "invalid escape in string"}
+		}
+		i += 2
+	}
+	return string(b), nil
+}
+
 func countFold(s, substr string) int {
 	return strings.Count(strings.ToLower(s), strings.ToLower(substr))
 }

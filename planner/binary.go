@@ -2,9 +2,9 @@ package planner
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 )
@@ -15,16 +15,12 @@ import (
 // that. It is private to one build of memplan (the worker and viewer come
 // from the same commit), so it has a magic number but no compatibility
 // promise: plan records that people keep are JSON.
-var binaryMagic = []byte("MPB1")
+var binaryMagic = []byte("MPB2")
 
 // AppendBinary appends the plan's binary form to b.
 func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
-	opts, err := json.Marshal(p.Options)
-	if err != nil {
-		return nil, err
-	}
 	// Room for the whole record at once, as AppendTensorsJSON makes.
-	need := 256 + len(opts)
+	need := 256 + 24*len(p.Options.Symbols)
 	for _, s := range p.Schedule {
 		need += len(s) + 2
 	}
@@ -44,7 +40,7 @@ func (p *Plan) AppendBinary(b []byte) ([]byte, error) {
 	w.str(p.Strategy)
 	w.bool(p.Optimal)
 	w.bool(p.OptimalBySearch)
-	w.str(string(opts))
+	w.options(&p.Options)
 	w.ints(int64(p.Steps))
 	w.strs(p.Schedule)
 	w.strs(p.Phases)
@@ -108,11 +104,7 @@ func DecodeBinary(data []byte) (*Plan, error) {
 	p.Strategy = r.str()
 	p.Optimal = r.bool()
 	p.OptimalBySearch = r.bool()
-	if opts := r.str(); r.err == nil {
-		if err := json.Unmarshal([]byte(opts), &p.Options); err != nil {
-			return nil, fmt.Errorf("binary plan record: options: %v", err)
-		}
-	}
+	r.options(&p.Options)
 	p.Steps = int(r.int())
 	p.Schedule = r.strs()
 	p.Phases = r.strs()
@@ -383,5 +375,40 @@ func (r *binReader) gpu(p *Plan) {
 		} else if k != 0 {
 			r.fail("a tensor names a buffer the record does not have")
 		}
+	}
+}
+
+// options writes the planning options a record carries: the fields
+// Options writes in JSON (SharedWeights and GPU are the record's own
+// fields), symbols in key order.
+func (w *binWriter) options(o *Options) {
+	w.ints(o.Alignment, o.Guard)
+	for _, v := range []bool{o.F32Uniform, o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants} {
+		w.bool(v)
+	}
+	if o.Symbols == nil {
+		w.uint(0)
+		return
+	}
+	w.uint(uint64(len(o.Symbols)) + 1) // 0 is nil, 1 an empty map
+	for _, k := range slices.Sorted(maps.Keys(o.Symbols)) {
+		w.str(k)
+		w.ints(o.Symbols[k])
+	}
+}
+
+func (r *binReader) options(o *Options) {
+	o.Alignment, o.Guard = r.int(), r.int()
+	for _, v := range []*bool{&o.F32Uniform, &o.NoReuse, &o.SkipParams, &o.SkipInputs, &o.SkipConstants} {
+		*v = r.bool()
+	}
+	n := r.count()
+	if n == 0 || r.err != nil {
+		return
+	}
+	o.Symbols = make(map[string]int64, n-1)
+	for range n - 1 {
+		k := r.str()
+		o.Symbols[k] = r.int()
 	}
 }

@@ -127,3 +127,23 @@ func (g *generator) use(i int) {
 		g.p.Buffers[i].Death = max(g.p.Buffers[i].Death, g.step)
 	}
 }
+
+// GenerateRandom returns n buffers with random lives and sizes, the same
+// for the same seed: each is born at a step drawn from [0, n), lives 1 to
+// 50 steps and holds 1 byte to 64 KiB. Unlike Generate's, no structure
+// lets a greedy order reach the lower bound, so every strategy and
+// auto's whole portfolio run: it measures the worst case of their time.
+func GenerateRandom(n int, seed uint64) *Problem {
+	rng := rand.New(rand.NewPCG(seed, seed^0x7a4d))
+	p := &Problem{Name: fmt.Sprintf("random-%d", n), Alignment: 1, Options: Options{Alignment: 1}, Steps: n + 50}
+	p.Buffers = make([]Buffer, n)
+	p.Tensors = make([]TensorInfo, n)
+	for i := range n {
+		birth := rng.IntN(n)
+		size := 1 + rng.Int64N(64<<10-1)
+		name := fmt.Sprint("r", i)
+		p.Buffers[i] = Buffer{Name: name, Size: size, Birth: birth, Death: birth + rng.IntN(50), Align: 1, Tensor: i}
+		p.Tensors[i] = TensorInfo{Name: name, Op: "generated", Kind: KindActivation, Size: size, Buffer: i, Root: -1, Birth: birth, Death: p.Buffers[i].Death}
+	}
+	return p
+}

@@ -12,6 +12,8 @@ import (
 // The improver never returns a worse or invalid plan, and improve never
 // claims an optimum above the aligned bound: on random problems, with
 // fixed buffers, alignments and guards, every answer goes through Verify.
+// Every fortieth runs long enough to stall and kick its plan, which may make
+// it worse for a while.
 func TestImproveNeverWorseOrInvalid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	improved := 0
@@ -21,7 +23,11 @@ func TestImproveNeverWorseOrInvalid(t *testing.T) {
 		if err != nil {
 			t.Fatalf("problem %d: %v", k, err)
 		}
-		pl, err := Place(context.Background(), p, "improve", PlaceOptions{NodeLimit: 5_000})
+		nodes := int64(5_000)
+		if k%40 == 0 {
+			nodes = 5 * improveMinStall / 2
+		}
+		pl, err := Place(context.Background(), p, "improve", PlaceOptions{NodeLimit: nodes})
 		if err != nil {
 			t.Fatalf("problem %d: %v", k, err)
 		}
@@ -72,17 +78,16 @@ func TestImproveNodeLimitIsReproducible(t *testing.T) {
 	}
 }
 
-// Real traces where the portfolio alone misses the bound reach it by
-// default: DenseNet-121's activations through auto's slice, ResNet-50's
-// SOMAS trace and PanGu-α's (not in testdata: 450 kB) through breadth
-// in the orders within a section that suit them.
+// Real traces reach the bound by default, each through breadth in the
+// order within a step that suits it: DenseNet-121's activations with the
+// oldest buffers first, ResNet-50's SOMAS trace with the first to die
+// first, IOPDDL's problem B with the last to die first (PanGu-α's, not in
+// testdata at 450 kB, with equal sizes newest first).
 func TestAutoReachesTheBoundOnRealTraces(t *testing.T) {
-	tests := []struct {
-		file      string
-		portfolio bool // the portfolio alone reaches the bound
-	}{
-		{"densenet121_activations.csv", false},
-		{"resnet50.csv", true},
+	tests := []struct{ file, member string }{
+		{"densenet121_activations.csv", "best-fit breadth oldest"},
+		{"resnet50.csv", "best-fit breadth dying"},
+		{"iopddl_B_biggest.csv", "best-fit breadth lasting"},
 	}
 	for _, tt := range tests {
 		p := loadCSV(t, "testdata/"+tt.file)
@@ -95,12 +100,53 @@ func TestAutoReachesTheBoundOnRealTraces(t *testing.T) {
 		if err := Verify(NewPlan(p, "auto", pl)); err != nil {
 			t.Fatal(err)
 		}
-		if lb := LowerBound(p); pl.Arena != lb || !pl.Optimal {
-			t.Errorf("%s: auto's arena %d (%s), lower bound %d", tt.file, pl.Arena, pl.Detail, lb)
+		if lb := LowerBound(p); pl.Arena != lb || !pl.Optimal || pl.Detail != "won by "+tt.member {
+			t.Errorf("%s: auto's arena %d (%s), lower bound %d, want it won by %s", tt.file, pl.Arena, pl.Detail, lb, tt.member)
 		}
-		alone, _ := Place(context.Background(), p, "auto", PlaceOptions{AutoSlice: -1})
-		if reached := alone.Arena == LowerBound(p); reached != tt.portfolio {
-			t.Errorf("%s: the portfolio alone reaches the bound: %v, want %v (%s)", tt.file, reached, tt.portfolio, alone.Detail)
+	}
+}
+
+// Where the portfolio leaves waste between long-lived buffers, the global
+// moves remove it: on IOPDDL's problem B, best fit by size is 0.19 %
+// above the bound, where hundreds of buffers live from the forward pass
+// to the backward, and windows around the buffers at the top (the old
+// improver's only move) stayed there after 2,000,000 nodes; packing the
+// buffers live at a top buffer's step first reaches the bound. On
+// MiniMalloc's D a long run stalls and kicks its plan (after 200,000
+// nodes without a better arena) and still gains. Each within a node
+// budget, so on any machine.
+func TestImproveWhereWindowsAreStuck(t *testing.T) {
+	tests := []struct {
+		file  string
+		start fitOrder
+		nodes int64
+		want  float64 // the most arena/bound it may end at
+	}{
+		{"iopddl_B_biggest.csv", orderSpatial, 100_000, 1},
+		{"iopddl_B_biggest.csv", orderBreadth, 100_000, 1},
+		{"densenet121_activations.csv", orderBreadth, 20_000, 1},
+		{"D.1048576.csv", orderSpatial, 1_000_000, 1.2},
+	}
+	for _, tt := range tests {
+		p := loadCSV(t, "testdata/"+tt.file)
+		pr := prepare(p, PlaceOptions{})
+		a, err := pr.bestFit(context.Background(), pr.order(tt.start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb, start := LowerBound(p), ArenaOf(p, a.offsets)
+		if start == lb {
+			t.Fatalf("%s: best fit %s is at the bound already: the test checks nothing", tt.file, tt.start)
+		}
+		if _, err := pr.improve(context.Background(), a.offsets, lb, improveOptions{seed: improveSeed, nodes: tt.nodes}); err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(NewPlan(p, "improve", Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets)})); err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if got := float64(ArenaOf(p, a.offsets)) / float64(lb); got > tt.want {
+			t.Errorf("%s from best fit %s: %.4f x the bound after %d nodes (started at %.4f), want at most %.4f",
+				tt.file, tt.start, got, tt.nodes, float64(start)/float64(lb), tt.want)
 		}
 	}
 }

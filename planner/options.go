@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"encoding/json"
 	"math"
 
 	"memplan/ir"
@@ -39,7 +38,7 @@ type Options struct {
 
 // key is the options as a record writes them, for comparing two.
 func (o Options) key() string {
-	b, _ := json.Marshal(o) // plain fields and a map of ints: cannot fail
+	b, _ := ir.EncodeJSON(o, "") // plain fields and a map of ints: cannot fail
 	return string(b)
 }
 

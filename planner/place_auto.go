@@ -2,10 +2,13 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Auto runs a fixed portfolio of the fast strategies and keeps the
@@ -14,15 +17,17 @@ import (
 // everywhere: best fit by size is best on the MiniMalloc instances,
 // breadth on the idealloc ones, first use on short-lived chains.
 
-// autoMember is one strategy of the portfolio.
+// autoMember is one strategy of the portfolio. run gives up with errLost
+// once its arena grows above *limit: another member has a smaller one.
 type autoMember struct {
-	name string
-	run  func(ctx context.Context, pr *prepared) (answer, error)
+	name  string
+	cheap bool // runs early: far faster than best fit
+	run   func(ctx context.Context, pr *prepared, limit *atomic.Int64) (answer, error)
 }
 
 func bestFitMember(o fitOrder) autoMember {
-	return autoMember{"best-fit " + o.String(), func(ctx context.Context, pr *prepared) (answer, error) {
-		return pr.bestFit(ctx, pr.order(o))
+	return autoMember{"best-fit " + o.String(), false, func(ctx context.Context, pr *prepared, limit *atomic.Int64) (answer, error) {
+		return pr.bestFitUnder(ctx, pr.order(o), limit)
 	}}
 }
 
@@ -37,14 +42,22 @@ func autoMembers() []autoMember {
 		// on traces where breadth alone does not (PanGu-α, ResNet-50).
 		bestFitMember(orderBreadthNewest),
 		bestFitMember(orderBreadthDying),
+		// And in orders that keep buffers born, or dying, together side
+		// by side, which reach or near the bound on IOPDDL's traces
+		// (and MiniMalloc's D) where the others leave holes between
+		// long-lived buffers.
+		bestFitMember(orderBreadthOldest),
+		bestFitMember(orderBreadthLasting),
 		bestFitMember(orderSpatial),
 		bestFitMember(orderTemporal),
 		bestFitMember(orderArea),
-		{"first-use", func(ctx context.Context, pr *prepared) (answer, error) { return pr.firstUse(ctx) }},
+		{"first-use", true, func(ctx context.Context, pr *prepared, limit *atomic.Int64) (answer, error) {
+			return pr.firstUse(ctx, limit)
+		}},
 		// The seed planner's rule (lowest offset that fits, by size), in
 		// O(n log n): auto is then never worse than reference.
-		{"first-fit size", func(ctx context.Context, pr *prepared) (answer, error) {
-			a, err := pr.fit(ctx, pr.order(orderSize), firstGap)
+		{"first-fit size", false, func(ctx context.Context, pr *prepared, limit *atomic.Int64) (answer, error) {
+			a, _, err := pr.fitUnder(ctx, pr.order(orderSize), firstGap, limit)
 			a.rule = RuleFirstFit
 			return a, err
 		}},
@@ -64,12 +77,34 @@ func FirstMemberAlone(p *Problem) bool { return len(p.Buffers) > autoLarge }
 // buffers. It is also the most buffers reference accepts.
 const autoLarge = referenceLimit
 
+// autoHuge is the size above which auto runs four members, each far from
+// the others: breadth, breadth with the last to die first, best fit by
+// size and first use. Each best fit of a million buffers takes seconds,
+// and the breadth orders that differ only among buffers of one step end
+// with the same arena on large problems more often than not.
+const autoHuge = 250_000
+
+// members returns the portfolio auto runs on this problem: improve and
+// exact start from its answer too, and a shard's Member indexes it.
+func (pr *prepared) members() []autoMember {
+	members := autoMembers()
+	var keep func(m autoMember) bool
+	switch n := len(pr.movable); {
+	case n > autoHuge:
+		keep = func(m autoMember) bool {
+			return m.name == "best-fit breadth" || m.name == "best-fit breadth lasting" || m.name == "best-fit spatial" || m.name == "first-use"
+		}
+	case n > autoLarge:
+		keep = func(m autoMember) bool { return m.name != "best-fit area" && m.name != "first-fit size" }
+	default:
+		return members
+	}
+	return slices.DeleteFunc(members, func(m autoMember) bool { return !keep(m) })
+}
+
 func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	pr := prepare(p, opts)
-	members := autoMembers()
-	if len(pr.movable) > autoLarge {
-		members = slices.DeleteFunc(slices.Clone(members), func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
-	}
+	members := pr.members()
 	var a answer
 	var best int
 	if f := opts.From; f != nil {
@@ -91,24 +126,34 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns
 // the answer with the smallest arena and the index of the member that
-// found it. Members run in table order; once one reaches the lower bound
-// no later member can win (ties go to the earlier), so later ones are
-// skipped or cancelled. The answer is the same on one thread (wasm) or
-// many. With shards > 1 only members i with i%shards == shard run.
+// found it. Member 0 and the cheap ones start first; once one reaches
+// the lower bound no later member can win (ties go to the earlier), so
+// later ones are skipped or cancelled, and a member whose arena grows
+// above one already found, or to it if found by a member before it in
+// the table, stops (errLost): it cannot win either. The
+// answer is the same on one thread (wasm) or many, whichever finishes
+// first. With shards > 1 only members i with i%shards == shard run.
 // done, if non-nil, hears of each member that finishes (MemberDone).
 func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, shards int, done func(member int, atBound bool)) (answer, int, error) {
 	type result struct {
 		answer
-		err error
-		ran bool
+		err       error
+		ran, lost bool
 	}
 	lb := pr.lowerBound()
 	results := make([]result, len(members))
 	cancels := make([]context.CancelFunc, len(members))
 	var mu sync.Mutex
 	optimalAt := len(members) // first member known to reach the bound
+	// Per member, the largest arena with which it could still win: one
+	// below the smallest found by a member before it in the table, and
+	// the smallest found by one after it (ties go to the earlier).
+	limits := make([]atomic.Int64, len(members))
+	for i := range limits {
+		limits[i].Store(math.MaxInt64)
+	}
 	next := make(chan int, len(members))
-	for i := range members {
+	for _, i := range runOrder(members) {
 		if shards <= 1 || i%shards == shard {
 			next <- i
 		}
@@ -127,14 +172,33 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 					cancel()
 					continue
 				}
-				a, err := members[i].run(mctx, pr)
+				a, err := members[i].run(mctx, pr, &limits[i])
 				cancel()
-				atBound := err == nil && ArenaOf(pr.p, a.offsets) == lb
+				lost := errors.Is(err, errLost)
+				if lost {
+					err = nil
+				}
+				arena := int64(math.MaxInt64)
+				if err == nil && !lost {
+					arena = ArenaOf(pr.p, a.offsets)
+					for j := range limits {
+						l := arena
+						if j > i {
+							l--
+						}
+						for {
+							if old := limits[j].Load(); l >= old || limits[j].CompareAndSwap(old, l) {
+								break
+							}
+						}
+					}
+				}
+				atBound := arena == lb
 				if err == nil && done != nil {
 					done(i, atBound)
 				}
 				mu.Lock()
-				results[i] = result{a, err, true}
+				results[i] = result{a, err, true, lost}
 				if atBound && i < optimalAt {
 					optimalAt = i
 					for j := i + 1; j < len(members); j++ {
@@ -150,7 +214,7 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 	wg.Wait()
 	best, bestArena := -1, int64(0)
 	for i, r := range results {
-		if i > optimalAt || !r.ran {
+		if i > optimalAt || !r.ran || r.lost {
 			continue
 		}
 		if r.err != nil {
@@ -164,4 +228,20 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 		return answer{}, 0, fmt.Errorf("shard %d of %d holds none of the %d portfolio members", shard, shards, len(members))
 	}
 	return results[best].answer, best, nil
+}
+
+// runOrder is the order the portfolio starts its members in: member 0,
+// which reaches the bound most often and then ends the portfolio, and
+// the cheap ones first, whose arenas then stop the members that cannot
+// beat them early; then the rest in table order.
+func runOrder(members []autoMember) []int {
+	order := make([]int, 0, len(members))
+	for pass := range 2 {
+		for i, m := range members {
+			if (i == 0 || m.cheap) == (pass == 0) {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
 }

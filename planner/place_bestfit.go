@@ -2,7 +2,9 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"sync/atomic"
 )
 
 // fitOrder is the order in which best-fit visits buffers.
@@ -29,9 +31,21 @@ const (
 	// orderBreadthDying: breadth, the buffers of one section by death,
 	// first to die first (ResNet-50's SOMAS trace reaches its bound).
 	orderBreadthDying
+	// orderBreadthOldest: breadth, the buffers of one section by birth,
+	// oldest first, so at the bottom. Buffers born together then sit
+	// together, and where lives nest (a training step's activations,
+	// kept from the forward pass to the backward) the ones still live
+	// at a step form one block: on the IOPDDL traces where the busiest
+	// steps hold thousands of long-lived buffers, breadth by size leaves
+	// holes between them.
+	orderBreadthOldest
+	// orderBreadthLasting: breadth, the buffers of one section by death,
+	// the last to die first: those that die together sit together, and
+	// their bytes come free as one block.
+	orderBreadthLasting
 )
 
-var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying"}
+var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying", "breadth oldest", "breadth lasting"}
 
 func (o fitOrder) String() string { return fitOrderNames[o] }
 
@@ -162,6 +176,10 @@ func (pr *prepared) order(o fitOrder) []int {
 		})
 	case orderBreadthDying:
 		return pr.breadthOrder(func(a, b *Buffer) int { return a.Death - b.Death })
+	case orderBreadthOldest:
+		return pr.breadthOrder(func(a, b *Buffer) int { return a.Birth - b.Birth })
+	case orderBreadthLasting:
+		return pr.breadthOrder(func(a, b *Buffer) int { return b.Death - a.Death })
 	case orderSize:
 		key = func(a, b int) int { return cmpInt64(bs[b].Size, bs[a].Size) }
 	}
@@ -188,7 +206,13 @@ type answer struct {
 // gap among the bytes taken while it lives (lowest on ties), else on top
 // of them. Fixed buffers are placed first, where they must be.
 func (pr *prepared) bestFit(ctx context.Context, order []int) (answer, error) {
-	a, err := pr.fit(ctx, order, bestGap)
+	return pr.bestFitUnder(ctx, order, nil)
+}
+
+// bestFitUnder is bestFit that gives up with errLost once a buffer ends
+// above *limit, if limit is not nil.
+func (pr *prepared) bestFitUnder(ctx context.Context, order []int, limit *atomic.Int64) (answer, error) {
+	a, _, err := pr.fitUnder(ctx, order, bestGap, limit)
 	a.rule = RuleBestFit
 	return a, err
 }
@@ -196,6 +220,19 @@ func (pr *prepared) bestFit(ctx context.Context, order []int) (answer, error) {
 // fit places the buffers in order, each where gap chooses among the bytes
 // taken while it lives.
 func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span, size, align, cut int64) int64) (answer, error) {
+	a, _, err := pr.fitUnder(ctx, order, gap, nil)
+	return a, err
+}
+
+// errLost stops a placement that went above an arena it is measured
+// against (another member's, or the plan an improving round must beat):
+// it cannot win, so the rest of its work would be wasted.
+var errLost = errors.New("above the arena to beat")
+
+// fitUnder is fit that gives up with errLost once a buffer ends above
+// *limit, if limit is not nil (it may fall while fit runs). It also
+// returns how many buffers it placed.
+func (pr *prepared) fitUnder(ctx context.Context, order []int, gap func(taken []span, size, align, cut int64) int64, limit *atomic.Int64) (answer, int, error) {
 	p := pr.p
 	offsets := pr.initialOffsets()
 	occ := newOccupancy(pr.tl.len())
@@ -205,15 +242,18 @@ func (pr *prepared) fit(ctx context.Context, order []int, gap func(taken []span,
 	}
 	for k, i := range order {
 		if err := pr.pause(ctx, k); err != nil {
-			return answer{}, err
+			return answer{}, k, err
 		}
 		b := &p.Buffers[i]
 		l, r := int(pr.first[i]), int(pr.last[i])
 		off := gap(occ.taken(l, r), b.Span(), b.Align, p.Cut)
+		if limit != nil && b.End(off) > limit.Load() {
+			return answer{}, k + 1, errLost
+		}
 		offsets[i] = off
 		occ.insert(l, r, off, b.End(off))
 	}
-	return answer{offsets: offsets, order: append(slices.Clip(pr.fixed), order...)}, nil
+	return answer{offsets: offsets, order: append(slices.Clip(pr.fixed), order...)}, len(order), nil
 }
 
 // placeBestFitOrder returns the best-fit strategy for one order.

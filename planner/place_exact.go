@@ -70,11 +70,12 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	}
 	defer cancel()
 	pr := prepare(p, opts)
-	auto, member, err := pr.portfolio(ctx, autoMembers(), 0, 1, nil)
+	members := pr.members()
+	auto, member, err := pr.portfolio(ctx, members, 0, 1, nil)
 	if err != nil {
 		return Placement{}, err
 	}
-	polished, err := pr.polish(ctx, auto, "auto's answer ("+autoMembers()[member].name+")", opts, true)
+	polished, err := pr.polish(ctx, auto, "auto's answer ("+members[member].name+")", opts, true)
 	if err != nil && (parent.Err() != nil || ctx.Err() == nil) {
 		return Placement{}, err // cancelled, or failed: not merely out of time
 	}
@@ -170,12 +171,25 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 		}
 		found, complete := s.run(lb, decisionEnd, quick)
 		if !found && !complete && !ex.out() {
-			if floor, improved := ex.descend(s, p, g, offsets, decisionEnd, decisionNodes); improved || floor > lb {
+			nodes, began := ex.nodes, time.Now()
+			floor, improved := ex.descend(s, p, g, offsets, decisionEnd, decisionNodes)
+			if improved || floor > lb {
 				pl.Order = nil
 				if floor > lb {
 					floors[k], proved = floor, false
 					continue // the bound is out of reach
 				}
+			}
+			// The descent does not eat the decision's share: a group
+			// that packs into the bound, which the descent cannot tell,
+			// still gets all of it, within four fifths of the budget.
+			if limit > 0 {
+				if decisionEnd = decisionEnd.Add(time.Since(began)); decisionEnd.After(start.Add(limit * 4 / 5)) {
+					decisionEnd = start.Add(limit * 4 / 5)
+				}
+			}
+			if n := ex.nodeLimit; n > 0 {
+				decisionNodes = min(decisionNodes+ex.nodes-nodes, n/5*4)
 			}
 			found, complete = s.run(lb, decisionEnd, decisionNodes)
 		}
@@ -270,32 +284,40 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	return pl, nil
 }
 
-// exactDescentNodes is the node budget of each of descend's searches,
-// and exactQuickNodes that of the first try at the bound before it.
+// exactDescentNodes is the node budget of descend's first search at a
+// target, and exactQuickNodes that of the first try at the bound before
+// the descent.
 const (
 	exactDescentNodes = 20_000
 	exactQuickNodes   = 50_000
 )
 
 // descend lowers group g's arena, before the decision at the bound, by
-// a few quick decision searches: each asks for half the way from the
-// arena down to what is still possible, and one that runs out of nodes
-// is followed by one halfway back up. An instance whose bound is out of
-// reach (MiniMalloc's D: 2^20 after 200,000 nodes, where the decision
-// at the bound alone spent its 2,000,000 first) so gets a good arena long
-// before the decision at the bound gives up. It returns the lowest arena still
-// possible, as far as it learned, and whether it improved the group.
+// short decision searches: each asks for half the way from the arena down
+// to what is still possible. One that runs out of nodes is tried again
+// with twice and then four times the nodes, the second time in exact's
+// own orders rather than MiniMalloc's preorders (which of them finds a
+// packing first varies by instance and by how far down it is, and the
+// cost of a search is heavy-tailed), then the target goes halfway back
+// up; after two targets given up in a row the descent ends. An instance
+// whose bound is out of reach so gets a good arena long before the
+// decision at the bound gives up: MiniMalloc's D reaches 2^20 after
+// 100,000 nodes and J after 330,000, where the decision at the bound
+// alone spends its 2,000,000 first, and where searches of 20,000 nodes
+// never got J there. It returns the lowest arena still possible, as far as
+// it learned, and whether it improved the group.
 func (ex *exact) descend(s *search, p *Problem, g []int, offsets []int64, stopAt time.Time, stopNodes int64) (int64, bool) {
 	floor, arena := ex.lb, groupArena(p, g, offsets)
 	improved := false
-	s.descent = true
 	defer func() { s.descent = false }()
 	target := arena - (arena-floor+1)/2
-	for try := 0; try < 12 && floor < target && target < arena && !ex.out(); try++ {
-		nodes := ex.nodes + exactDescentNodes
+	budget, lost := int64(exactDescentNodes), 0
+	for try := 0; try < 24 && lost < 2 && floor < target && target < arena && !ex.out(); try++ {
+		nodes := ex.nodes + budget
 		if stopNodes > 0 {
 			nodes = min(nodes, stopNodes)
 		}
+		s.descent = budget != 2*exactDescentNodes
 		found, complete := s.run(target, stopAt, nodes)
 		switch {
 		case found:
@@ -303,11 +325,17 @@ func (ex *exact) descend(s *search, p *Problem, g []int, offsets []int64, stopAt
 			improved, arena = true, groupArena(p, g, offsets)
 			ex.improved(ArenaOf(p, offsets))
 			target = arena - (arena-floor+1)/2
+			budget, lost = exactDescentNodes, 0
 		case complete:
 			floor = target + 1
 			target = arena - (arena-floor+1)/2
+			budget, lost = exactDescentNodes, 0
+		case budget < 4*exactDescentNodes:
+			budget *= 2
 		default:
 			target += (arena - target) / 2
+			budget = exactDescentNodes
+			lost++
 		}
 	}
 	return floor, improved
@@ -322,13 +350,8 @@ type exact struct {
 	lb, best   int64
 	target     int64
 	nodes      int64
-	// work counts what the nodes read: the sections bounded scans and
-	// the buffers minRest looks at. A node's cost varies with the group
-	// (a rectangle cut from a long schedule has thousands of sections),
-	// so work, not nodes, is what bounds the improver's time.
-	work      int64
-	nodeLimit int64  // PlaceOptions.NodeLimit, 0 for none
-	cut       string // what stopped the last run cut short
+	nodeLimit  int64  // PlaceOptions.NodeLimit, 0 for none
+	cut        string // what stopped the last run cut short
 }
 
 // out reports whether the whole search must stop: cancelled, out of time

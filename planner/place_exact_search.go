@@ -57,7 +57,6 @@ type search struct {
 	bestOff   []int64
 	stopAt    time.Time // zero for none
 	stopNodes int64     // the node count that ends this search, 0 for none
-	stopWork  int64     // the work count (exact.work) that ends it, 0 for none
 	aborted   bool
 	restart   bool  // aborted only because this run's budget is spent
 	restartAt int64 // node count that ends this run
@@ -312,7 +311,7 @@ func (s *search) timeUp() bool {
 	switch {
 	case s.ex.ctx.Err() != nil || !s.stopAt.IsZero() && time.Now().After(s.stopAt):
 		s.aborted, s.ex.cut = true, "time limit reached"
-	case s.ex.out() || s.stopNodes > 0 && s.ex.nodes >= s.stopNodes || s.stopWork > 0 && s.ex.work >= s.stopWork:
+	case s.ex.out() || s.stopNodes > 0 && s.ex.nodes >= s.stopNodes:
 		s.aborted, s.ex.cut = true, "node limit reached"
 	case s.ex.nodes >= s.restartAt:
 		s.aborted, s.restart = true, true
@@ -590,7 +589,6 @@ func (s *search) bounded(a, b int32) bool {
 	// A section fits if some buffer live there can still start low
 	// enough; the first such buffer ends the scan, which is usually
 	// soon, where the lowest rest of every section would read them all.
-	s.ex.work += int64(b - a)
 	for x := a; x < b; x++ {
 		r := s.rem[x]
 		if r == 0 {
@@ -615,7 +613,6 @@ func (s *search) minRest(x int32, enough int64) int64 {
 	if h := s.hint[x]; !s.anyFixed && !s.placed[h] && s.restv[h] <= enough {
 		return s.restv[h]
 	}
-	s.ex.work += int64(len(live))
 	if s.anyFixed {
 		for _, y := range live {
 			if s.fixed[y] {

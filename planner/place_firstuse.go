@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 )
 
 // First use walks the schedule like a runtime allocator would: at each
@@ -13,14 +14,20 @@ import (
 // blocks are split and merged, so nothing is wasted but alignment padding.
 func placeFirstUse(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	pr := prepare(p, opts)
-	a, err := pr.firstUse(ctx)
+	a, err := pr.firstUse(ctx, nil)
 	if err != nil {
 		return Placement{}, err
 	}
 	return Placement{Offsets: a.offsets, Arena: ArenaOf(p, a.offsets), Order: a.order, Rule: a.rule}, nil
 }
 
-func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
+// firstUse gives up with errLost once the arena grows above *limit, if
+// limit is not nil and no buffer is fixed (moving buffers off fixed ones
+// at the end may lower it again).
+func (pr *prepared) firstUse(ctx context.Context, limit *atomic.Int64) (answer, error) {
+	if len(pr.fixed) > 0 {
+		limit = nil
+	}
 	p := pr.p
 	bs := p.Buffers
 	offsets := pr.initialOffsets()
@@ -73,6 +80,9 @@ func (pr *prepared) firstUse(ctx context.Context) (answer, error) {
 			top = off + size
 		}
 		offsets[i] = off
+		if limit != nil && top > limit.Load() {
+			return answer{}, errLost
+		}
 	}
 	moved, err := pr.repairFixed(ctx, offsets)
 	if err != nil {

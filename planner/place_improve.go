@@ -20,10 +20,11 @@ const improveSeed = 1
 // autoSliceDefault caps auto's improvement slice in time, and
 // autoSliceNodes(n) is its budget in nodes for n buffers: enough that
 // real models of a few hundred buffers reach their bound, and a cap that
-// a native run spends in well under a second.
+// a native run spends in about a second (a node is about a buffer
+// placed: a round that places 30,000 buffers again costs 30,000).
 const autoSliceDefault = time.Second
 
-func autoSliceNodes(n int) int64 { return min(200*int64(n), 2_000_000) }
+func autoSliceNodes(n int) int64 { return min(100*int64(n), 1_000_000) }
 
 func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	limit := opts.TimeLimit
@@ -31,11 +32,12 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 		limit = improveDefaultLimit
 	}
 	pr := prepare(p, opts)
-	a, best, err := pr.portfolio(ctx, autoMembers(), 0, 1, nil)
+	members := pr.members()
+	a, best, err := pr.portfolio(ctx, members, 0, 1, nil)
 	if err != nil {
 		return Placement{}, err
 	}
-	return pr.improveAnswer(ctx, a, "won by "+autoMembers()[best].name, max(opts.NodeLimit, 0), limit)
+	return pr.improveAnswer(ctx, a, "won by "+members[best].name, max(opts.NodeLimit, 0), limit)
 }
 
 // polish is auto's last step: it improves a portfolio answer within the

@@ -3,7 +3,6 @@ package planner
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -239,7 +238,7 @@ func (p *Plan) ComputeFingerprint() string {
 	h.i64(p.Alignment)
 	h.str(p.Strategy)
 	h.int(p.Steps)
-	opts, _ := json.Marshal(p.Options) // struct fields marshal in a fixed order
+	opts, _ := ir.EncodeJSON(p.Options, "") // struct fields marshal in a fixed order
 	h.str(string(opts))
 	syms := make([]string, 0, len(p.Symbols))
 	for k, v := range p.Symbols {

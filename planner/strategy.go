@@ -142,9 +142,9 @@ type placeFunc func(ctx context.Context, p *Problem, opts PlaceOptions) (Placeme
 var strategies = []Strategy{
 	{Name: "reference", Doc: "the seed planner's size-descending, lowest-offset first fit; O(n^3), for comparison"},
 	{Name: "no-reuse", Doc: "every buffer after the previous one: the baseline savings are measured against"},
-	{Name: "auto", Doc: "the default: a portfolio of best fit in six orders, first use and the seed's first fit, keeping the smallest arena, then a short slice of improve's work"},
+	{Name: "auto", Doc: "the default: a portfolio of best fit in eight orders, first use and the seed's first fit, keeping the smallest arena, then a short slice of improve's work"},
 	{Name: "exact", Doc: "branch and bound for the smallest arena (MiniMalloc-style), from auto's answer, within the time limit (default 10 s) or node limit"},
-	{Name: "improve", Doc: "auto, then re-placing the buffers around those that set the arena (best fit in shuffled orders, exact search of small rectangles) within the time limit (default 10 s) or node limit"},
+	{Name: "improve", Doc: "auto, then ruin and recreate within the time limit (default 10 s) or node limit: windows around the buffers that set the arena (best fit in shuffled orders, exact search of small rectangles) and the whole plan placed again with a band of bytes or the buffers live at a top step first"},
 	{Name: "best-fit", Doc: "XLA-style global best fit: largest first, each in the smallest gap among buffers live at the same time"},
 	{Name: "best-fit-temporal", Doc: "best fit, longest-lived buffers first"},
 	{Name: "first-use", Doc: "walks the schedule with a splitting, merging free list: best-fitting free block at each birth"},
@@ -171,6 +171,10 @@ func placers() map[string]placeFunc {
 // DefaultStrategy is used when none is named.
 var DefaultStrategy = "auto"
 
+// NoReuseStrategy is the strategy that shares no bytes: the baseline what
+// reuse saves is measured against (and what Options.NoReuse runs).
+const NoReuseStrategy = "no-reuse"
+
 // Strategies lists the strategies in table order.
 func Strategies() []Strategy { return append([]Strategy(nil), strategies...) }
 
@@ -191,7 +195,7 @@ func Place(ctx context.Context, p *Problem, strategy string, opts PlaceOptions) 
 		strategy = DefaultStrategy
 	}
 	if p.Options.NoReuse {
-		strategy = "no-reuse"
+		strategy = NoReuseStrategy
 	}
 	place, ok := placers()[strategy]
 	if !ok {

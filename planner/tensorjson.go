@@ -1,9 +1,9 @@
 package planner
 
 import (
+	"memplan/ir"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // AppendTensorsJSON appends the tensors as a JSON array, byte for byte
@@ -56,7 +56,7 @@ func AppendStringsJSON(b []byte, names []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, n)
+		b = ir.AppendJSONString(b, n)
 	}
 	return append(b, ']')
 }
@@ -70,19 +70,19 @@ const tensorTextRoom = 56
 
 func appendTensorJSON(b []byte, t *PlanTensor, texts bool) []byte {
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, t.Name)
+	b = ir.AppendJSONString(b, t.Name)
 	b = append(b, `,"op":`...)
-	b = appendJSONString(b, t.Op)
+	b = ir.AppendJSONString(b, t.Op)
 	if t.Node != "" {
 		b = append(b, `,"node":`...)
-		b = appendJSONString(b, t.Node)
+		b = ir.AppendJSONString(b, t.Node)
 	}
 	if t.Phase != "" {
 		b = append(b, `,"phase":`...)
-		b = appendJSONString(b, t.Phase)
+		b = ir.AppendJSONString(b, t.Phase)
 	}
 	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, string(t.Kind))
+	b = ir.AppendJSONString(b, string(t.Kind))
 	b = append(b, `,"shape":`...)
 	if t.Shape == nil {
 		b = append(b, "null"...)
@@ -97,7 +97,7 @@ func appendTensorJSON(b []byte, t *PlanTensor, texts bool) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"dtype":`...)
-	b = appendJSONString(b, t.DType)
+	b = ir.AppendJSONString(b, t.DType)
 	b = append(b, `,"size":`...)
 	b = strconv.AppendInt(b, t.Size, 10)
 	b = append(b, `,"offset":`...)
@@ -110,11 +110,11 @@ func appendTensorJSON(b []byte, t *PlanTensor, texts bool) []byte {
 	b = strconv.AppendInt(b, int64(t.Death), 10)
 	if t.Reuses != "" {
 		b = append(b, `,"reuses":`...)
-		b = appendJSONString(b, t.Reuses)
+		b = ir.AppendJSONString(b, t.Reuses)
 	}
 	if t.Root != "" {
 		b = append(b, `,"root":`...)
-		b = appendJSONString(b, t.Root)
+		b = ir.AppendJSONString(b, t.Root)
 	}
 	b = append(b, `,"view_offset":`...)
 	b = strconv.AppendInt(b, t.ViewOffset, 10)
@@ -129,67 +129,11 @@ func appendTensorJSON(b []byte, t *PlanTensor, texts bool) []byte {
 	}
 	if texts {
 		b = append(b, `,"size_text":`...)
-		b = appendJSONString(b, FormatBytes(t.Size))
+		b = ir.AppendJSONString(b, FormatBytes(t.Size))
 		if t.Offset >= 0 {
 			b = append(b, `,"offset_text":`...)
-			b = appendJSONString(b, GroupDigits(t.Offset))
+			b = ir.AppendJSONString(b, GroupDigits(t.Offset))
 		}
 	}
 	return append(b, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s as encoding/json does: <, > and & escaped
-// for HTML, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

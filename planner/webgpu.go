@@ -3,7 +3,6 @@ package planner
 import (
 	"cmp"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -36,20 +35,41 @@ var profilesJSON []byte
 
 // profiles is the table, smallest first, read once.
 var profiles = func() []Profile {
-	var f struct {
-		Profiles []struct {
-			Name string `json:"name"`
-			Doc  string `json:"doc"`
-			Limits
-		} `json:"profiles"`
+	// Read with ir's JSON reader: the planner worker links no other.
+	var out []Profile
+	r := ir.NewJSONReader("webgpu_profiles.json", profilesJSON)
+	err := r.Struct([]string{"note", "profiles"}, func(key string) error {
+		if key == "note" {
+			_, err := r.String()
+			return err
+		}
+		return r.Array(func(int) error {
+			var p Profile
+			err := r.Struct([]string{"name", "doc", "maxStorageBufferBindingSize", "maxBufferSize", "minStorageBufferOffsetAlignment"}, func(key string) error {
+				var err error
+				switch key {
+				case "name":
+					p.Profile, err = r.String()
+				case "doc":
+					p.Doc, err = r.String()
+				case "maxStorageBufferBindingSize":
+					p.MaxStorageBufferBindingSize, err = r.Int()
+				case "maxBufferSize":
+					p.MaxBufferSize, err = r.Int()
+				default:
+					p.MinStorageBufferOffsetAlignment, err = r.Int()
+				}
+				return err
+			})
+			out = append(out, p)
+			return err
+		})
+	})
+	if err == nil {
+		err = r.End()
 	}
-	if err := json.Unmarshal(profilesJSON, &f); err != nil {
+	if err != nil {
 		panic("planner: webgpu_profiles.json: " + err.Error()) // built in: a test reads it
-	}
-	out := make([]Profile, len(f.Profiles))
-	for i, p := range f.Profiles {
-		p.Limits.Profile = p.Name
-		out[i] = Profile{Limits: p.Limits, Doc: p.Doc}
 	}
 	return out
 }()

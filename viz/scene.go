@@ -295,6 +295,28 @@ func (v *View) FocusTensor(i int) bool {
 	return true
 }
 
+// KeepInView pans the camera, at the same zoom, to centre tensor i when
+// it is not wholly in view (zooming out to it if it is larger than the
+// view): a replay's newest buffer is never placed off screen. It reports
+// whether the camera moved.
+func (v *View) KeepInView(i int) bool {
+	if v.Layout == nil || i < 0 || i >= len(v.Layout.ItemOf) || v.Layout.ItemOf[i] < 0 {
+		return false
+	}
+	r, vis := v.Layout.Items[v.Layout.ItemOf[i]].Rect, v.Cam.Visible()
+	if r.X0 >= vis.X0 && r.X1 <= vis.X1 && r.Y0 >= vis.Y0 && r.Y1 <= vis.Y1 {
+		return false
+	}
+	w, h := vis.X1-vis.X0, vis.Y1-vis.Y0
+	if r.X1-r.X0 > w || r.Y1-r.Y0 > h {
+		return v.FocusTensor(i)
+	}
+	cx, cy := (r.X0+r.X1)/2, (r.Y0+r.Y1)/2
+	v.Cam.Show(Rect{X0: cx - w/2, Y0: cy - h/2, X1: cx + w/2, Y1: cy + h/2})
+	v.Dirty = true
+	return true
+}
+
 // HitAt is what lies under the point (sx, sy) in CSS pixels; in a
 // replay, only what is placed so far.
 func (v *View) HitAt(sx, sy float64) Hit {

@@ -222,7 +222,14 @@ func (a *app) handle(m js.Value, from sender) {
 		if c.Count != nil {
 			n = *c.Count
 		}
-		a.queue(func() { a.view.SetReveal(n) })
+		a.queue(func() {
+			a.view.SetReveal(n)
+			// The buffer it just placed is in view, however far the
+			// camera was: a replay shows where each one goes.
+			if l := a.view.Layout; l != nil && n > 0 && n <= len(l.Plan.PlacementOrder) {
+				a.view.KeepInView(l.Index(l.Plan.PlacementOrder[n-1]))
+			}
+		})
 	case *protocol.Theme:
 		a.queue(func() { a.view.SetTheme(c.Name) })
 	case *protocol.Record:

@@ -158,7 +158,7 @@ func ready() events.Ready {
 		Kinds: viz.KindColors(), Keys: viz.KeyBindings,
 		Defaults:  protocol.Options{Options: planner.DefaultOptions(), Strategy: planner.DefaultStrategy},
 		F32Budget: planner.WebGPUBindingLimit, F32Text: planner.FormatBytes(planner.WebGPUBindingLimit),
-		FileTypes: protocol.FileTypes, Bindings: []string{planner.BindArena, planner.BindTensor},
+		FileTypes: protocol.FileTypes, Bindings: []string{planner.BindArena, planner.BindTensor}, Baseline: planner.NoReuseStrategy,
 		MaxInput: planner.MaxInputBytes(planner.BrowserMemoryLimit),
 		// The alignment each input format gets when the page sends none:
 		// the planner's choice, for the page to show.

@@ -3,11 +3,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"time"
 
+	"memplan/ir"
 	"memplan/viz"
 )
 
@@ -17,7 +17,12 @@ import (
 // large file would otherwise plan and draw at the baseline compiler's
 // speed (wasm/worker/warm.go has the numbers). Any request cancels it.
 func (a *app) warmUp() {
-	res := resultOf("warm-up.csv", await(planners().Call("ask", 0, map[string]any{"type": "warm"})))
+	// On the pool's last worker: the first coordinates every request, and
+	// a file dropped meanwhile should not wait for it to notice the
+	// warm-up is cancelled. The workers share the compiled planner, and
+	// with it the optimized code the warm-up makes.
+	last := planners().Get("size").Int() - 1
+	res := resultOf("warm-up.csv", await(planners().Call("ask", last, map[string]any{"type": "warm"})))
 	if res.err != nil {
 		a.queue(func() { a.warm = "skipped" }) // cancelled by a request, or the worker was in use
 		return
@@ -37,7 +42,7 @@ func (a *app) warmUp() {
 	a.queue(step(func() {
 		l = viz.NewLayout(res.plan, 0)
 		a.queue(step(func() {
-			_, _ = json.Marshal(summary(l))
+			_, _ = ir.EncodeJSON(summary(l), "")
 			a.queue(func() {
 				a.warm = fmt.Sprintf("done: worker %.0f ms, viewer %.0f ms", res.millis["load"]+res.millis["plan"]+res.millis["encode"],
 					res.millis["decode"]+float64(spent.Milliseconds()))

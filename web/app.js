@@ -67,6 +67,7 @@
       case "explain": onExplain(m); break;
       case "dragenter": showDrop(true); break;
       case "open": $("file").click(); break;
+      case "help": toggleKeys(m.open); break; // ? or Esc with the canvas focused
       case "record": onRecord(m); break;
       case "profile": onProfile(m); break;
       case "largest": onLargest(m); break;
@@ -263,7 +264,9 @@
       !form.elements.webgpu.value ? "Choose a WebGPU device under Options to search for the largest size that fits it." : "";
     $("largest-note").textContent = largestBusy ? "searching…" : why;
     $("largest-run").disabled = !!why || largestBusy || !s;
-    sel.disabled = !names.length;
+    // No symbols, nothing to choose: the note says why, without an empty
+    // select and a button that cannot run.
+    $("largest-controls").hidden = !names.length;
   }
   $("largest-run").addEventListener("click", () => {
     const symbol = $("largest-symbol").value;
@@ -409,6 +412,9 @@
     replayStep.value = String(k);
     noteReplay(k);
     send({ type: "reveal", count: k >= replay.order.length ? -1 : k });
+    // Why the buffer just placed sits where it does: the viewer outlines
+    // the buffers it had to avoid.
+    if (k > 0 && k < replay.order.length) showWhy(replay.order[k - 1]);
   }
 
   function stopReplay() {
@@ -816,6 +822,8 @@
     const k = r.step >= 0 ? Math.min(r.step, replay.order.length) : replay.order.length;
     replayStep.value = String(k);
     noteReplay(k);
+    // As the replay left it: why its newest buffer sits where it does.
+    if (k > 0 && k < replay.order.length) showWhy(replay.order[k - 1]);
   }
 
   function shareLink() {

@@ -26,8 +26,8 @@ import (
 	"memplan/ir"
 	_ "memplan/ir/onnx" // the formats Go names in its errors are the wasm's
 	"memplan/planner"
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 	"memplan/wasm/protocol"
 )
 
@@ -334,6 +334,10 @@ func openWith(t testing.TB, path string, limit time.Duration, routes map[string]
 	// The examples as files on the server, for links that fetch them
 	// (index.html?url=models/mlp.json).
 	mux.Handle("/models/", http.StripPrefix("/models/", http.FileServer(http.Dir(filepath.Join(root, "examples")))))
+	// Files too large for the page: one that says so in its
+	// Content-Length, one that streams zeros with none, both forever.
+	// Each counts what it sent (huge.sent): the page must stop reading.
+	mux.HandleFunc("/huge/", huge.serve)
 	mux.HandleFunc("/host.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(embedHost))
@@ -1048,4 +1052,135 @@ func TestBrowserPlannerStops(t *testing.T) {
 	eval[bool](p, `(window.beforeReload = true, setTimeout(() => document.getElementById("error-reload").click()), true)`)
 	p.waitAcrossLoad("the page again", `!window.beforeReload && `+viewerShows("transformer.json")+
 		` && document.getElementById("error").hidden`)
+}
+
+// A newcomer's corners: the key list opens with "?" while the canvas has
+// the focus; a replay brings the buffer it places into view, however far
+// the camera was, and "Why it is here" follows it; the largest-fit
+// controls are hidden for a plan without symbols.
+func TestBrowserNewcomerCorners(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	if eval[bool](p, `document.getElementById("largest-controls").hidden`) {
+		p.fail("the largest-fit controls are hidden for a plan with symbols")
+	}
+
+	// "?" with the canvas focused: the app's key list.
+	eval[bool](p, frame+`.document.querySelector("canvas").focus() || true`)
+	p.wait("the canvas focused", frame+`.document.activeElement === `+frame+`.document.querySelector("canvas")`)
+	p.run("press ?", chromedp.KeyEvent("?"))
+	p.wait("the key list", `!document.getElementById("keys").hidden`)
+	p.run("press Escape", chromedp.KeyEvent("\u001b"))
+	p.wait("the key list closed", `document.getElementById("keys").hidden`)
+
+	// The replay: zoom in on the plan's bottom-left corner, then step to
+	// a buffer placed far from it.
+	order := eval[[]string](p, `window.memplanApp.summary.placement_order`)
+	eval[bool](p, `(`+frame+`.memplan.send({type: "camera", x0: 0, y0: 0, x1: 2, y1: 1024}), true)`)
+	p.frames(2)
+	far := -1
+	for k, name := range order {
+		if eval[bool](p, fmt.Sprintf(`(() => { const t = window.memplanApp.tensors.find((t) => t.name === %q);
+			return t.offset > 1e6 && t.birth > 10; })()`, name)) {
+			far = k
+			break
+		}
+	}
+	if far < 0 {
+		p.fail("no buffer of the example lies far from the corner")
+	}
+	eval[bool](p, fmt.Sprintf(`(() => { const s = document.getElementById("replay-step"); s.value = "%d";
+		s.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, far+1))
+	p.wait("the placed buffer in view", fmt.Sprintf(`(() => { const t = window.memplanApp.tensors.find((t) => t.name === %q);
+		const v = %s.memplan.state().visible; return v.x0 <= t.birth && t.death + 1 <= v.x1 && v.y0 <= t.offset && t.offset + t.size <= v.y1; })()`, order[far], frame))
+	p.wait("why it is here", fmt.Sprintf(`document.getElementById("why").textContent.includes(%q)`, order[far]))
+
+	// A plan without symbols: no select and button to find a largest value.
+	p.drop("drop.json", dropped)
+	p.wait("the dropped file", viewerShows("drop.json"))
+	p.wait("the largest-fit controls hidden", `document.getElementById("largest-controls").hidden &&
+		document.getElementById("largest-note").textContent !== ""`)
+}
+
+// huge serves endless files, and counts the bytes it got out.
+var huge hugeFiles
+
+type hugeFiles struct {
+	mu   sync.Mutex
+	sent map[string]int64
+}
+
+func (h *hugeFiles) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/csv")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	if strings.HasSuffix(r.URL.Path, "/declared.csv") {
+		w.Header().Set("Content-Length", "1288490189") // 1.2 GiB
+	}
+	chunk := make([]byte, 64<<10)
+	copy(chunk, "id,lower,upper,size\n")
+	for {
+		n, err := w.Write(chunk)
+		h.mu.Lock()
+		if h.sent == nil {
+			h.sent = map[string]int64{}
+		}
+		h.sent[r.URL.Path] += int64(n)
+		over := h.sent[r.URL.Path] > 2<<30
+		h.mu.Unlock()
+		if err != nil || over {
+			return // the client stopped reading, or read on past reason
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		chunk = chunk[:len(chunk)] // zeros after the first
+		clear(chunk)
+	}
+}
+
+func (h *hugeFiles) sentTo(path string) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sent[path]
+}
+
+// A file over the page's limit is refused before it is read, with a
+// message naming the file, its size and the limit, and the plan on
+// screen stays: dropped (by its size), linked with a Content-Length (by
+// it), linked without (by counting as it streams).
+func TestBrowserRefusesLargeFiles(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	limit := planner.MaxInputBytes(planner.BrowserMemoryLimit)
+	refused := func(what, name, size string) {
+		p.t.Helper()
+		p.wait(what+" refused", fmt.Sprintf(`!document.getElementById("error").hidden &&
+			document.getElementById("error-msg").textContent.includes(%q)`, name))
+		msg := p.text("#error-msg")
+		if !strings.Contains(msg, size) || !strings.Contains(msg, planner.FormatBytes(planner.BrowserMemoryLimit)) {
+			p.fail("%s: the message %q does not name the size %s and the limit", what, msg, size)
+		}
+		if f := eval[string](p, frame+`.memplan.state().file`); f != "transformer.json" {
+			p.fail("%s: the viewer shows %s, want the plan that was on screen", what, f)
+		}
+	}
+	// Dropped: one byte over the limit, never read by the page.
+	p.dropJS("big.csv", fmt.Sprintf(`new Uint8Array(%d)`, limit+1))
+	refused("the dropped file", "big.csv", planner.FormatBytes(limit+1))
+	eval[bool](p, `(document.getElementById("error-close").click(), true)`)
+
+	// Linked, 1.2 GiB by its Content-Length: refused unread.
+	p.run("open the declared link", chromedp.Navigate(s.url+"/index.html?url=huge/declared.csv"))
+	refused("the declared link", "declared.csv", planner.FormatBytes(1288490189))
+	if n := huge.sentTo("/huge/declared.csv"); n > 64<<20 {
+		p.fail("the server sent %d bytes of the declared file before the page stopped", n)
+	}
+	// Linked, no length: read until it passed the limit, then dropped.
+	p.run("open the endless link", chromedp.Navigate(s.url+"/index.html?url=huge/endless.csv"))
+	refused("the endless link", "endless.csv", "more than "+planner.FormatBytes(limit))
+	if n := huge.sentTo("/huge/endless.csv"); n > 2*limit {
+		p.fail("the server sent %d bytes of the endless file: the page read on past the limit", n)
+	}
 }

@@ -38,7 +38,7 @@ viewers[0].on((m) => {
   const file = q.get("file") || m.examples[0];
   forms[0].elements.file.value = "example:" + file;
   forms[0].elements.strategy.value = q.get("a") || m.defaults.strategy;
-  forms[1].elements.strategy.value = q.get("b") || (m.strategies.includes("no-reuse") ? "no-reuse" : m.defaults.strategy);
+  forms[1].elements.strategy.value = q.get("b") || m.baseline;
   compare();
 });
 

@@ -18,8 +18,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"memplan/planner"
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 	"memplan/wasm/protocol"
 )
 
@@ -265,8 +265,10 @@ func TestBrowserEmbedCrossOrigin(t *testing.T) {
 		t.Errorf("c's error at %+v, want %+v", got, want)
 	}
 	eval[bool](p, `(document.getElementById("c").scrollIntoView({block: "center"}), true)`)
-	cx := eval[float64](p, `document.getElementById("c").getBoundingClientRect().left + 13`)
-	cy := eval[float64](p, `document.getElementById("c").getBoundingClientRect().bottom - 20`)
+	// With no picture behind it, the box sits in the middle: look at its
+	// left border, wherever it is.
+	cx := eval[float64](p, `document.getElementById("c").shadowRoot.querySelector("[part=error]").getBoundingClientRect().left + 1`)
+	cy := eval[float64](p, `(() => { const r = document.getElementById("c").shadowRoot.querySelector("[part=error]").getBoundingClientRect(); return r.top + r.height / 2; })()`)
 	p.pixelBecomes("c's error box", cx, cy, "#c0392b")
 	// A src that does not load: the element says so itself.
 	s.wait("d's error", `last("d", "error")?.message.includes("missing.json: HTTP 404")`)

@@ -57,7 +57,7 @@ func evalJSON(p *page, js string, v any) {
 }
 
 // needAdapter fails the test unless the browser offers a WebGPU adapter:
-// the browser flags (tools/serve/site/browser) must give it SwiftShader's.
+// the browser flags (tools/site/browser) must give it SwiftShader's.
 func needAdapter(p *page) {
 	p.t.Helper()
 	var got string

@@ -16,8 +16,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 )
 
 // secretCSV is a file only memplan's own origin may read: a buffer list

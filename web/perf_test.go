@@ -173,3 +173,61 @@ func TestBrowserWarmUp(t *testing.T) {
 		t.Logf("warm-up: %s", got)
 	})
 }
+
+// BenchmarkBrowserFirstDrop drops a file the moment the first picture is
+// up, on a fresh page each time: a seven-tensor graph, and idealloc's
+// Y_1 beside the command line's time for it. It reports the times from
+// the page's start to the first picture, from the drop to the small
+// graph's summary, and Y_1's page/cli ratio on its first drop.
+//
+//	xvfb-run -a go test -run '^$' -bench BrowserFirstDrop -benchtime 3x ./web/
+func BenchmarkBrowserFirstDrop(b *testing.B) {
+	root := moduleRoot(b)
+	cli := filepath.Join(b.TempDir(), "memplan")
+	build := exec.Command("go", "build", "-o", cli, "./tools/memplan")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the CLI: %v\n%s", err, out)
+	}
+	input := filepath.Join(root, "web", "testdata", "Y_1.csv")
+	var picture, small, big, cliTotal float64
+	b.ResetTimer()
+	for range b.N {
+		for _, name := range []string{"small.json", "Y_1.csv"} {
+			s := open(b, "/index.html")
+			p := s.page
+			if name == "Y_1.csv" {
+				p.fetchServed("Y_1.csv") // before the page's first picture: the file is at hand
+			} else {
+				eval[bool](p, fmt.Sprintf(`(window.__file = new TextEncoder().encode(%q), true)`, dropped))
+			}
+			eval[bool](p, fmt.Sprintf(`(() => { window.__planned = 0; window.addEventListener("message", (e) => {
+				if (e.data && e.data.type === "summary" && e.data.file === %q) window.__planned = performance.now(); });
+				return true; })()`, name))
+			p.wait("the first picture", viewerShows("transformer.json"))
+			first := eval[float64](p, `performance.now()`)
+			eval[bool](p, `(() => { window.__dropped = performance.now(); return true; })()`)
+			p.dropJS(name, "window.__file")
+			p.wait(name+" planned", `window.__planned > 0`)
+			ms := eval[float64](p, `window.__planned - window.__dropped`)
+			b.Logf("%s: first picture at %.0f ms, planned %.0f ms after the drop; where: %s", name, first, ms, eval[string](p, `JSON.stringify(`+frame+`.memplan.state().millis)`))
+			if name == "Y_1.csv" {
+				big += ms
+				start := time.Now()
+				if out, err := exec.Command(cli, "plan", "-o", os.DevNull, input).CombinedOutput(); err != nil {
+					b.Fatalf("the CLI: %v\n%s", err, out)
+				}
+				cliTotal += float64(time.Since(start).Milliseconds())
+			} else {
+				small += ms
+				picture += first
+			}
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(picture/n, "picture-ms")
+	b.ReportMetric(small/n, "small-ms")
+	b.ReportMetric(big/n, "y1-page-ms")
+	b.ReportMetric(cliTotal/n, "y1-cli-ms")
+	b.ReportMetric(big/cliTotal, "y1-page/cli")
+}

@@ -282,6 +282,7 @@
  * @property {string} f32_uniform_budget_text
  * @property {Array<string>} file_types
  * @property {Array<ProfileChoice>} profiles
+ * @property {string} baseline
  * @property {Array<string>} bindings
  * @property {number} max_input
  */

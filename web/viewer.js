@@ -171,8 +171,16 @@
       return;
     }
     if (e.ctrlKey || e.metaKey) return;
-    if (e.key === "?") keys.classList.toggle("open");
-    if (e.key === "Escape") keys.classList.remove("open");
+    // The key list: this page's own, or the host's (memplan's app) when
+    // it shows the panels, even while the canvas has the focus.
+    if (e.key === "?") {
+      if (ownPanels) keys.classList.toggle("open");
+      else window.memplanToHost({ source: "memplan", type: "help" });
+    }
+    if (e.key === "Escape") {
+      if (ownPanels) keys.classList.remove("open");
+      else window.memplanToHost({ source: "memplan", type: "help", open: false });
+    }
     if (window.memplan) window.memplan.send({ type: "key", key: e.key, shift: e.shiftKey });
   });
   window.addEventListener("message", (e) => {
@@ -380,7 +388,7 @@
   // dropped plans at once without delaying that picture. A blank viewer's
   // first picture is the host's file, which the workers plan: start them
   // (and the planner's download) beside the viewer's own.
-  if (window.memplanBlank) runtime.start();
+  runtime.start();
   window.addEventListener("memplan", (e) => {
     if (e.detail.type === "summary") setTimeout(() => runtime.start(), 0);
   });

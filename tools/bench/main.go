@@ -12,6 +12,12 @@
 // capacity as its budget (memplan plan --budget), which is MiniMalloc's
 // question.
 //
+// With -budgets, every instance also gets improve at each of the time
+// limits given (10s,60s), and with -idealloc, idealloc (a binary built as
+// the README says, with its -t and -o flags) at each of them too, on the
+// instance's own file: its answer is read back and verified like every
+// other, so a wrong placement is reported, not scored.
+//
 // With -score, it also reads an external solver's output CSVs (the input
 // columns plus an offset per row, as MiniMalloc writes): one file, or
 // every CSV under a directory. Each is verified and its arena printed in
@@ -24,6 +30,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -31,6 +38,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,8 +51,10 @@ import (
 
 type config struct {
 	data, examples, score string
+	idealloc              string
 	strategies            []string
-	sizes                 []int
+	sizes, random         []int
+	budgets               []time.Duration
 	seed                  uint64
 	timeLimit             time.Duration
 	referenceMax          int
@@ -86,6 +96,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fl.StringVar(&cfg.score, "score", "", "an external solver's output CSV (with an offset column), or a directory of them, to verify and score")
 	strategies := fl.String("strategies", "auto,best-fit,best-fit-temporal,breadth,first-use,reference,exact", "comma-separated strategies to run")
 	sizes := fl.String("sizes", "1000,10000,100000,1000000", "comma-separated sizes of generated problems; empty for none")
+	random := fl.String("random", "", "comma-separated sizes of problems with random lives (1 to 50 steps) and sizes (under 64 KiB), where no order reaches the bound")
+	budgets := fl.String("budgets", "", "comma-separated time limits (10s,60s) at which improve, and idealloc with -idealloc, run on every instance")
+	fl.StringVar(&cfg.idealloc, "idealloc", "", "an idealloc binary (with -t and -o) to run beside improve at each of -budgets, on the instances read from files")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated problems")
 	fl.DurationVar(&cfg.timeLimit, "time-limit", 10*time.Second, "time limit of the exact strategy, per instance")
 	fl.IntVar(&cfg.referenceMax, "skip-reference-above", 5000, "skip the reference strategy (O(n^3)) above this many buffers")
@@ -109,24 +122,51 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		cfg.strategies = append(cfg.strategies, s)
 	}
-	for _, s := range strings.Split(*sizes, ",") {
+	var err error
+	if cfg.sizes, err = parseSizes("sizes", *sizes); err != nil {
+		return cfg, err
+	}
+	if cfg.random, err = parseSizes("random", *random); err != nil {
+		return cfg, err
+	}
+	for _, s := range strings.Split(*budgets, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return cfg, fmt.Errorf("bad time limit %q in -budgets", s)
+		}
+		cfg.budgets = append(cfg.budgets, d)
+	}
+	if cfg.idealloc != "" && len(cfg.budgets) == 0 {
+		return cfg, fmt.Errorf("-idealloc needs -budgets: the time limits it runs at")
+	}
+	return cfg, nil
+}
+
+// parseSizes reads a flag's comma-separated problem sizes.
+func parseSizes(flag, list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return cfg, fmt.Errorf("bad size %q in -sizes", s)
+			return nil, fmt.Errorf("bad size %q in -%s", s, flag)
 		}
-		cfg.sizes = append(cfg.sizes, n)
+		out = append(out, n)
 	}
-	return cfg, nil
+	return out, nil
 }
 
 // instance is one row of the table.
 type instance struct {
 	name     string
 	p        *planner.Problem
-	capacity int64 // from a NAME.CAPACITY.csv file name; 0 for none
+	capacity int64  // from a NAME.CAPACITY.csv file name; 0 for none
+	path     string // the file it was read from; "" for generated ones
 }
 
 // capacityOf reads the capacity in a MiniMalloc instance's file name.
@@ -155,6 +195,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, n := range cfg.sizes {
 		insts = append(insts, instance{name: fmt.Sprintf("generated %d", n), p: planner.Generate(n, cfg.seed)})
 	}
+	for _, n := range cfg.random {
+		insts = append(insts, instance{name: fmt.Sprintf("random %d", n), p: planner.GenerateRandom(n, cfg.seed)})
+	}
 	if cfg.examples != "" {
 		found, err := loadExamples(cfg.examples, stderr)
 		if err != nil {
@@ -173,6 +216,16 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, s := range cfg.strategies {
 		header = append(header, s+" arena/LB", s+" time")
 	}
+	for _, b := range cfg.budgets {
+		label := b.String()
+		if b%time.Second == 0 {
+			label = fmt.Sprintf("%d s", b/time.Second)
+		}
+		header = append(header, "improve "+label, "time")
+		if cfg.idealloc != "" {
+			header = append(header, "idealloc "+label, "time")
+		}
+	}
 	fitColumns := cfg.capacity && slices.Contains(cfg.strategies, "exact")
 	if fitColumns {
 		header = append(header, "exact to capacity", "budget: exact to capacity")
@@ -190,6 +243,16 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			row = append(row, m.ratio, m.took)
 			if s == "exact" {
 				fit = m.fit
+			}
+		}
+		for _, b := range cfg.budgets {
+			c := cfg
+			c.timeLimit = b
+			m := measure(ctx, c, in, "improve", lb, 0, stderr)
+			row = append(row, m.ratio, m.took)
+			if cfg.idealloc != "" {
+				m := runIdealloc(ctx, cfg.idealloc, in, b, lb, stderr)
+				row = append(row, m.ratio, m.took)
 			}
 		}
 		if fitColumns {
@@ -222,6 +285,12 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		row := []string{"score: " + sc.name, strconv.Itoa(sc.n), strconv.FormatInt(sc.lb, 10)}
 		for range cfg.strategies {
 			row = append(row, "", "")
+		}
+		for range cfg.budgets {
+			row = append(row, "", "")
+			if cfg.idealloc != "" {
+				row = append(row, "", "")
+			}
 		}
 		if fitColumns {
 			row = append(row, "", "")
@@ -357,7 +426,7 @@ func loadCSVs(dir string) ([]instance, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
-		out = append(out, instance{filepath.ToSlash(rel), p, capacityOf(path)})
+		out = append(out, instance{filepath.ToSlash(rel), p, capacityOf(path), path})
 		return nil
 	})
 	return out, err
@@ -443,4 +512,93 @@ func score(path string) (name string, n int, lb int64, ratio string, err error) 
 	}
 	lb = planner.LowerBound(p)
 	return filepath.Base(path), len(p.Buffers), lb, ratioCell(pl.Arena, lb), nil
+}
+
+// runIdealloc runs idealloc on the instance's file with a time limit,
+// reads its placement back and verifies it as score does. idealloc's
+// limit stops it starting another round of its search, so it may run
+// over by one round, and its set-up, which can take most of a minute on
+// the largest instances, counts: the time cell is its wall time.
+func runIdealloc(ctx context.Context, bin string, in instance, limit time.Duration, lb int64, stderr io.Writer) measured {
+	if in.path == "" {
+		return measured{}
+	}
+	dir, err := os.MkdirTemp("", "bench-idealloc")
+	if err != nil {
+		fmt.Fprintf(stderr, "%s, idealloc: %v\n", in.name, err)
+		return measured{ratio: "error"}
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "placed.csv")
+	// Many rounds, so that the time limit is what stops it (its default
+	// is one round: the best fit it starts from).
+	cmd := exec.CommandContext(ctx, bin, "-i", in.path, "ex-csv", "-l", "1000000", "-t", strconv.FormatFloat(limit.Seconds(), 'f', -1, 64), "-o", out)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	start := time.Now()
+	err = cmd.Run()
+	took := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s, idealloc: %v\n%s", in.name, err, tail(log.String(), 400))
+		return measured{ratio: "failed", took: formatDuration(took)}
+	}
+	arena, err := verifyPlaced(in.p, out)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s, idealloc: %v\n", in.name, err)
+		return measured{ratio: "INVALID", took: formatDuration(took)}
+	}
+	return measured{ratio: ratioCell(arena, lb), took: formatDuration(took)}
+}
+
+// verifyPlaced reads a solver's placement of p (a CSV with an offset per
+// row, rows matched to p's buffers by id, each with p's own lives and
+// size) and proves it with planner.Verify. It returns the arena.
+func verifyPlaced(p *planner.Problem, path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	t, err := ir.DecodeBufferCSV(path, data)
+	if err != nil {
+		return 0, err
+	}
+	byName := make(map[string]int, len(p.Buffers))
+	for i := range p.Buffers {
+		byName[p.Buffers[i].Name] = i
+	}
+	offsets := make([]int64, len(p.Buffers))
+	seen := make([]bool, len(p.Buffers))
+	for k := range t.Rows {
+		r := &t.Rows[k]
+		i, ok := byName[r.ID]
+		switch {
+		case !ok || seen[i]:
+			return 0, fmt.Errorf("%s:%d: buffer %q is not one of the instance's, or comes twice", path, r.Line, r.ID)
+		case !r.HasOffset:
+			return 0, fmt.Errorf("%s:%d: buffer %q has no offset", path, r.Line, r.ID)
+		}
+		b := &p.Buffers[i]
+		if r.Lower != int64(b.Birth) || r.Upper != int64(b.Death)+1 || r.Size != b.Size {
+			return 0, fmt.Errorf("%s:%d: buffer %q is [%d, %d) of %d bytes; the instance has [%d, %d) of %d", path, r.Line, r.ID, r.Lower, r.Upper, r.Size, b.Birth, b.Death+1, b.Size)
+		}
+		offsets[i], seen[i] = r.Offset, true
+	}
+	for i, ok := range seen {
+		if !ok && p.Buffers[i].Span() > 0 {
+			return 0, fmt.Errorf("%s: buffer %q is not placed", path, p.Buffers[i].Name)
+		}
+	}
+	pl := planner.Placement{Offsets: offsets, Arena: planner.ArenaOf(p, offsets)}
+	if err := planner.Verify(planner.NewPlan(p, "placed", pl)); err != nil {
+		return 0, fmt.Errorf("%s: invalid placement: %w", path, err)
+	}
+	return pl.Arena, nil
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
 }

@@ -133,9 +133,54 @@ func TestScoreDirectory(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	for _, args := range [][]string{{"-strategies", "nope"}, {"-sizes", "x"}, {"extra"}} {
+	for _, args := range [][]string{{"-strategies", "nope"}, {"-sizes", "x"}, {"-random", "0"}, {"-budgets", "10"}, {"-idealloc", "idealloc"}, {"extra"}} {
 		if _, err := parseFlags(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseFlags(%q) accepted", args)
+		}
+	}
+}
+
+// With -idealloc, a solver run at each budget fills its cells: its answer
+// verified against the instance's own rows, so a placement that overlaps
+// or changes a buffer's life is reported, not scored. A stand-in script
+// plays idealloc: it writes the answer it was given to its -o path.
+func TestIdealloc(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.csv"), []byte("id,lower,upper,size\n1,0,3,4\n2,3,9,4\n3,0,9,4\n4,9,21,4\n5,0,21,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		answer, want string
+	}{
+		{"id,lower,upper,size,offset\n1,0,3,4,8\n2,3,9,4,8\n3,0,9,4,4\n4,9,21,4,4\n5,0,21,4,0\n", "| 1.0000 |"},
+		{"id,lower,upper,size,offset\n1,0,3,4,8\n2,3,9,4,8\n3,0,9,4,4\n4,9,21,4,4\n5,0,21,4,4\n", "| INVALID |"}, // 5 overlaps 3
+		{"id,lower,upper,size,offset\n1,0,3,4,8\n2,3,9,4,8\n3,0,9,4,4\n4,9,21,4,4\n5,0,20,4,0\n", "| INVALID |"}, // 5 lives less
+		{"id,lower,upper,size,offset\n1,0,3,4,8\n", "| INVALID |"},                                               // 2 to 5 missing
+	} {
+		answer := filepath.Join(t.TempDir(), "answer.csv")
+		if err := os.WriteFile(answer, []byte(tt.answer), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(t.TempDir(), "idealloc")
+		script := "#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ \"$1\" = -o ]; then cp " + answer + " \"$2\"; fi; shift; done\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := parseFlags([]string{"-data", dir, "-examples", "", "-sizes", "", "-strategies", "auto", "-budgets", "100ms", "-idealloc", bin}, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := run(context.Background(), cfg, &out, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) != 3 || !strings.Contains(lines[0], "| improve 100ms | time | idealloc 100ms | time |") {
+			t.Fatalf("want a header with improve's and idealloc's columns and one row:\n%s", out.String())
+		}
+		cells := strings.Split(lines[2], " | ")
+		if got := "| " + cells[len(cells)-2] + " |"; got != tt.want {
+			t.Errorf("idealloc's cell %q, want %q:\n%s", got, tt.want, out.String())
 		}
 	}
 }

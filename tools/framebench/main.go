@@ -38,8 +38,8 @@ import (
 
 	"memplan/ir"
 	"memplan/planner"
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 )
 
 func main() {

@@ -23,7 +23,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"memplan/tools/serve/site"
+	"memplan/tools/site"
 )
 
 func main() {

@@ -35,8 +35,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
-	"memplan/tools/serve/site"
-	"memplan/tools/serve/site/browser"
+	"memplan/tools/site"
+	"memplan/tools/site/browser"
 )
 
 // widgets are the files a page shows, in order: a page of n widgets

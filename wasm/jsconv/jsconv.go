@@ -9,11 +9,11 @@
 package jsconv
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"syscall/js"
 
+	"memplan/ir"
 	"memplan/wasm/protocol"
 )
 
@@ -194,9 +194,9 @@ func FromGo(b []byte) js.Value {
 // JavaScript call a field. Events are protocol's types; one that does not
 // encode is a bug, reported as an error object.
 func Encode(v any) js.Value {
-	b, err := json.Marshal(v)
+	b, err := ir.EncodeJSON(v, "")
 	if err != nil {
-		b, _ = json.Marshal(map[string]string{"source": "memplan", "type": "error", "kind": "bug", "message": "memplan bug: an event did not encode: " + err.Error()})
+		b, _ = ir.EncodeJSON(map[string]string{"source": "memplan", "type": "error", "kind": "bug", "message": "memplan bug: an event did not encode: " + err.Error()}, "")
 	}
 	return jsJSON.Call("parse", string(b))
 }

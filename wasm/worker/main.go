@@ -10,7 +10,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -354,7 +353,7 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 	// wasm) is the command line's.
 	ev = protocol.WorkerEvent{Type: "diffed", Diff: planner.DiffPlans(plans[0], plans[1], labels[0], labels[1])}
 	for _, p := range plans {
-		b, err := json.Marshal(p)
+		b, err := ir.EncodeJSON(p, "")
 		if err != nil {
 			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
 		}
@@ -728,7 +727,7 @@ func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []by
 		err = svgplot.Write(&b, p, svgplot.Options{Theme: req.Theme, Budget: req.Budget, Width: req.Width, Height: req.Height})
 		out, ev.Name, ev.Mime = b.Bytes(), req.Name+".svg", "image/svg+xml"
 	case "plan":
-		out, err = json.MarshalIndent(p, "", "  ")
+		out, err = ir.EncodeJSON(p, "  ")
 		out = append(out, '\n')
 		ev.Name, ev.Mime = req.Name+".plan.json", "application/json"
 	case "csv":

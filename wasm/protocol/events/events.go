@@ -7,6 +7,7 @@ package events
 import (
 	"encoding/json"
 
+	"memplan/ir"
 	"memplan/planner"
 	"memplan/viz"
 	"memplan/wasm/protocol"
@@ -15,7 +16,7 @@ import (
 // Envelope is an event as it is posted, in JSON: its source and type,
 // then its own fields.
 func Envelope(ev protocol.Event) ([]byte, error) {
-	body, err := json.Marshal(ev)
+	body, err := ir.EncodeJSON(ev, "")
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +41,10 @@ type Ready struct {
 	F32Text    string                       `json:"f32_uniform_budget_text"`
 	FileTypes  []string                     `json:"file_types"`
 	Profiles   []ProfileChoice              `json:"profiles"`
-	Bindings   []string                     `json:"bindings"`
+	// Baseline is the strategy that shares no bytes: what a comparison
+	// measures reuse against.
+	Baseline string   `json:"baseline"`
+	Bindings []string `json:"bindings"`
 	// MaxInput is the largest file the page plans: a host that fetches
 	// a file itself stops reading past it and sends TooLarge instead.
 	MaxInput int64 `json:"max_input"`

@@ -27,19 +27,20 @@ func WasmExec() string {
 // The two programs and how they are built. Size is what the page pays
 // for on every first visit (the first screen has a 3.5 MB budget, both
 // together 4.5 MB, gzipped), so inlining is turned off where it buys
-// little: in the standard library and the Go runtime, whose inlined
-// copies cost about 300 kB and 60 kB (39 kB in the viewer, 23 kB in the
-// worker, gzipped), in ebiten, which spends its frame time in WebGL
-// calls rather than Go, and in the decoders. viz (which builds every
-// frame) and the planner (whose speed users wait on) keep it; in the
-// worker, viz is only the SVG picture (viz/svgplot), made once a plan,
-// and goes without.
+// little: in the standard library, whose inlined copies cost about 300 kB
+// in the viewer, in ebiten, which spends its frame time in WebGL calls
+// rather than Go, and in the decoders. The Go runtime keeps it: without,
+// its allocator and collector ran the viewer's decoding of a 62,000
+// tensor plan 3 to 20 times slower. So do viz (which builds every frame)
+// and the planner (whose speed users wait on: 13 % slower without). In
+// the worker, viz is only the SVG picture (viz/svgplot), made once a
+// plan, and goes without.
 var programs = []struct {
 	pkg, out string
 	gcflags  []string
 }{
-	{"./wasm", "", []string{"-gcflags=all=-l", "-gcflags=memplan/viz="}},
-	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=memplan/ir/...=-l", "-gcflags=memplan/wasm/...=-l", "-gcflags=memplan/viz/...=-l"}},
+	{"./wasm", "", []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=memplan/viz="}},
+	{"./wasm/worker", WorkerFile, []string{"-gcflags=std=-l", "-gcflags=runtime=", "-gcflags=memplan/ir/...=-l", "-gcflags=memplan/wasm/...=-l", "-gcflags=memplan/viz/...=-l"}},
 }
 
 // WorkerFile is the planner worker's wasm, beside the viewer's.

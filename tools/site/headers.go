@@ -54,7 +54,7 @@ func containsPath(ps []string, p string) bool {
 // indented.
 func netlifyHeaders() string {
 	var b strings.Builder
-	b.WriteString("# The headers memplan's files need (tools/serve/site/headers.go).\n")
+	b.WriteString("# The headers memplan's files need (tools/site/headers.go).\n")
 	rule := func(pattern string, h map[string]string, keys ...string) {
 		b.WriteString(pattern + "\n")
 		for _, k := range keys {
@@ -73,7 +73,7 @@ func netlifyHeaders() string {
 // htaccess is the same for Apache's .htaccess (mod_headers, mod_mime).
 func htaccess() string {
 	var b strings.Builder
-	b.WriteString("# The headers memplan's files need (tools/serve/site/headers.go).\n")
+	b.WriteString("# The headers memplan's files need (tools/site/headers.go).\n")
 	all := HeadersFor("/any")
 	for _, k := range []string{"Access-Control-Allow-Origin", "X-Content-Type-Options"} {
 		fmt.Fprintf(&b, "Header always set %s %q\n", k, all[k])
