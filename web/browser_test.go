@@ -114,9 +114,25 @@ func (p *page) wait(what, js string) {
 	const limit = 2 * time.Minute
 	ctx, cancel := context.WithTimeout(p.ctx, limit)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(limit))); err != nil {
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(limit)))
+		if err == nil {
+			return
+		}
+		// A document that replaced itself while the poll began (a load
+		// still settling) ends the poll's context, not the wait.
+		if ctx.Err() == nil && contextGone(err) {
+			continue
+		}
 		p.fail("waiting for %s (%s): %v", what, js, err)
 	}
+}
+
+// contextGone is an error of a page's script context that went away
+// with its document.
+func contextGone(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Cannot find context with specified id") || strings.Contains(s, "Execution context was destroyed")
 }
 
 // poll is wait that reports a condition that never came instead of
