@@ -1,7 +1,7 @@
 // Package onnx decodes ONNX models (ModelProto files) into memplan graphs.
 //
-// It reads the main graph with protowire, sorts its nodes topologically,
-// infers every tensor's shape and dtype (folding small constant shape
+// It reads the main graph from the protobuf wire format, sorts its nodes
+// topologically, infers every tensor's shape and dtype (folding small constant shape
 // arithmetic), and maps ONNX views such as Reshape and axis-0 Slice to
 // aliasing nodes. Importing the package registers the "onnx" format with
 // ir.Decode.

@@ -4,11 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// The subset of onnx.proto that planning needs, decoded with protowire.
+// The subset of onnx.proto that planning needs, decoded with wire.go.
 // Field numbers follow onnx.proto (IR version 10); unknown fields are
 // skipped so newer files still decode.
 
@@ -96,12 +94,12 @@ func (e *wireErr) Error() string { return fmt.Sprintf("byte %d: %s", e.off, e.ms
 // walk calls fn for each field of the message in b, which starts at
 // absolute offset base. For length-delimited fields v is the payload and
 // voff its offset; for others x is the varint or fixed value.
-func walk(b []byte, base int64, fn func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error) error {
+func walk(b []byte, base int64, fn func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error) error {
 	pos := 0
 	for pos < len(b) {
-		num, typ, n := protowire.ConsumeTag(b[pos:])
+		num, typ, n := consumeTag(b[pos:])
 		if n < 0 {
-			return &wireErr{base + int64(pos), "bad field tag: " + protowire.ParseError(n).Error()}
+			return &wireErr{base + int64(pos), "bad field tag: " + wireError(n)}
 		}
 		start := pos
 		pos += n
@@ -110,25 +108,25 @@ func walk(b []byte, base int64, fn func(num protowire.Number, typ protowire.Type
 		voff := base + int64(start) // the payload's offset for bytes fields
 
 		switch typ {
-		case protowire.VarintType:
-			x, n = protowire.ConsumeVarint(b[pos:])
-		case protowire.Fixed32Type:
+		case varintType:
+			x, n = consumeVarint(b[pos:])
+		case fixed32Type:
 			var y uint32
-			y, n = protowire.ConsumeFixed32(b[pos:])
+			y, n = consumeFixed32(b[pos:])
 			x = uint64(y)
-		case protowire.Fixed64Type:
-			x, n = protowire.ConsumeFixed64(b[pos:])
-		case protowire.BytesType:
-			_, m := protowire.ConsumeVarint(b[pos:])
-			v, n = protowire.ConsumeBytes(b[pos:])
+		case fixed64Type:
+			x, n = consumeFixed64(b[pos:])
+		case bytesType:
+			_, m := consumeVarint(b[pos:])
+			v, n = consumeBytes(b[pos:])
 			voff = base + int64(pos+m)
 		default:
 			// Groups are not used by onnx.proto; skip them generically.
-			n = protowire.ConsumeFieldValue(num, typ, b[pos:])
+			n = consumeFieldValue(num, typ, b[pos:])
 		}
 		if n < 0 {
-			msg := fmt.Sprintf("field %d: %v", num, protowire.ParseError(n))
-			if l, m := protowire.ConsumeVarint(b[pos:]); typ == protowire.BytesType && m > 0 {
+			msg := fmt.Sprintf("field %d: %v", num, wireError(n))
+			if l, m := consumeVarint(b[pos:]); typ == bytesType && m > 0 {
 				msg = fmt.Sprintf("field %d claims %d bytes but its message has %d left (truncated file?)", num, l, len(b)-pos-m)
 			}
 			return &wireErr{base + int64(start), msg}
@@ -142,13 +140,13 @@ func walk(b []byte, base int64, fn func(num protowire.Number, typ protowire.Type
 }
 
 // ints appends the values of a repeated integer field, packed or not.
-func ints(dst []int64, typ protowire.Type, x uint64, v []byte, voff int64) ([]int64, error) {
+func ints(dst []int64, typ wireType, x uint64, v []byte, voff int64) ([]int64, error) {
 	switch typ {
-	case protowire.VarintType:
+	case varintType:
 		return append(dst, int64(x)), nil
-	case protowire.BytesType:
+	case bytesType:
 		for pos := 0; pos < len(v); {
-			y, n := protowire.ConsumeVarint(v[pos:])
+			y, n := consumeVarint(v[pos:])
 			if n < 0 {
 				return dst, &wireErr{voff + int64(pos), "bad packed varint"}
 			}
@@ -160,11 +158,11 @@ func ints(dst []int64, typ protowire.Type, x uint64, v []byte, voff int64) ([]in
 	return dst, &wireErr{voff, "wrong wire type for integer field"}
 }
 
-func floats32(dst []float32, typ protowire.Type, x uint64, v []byte, voff int64) ([]float32, error) {
+func floats32(dst []float32, typ wireType, x uint64, v []byte, voff int64) ([]float32, error) {
 	switch typ {
-	case protowire.Fixed32Type:
+	case fixed32Type:
 		return append(dst, math.Float32frombits(uint32(x))), nil
-	case protowire.BytesType:
+	case bytesType:
 		if len(v)%4 != 0 {
 			return dst, &wireErr{voff, "packed float field length is not a multiple of 4"}
 		}
@@ -176,11 +174,11 @@ func floats32(dst []float32, typ protowire.Type, x uint64, v []byte, voff int64)
 	return dst, &wireErr{voff, "wrong wire type for float field"}
 }
 
-func fixed64s(dst []uint64, typ protowire.Type, x uint64, v []byte, voff int64) ([]uint64, error) {
+func fixed64s(dst []uint64, typ wireType, x uint64, v []byte, voff int64) ([]uint64, error) {
 	switch typ {
-	case protowire.Fixed64Type:
+	case fixed64Type:
 		return append(dst, x), nil
-	case protowire.BytesType:
+	case bytesType:
 		if len(v)%8 != 0 {
 			return dst, &wireErr{voff, "packed fixed64 field length is not a multiple of 8"}
 		}
@@ -192,8 +190,8 @@ func fixed64s(dst []uint64, typ protowire.Type, x uint64, v []byte, voff int64) 
 	return dst, &wireErr{voff, "wrong wire type for fixed64 field"}
 }
 
-func needBytes(typ protowire.Type, voff int64, what string) error {
-	if typ != protowire.BytesType {
+func needBytes(typ wireType, voff int64, what string) error {
+	if typ != bytesType {
 		return &wireErr{voff, what + ": wrong wire type"}
 	}
 	return nil
@@ -201,7 +199,7 @@ func needBytes(typ protowire.Type, voff int64, what string) error {
 
 func parseModel(b []byte) (*model, error) {
 	m := &model{opsets: map[string]int64{}}
-	err := walk(b, 0, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, 0, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		switch num {
 		case 1:
 			m.irVersion = int64(x)
@@ -220,7 +218,7 @@ func parseModel(b []byte) (*model, error) {
 			}
 			var domain string
 			var version int64
-			err := walk(v, voff, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, _ int64) error {
+			err := walk(v, voff, func(num fieldNum, typ wireType, x uint64, v []byte, _ int64) error {
 				switch num {
 				case 1:
 					domain = string(v)
@@ -247,7 +245,7 @@ func parseGraph(b []byte, base int64, depth int) (*graph, error) {
 		return nil, &wireErr{base, "subgraphs nested too deeply"}
 	}
 	g := &graph{}
-	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		switch num {
 		case 1, 5, 11, 12, 13, 15:
 			if err := needBytes(typ, voff, "GraphProto field"); err != nil {
@@ -296,7 +294,7 @@ func parseGraph(b []byte, base int64, depth int) (*graph, error) {
 
 func parseNode(b []byte, base int64, depth int) (node, error) {
 	n := node{off: base}
-	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		switch num {
 		case 1:
 			n.inputs = append(n.inputs, string(v))
@@ -328,7 +326,7 @@ func parseNode(b []byte, base int64, depth int) (node, error) {
 
 func parseAttr(b []byte, base int64, depth int) (attr, error) {
 	var a attr
-	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		var err error
 		switch num {
 		case 1:
@@ -384,7 +382,7 @@ func parseAttr(b []byte, base int64, depth int) (attr, error) {
 
 func parseTensor(b []byte, base int64) (tensor, error) {
 	t := tensor{off: base}
-	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		var err error
 		switch num {
 		case 1:
@@ -424,28 +422,28 @@ func parseTensor(b []byte, base int64) (tensor, error) {
 
 func parseValueInfo(b []byte, base int64) (valueInfo, error) {
 	var vi valueInfo
-	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		switch num {
 		case 1:
 			vi.name = string(v)
 		case 2: // TypeProto
-			return walk(v, voff, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+			return walk(v, voff, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 				if num != 1 { // only tensor_type
 					return nil
 				}
 				vi.hasType = true
-				return walk(v, voff, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+				return walk(v, voff, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 					switch num {
 					case 1:
 						vi.elem = int64(x)
 					case 2:
 						vi.hasShape = true
-						return walk(v, voff, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+						return walk(v, voff, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 							if num != 1 {
 								return nil
 							}
 							var d vdim
-							err := walk(v, voff, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+							err := walk(v, voff, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 								switch num {
 								case 1:
 									d.value, d.hasValue = int64(x), true
@@ -471,7 +469,7 @@ func parseValueInfo(b []byte, base int64) (valueInfo, error) {
 // without contents: planning needs only its size.
 func parseSparse(b []byte, base int64) (tensor, error) {
 	t := tensor{off: base, external: true}
-	err := walk(b, base, func(num protowire.Number, typ protowire.Type, x uint64, v []byte, voff int64) error {
+	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
 		var err error
 		switch num {
 		case 1:
