@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"memplan/planner"
+	"memplan/tools/site"
 )
 
 // The memplan command line, built once for the tests that ask it what a
@@ -437,6 +438,13 @@ func TestBrowserLessons(t *testing.T) {
 				}
 				p.screenshot(fmt.Sprintf("lesson-%d-%dx%d-done", i+1, mode.w, mode.h))
 			}
+			// Every lesson, its viewers and their planner: what a learner
+			// downloads, gzipped as served, is within the app's budget.
+			sent, total := s.served.Sent()
+			if total > site.AppBudget {
+				p.fail("the lessons downloaded %d bytes in all, over the budget of %d: %v", total, site.AppBudget, sent)
+			}
+			t.Logf("the lessons downloaded %d bytes in all (budget %d): %v", total, site.AppBudget, sent)
 		})
 	}
 }
