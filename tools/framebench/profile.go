@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
+
+	"memplan/tools/site/browser"
 )
 
 // Where a frame's time goes. -profile samples the page's main thread (the
@@ -32,40 +34,23 @@ import (
 // its descendants, by process type ("browser", "renderer", "gpu-process"…)
 // and, if threads, by process type and thread name too ("gpu-process/CrGpuMain").
 func procTimes(root int, threads bool) map[string]int64 {
-	parent := map[int]int{}
-	ticks := map[int]int64{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The command name, in parentheses, may hold spaces.
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	ticksOf := func(f []string) int64 {
 		if len(f) < 13 {
-			continue
+			return 0
 		}
-		ppid, _ := strconv.Atoi(f[1])
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
-		parent[pid], ticks[pid] = ppid, ut+st
+		return ut + st
 	}
 	out := map[string]int64{}
-	for pid, t := range ticks {
-		p := pid
-		for p != root && p > 1 {
-			p = parent[p]
-		}
-		if p != root {
+	for _, pid := range browser.ProcessTree(root) {
+		dir := filepath.Join("/proc", strconv.Itoa(pid))
+		_, f, ok := browser.ProcStat(filepath.Join(dir, "stat"))
+		if !ok {
 			continue
 		}
 		typ := "browser"
-		if cl, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline")); err == nil {
+		if cl, err := os.ReadFile(filepath.Join(dir, "cmdline")); err == nil {
 			// Chromium rewrites its children's argv into one line.
 			for _, a := range strings.FieldsFunc(string(cl), func(r rune) bool { return r == 0 || r == ' ' }) {
 				if v, ok := strings.CutPrefix(a, "--type="); ok {
@@ -73,21 +58,14 @@ func procTimes(root int, threads bool) map[string]int64 {
 				}
 			}
 		}
-		out[typ] += t
+		out[typ] += ticksOf(f)
 		if threads {
 			// And each thread, by name, with its process's type.
-			tasks, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
+			tasks, _ := os.ReadDir(filepath.Join(dir, "task"))
 			for _, task := range tasks {
-				b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", task.Name(), "stat"))
-				if err != nil {
-					continue
+				if comm, f, ok := browser.ProcStat(filepath.Join(dir, "task", task.Name(), "stat")); ok {
+					out[typ+"/"+comm] += ticksOf(f)
 				}
-				s := string(b)
-				comm := s[strings.IndexByte(s, '(')+1 : strings.LastIndexByte(s, ')')]
-				f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-				ut, _ := strconv.ParseInt(f[11], 10, 64)
-				st, _ := strconv.ParseInt(f[12], 10, 64)
-				out[typ+"/"+comm] += ut + st
 			}
 		}
 	}

@@ -264,37 +264,8 @@ type pss struct{ all, mem float64 }
 // browser's files are shared with any other Chromium on the machine,
 // which makes their share of the PSS move with what else runs.
 func treePSS(root int) (float64, float64) {
-	parent := map[int]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold spaces and parentheses.
-		rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
-		f := strings.Fields(rest)
-		if len(f) > 1 {
-			parent[pid], _ = strconv.Atoi(f[1])
-		}
-	}
-	in := func(pid int) bool {
-		for p := pid; p > 1; p = parent[p] {
-			if p == root {
-				return true
-			}
-		}
-		return false
-	}
 	kb, mem := 0, 0
-	for pid := range parent {
-		if !in(pid) {
-			continue
-		}
+	for _, pid := range browser.ProcessTree(root) {
 		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
 		if err != nil {
 			continue
