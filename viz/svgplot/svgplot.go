@@ -158,7 +158,9 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 			f(`<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"%s/>`+"\n",
 				class, num(plot.x0), yy, num(plot.x1), yy, c.Hex(), dash)
 		}
-		f(`<text x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`+"\n", num(plot.x1-4), num(y(float64(min(at, top)))+dy), c.Hex(), esc(label))
+		// Haloed in the background's colour: a label may lie over buffers.
+		f(`<text x="%s" y="%s" text-anchor="end" fill="%s" stroke="%s" stroke-width="3" stroke-linejoin="round" paint-order="stroke">%s</text>`+"\n",
+			num(plot.x1-4), num(y(float64(min(at, top)))+dy), c.Hex(), th.Background.Hex(), esc(label))
 	}
 	line("arena", p.ArenaSize, th.Arena, "", "arena "+ir.FormatBytes(p.ArenaSize), -4)
 	if p.LowerBound != p.ArenaSize {
