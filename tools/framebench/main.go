@@ -137,7 +137,12 @@ func main() {
 	for _, p := range slices.Sorted(maps.Keys(sent)) {
 		fmt.Printf("  %-18s %9d B\n", p, sent[p])
 	}
-	fmt.Printf("  %-18s %9d B = %.2f MB (goal <= %.1f MB)\n", "total", total, float64(total)/1e6, float64(site.PageBudget)/1e6)
+	first := total
+	for _, p := range site.AfterFirstScreen {
+		first -= sent[p]
+	}
+	fmt.Printf("  %-18s %9d B = %.2f MB (goal <= %.1f MB)\n", "first screen", first, float64(first)/1e6, float64(site.PageBudget)/1e6)
+	fmt.Printf("  %-18s %9d B = %.2f MB (goal <= %.1f MB)\n", "total", total, float64(total)/1e6, float64(site.AppBudget)/1e6)
 
 	// measure sends one key per animation frame of the viewer's own
 	// window for the given time: the browser then draws as fast as the
