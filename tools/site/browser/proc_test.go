@@ -14,7 +14,7 @@ func TestProcStat(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name, stat, comm, ppid string
-		ok                    bool
+		ok                     bool
 	}{
 		{"plain", "42 (chromium) S 7 42 42 0", "chromium", "7", true},
 		{"spaces and parentheses", "43 (a) (b c)) R 9 1 1 0", "a) (b c)", "9", true},
