@@ -74,3 +74,24 @@ func GroupDigits(n int64) string {
 	}
 	return b.String()
 }
+
+// CountBytes writes n as a count of bytes in words, every digit shown:
+// "78,472 bytes", "1 byte". The lessons say sizes so, where the exact
+// number is the point.
+func CountBytes(n int64) string {
+	if n == 1 || n == -1 {
+		return GroupDigits(n) + " byte"
+	}
+	return GroupDigits(n) + " bytes"
+}
+
+// ExactBytes writes a size short, then to the byte where the short form
+// is in a larger unit: "76.63 KiB (78,472 B)", "134,217,729 B". The
+// pages' rows say sizes so.
+func ExactBytes(n int64) string {
+	s := FormatBytes(n)
+	if !strings.HasSuffix(s, " B") {
+		s += " (" + GroupDigits(n) + " B)"
+	}
+	return s
+}

@@ -272,8 +272,8 @@ func (a *app) handle(m js.Value, from sender) {
 		// one (planner.ProfileOf), "" when it falls short of every profile.
 		l := planner.Limits{MaxStorageBufferBindingSize: c.Limits.MaxStorageBufferBindingSize, MaxBufferSize: c.Limits.MaxBufferSize,
 			MinStorageBufferOffsetAlignment: c.Limits.MinStorageBufferOffsetAlignment}
-		ev := events.ProfileEvent{Rows: [][2]string{{"binding limit", exactBytes(l.MaxStorageBufferBindingSize)},
-			{"buffer limit", exactBytes(l.MaxBufferSize)}, {"offset alignment", planner.GroupDigits(l.MinStorageBufferOffsetAlignment) + " B"}}}
+		ev := events.ProfileEvent{Rows: [][2]string{{"binding limit", planner.ExactBytes(l.MaxStorageBufferBindingSize)},
+			{"buffer limit", planner.ExactBytes(l.MaxBufferSize)}, {"offset alignment", planner.GroupDigits(l.MinStorageBufferOffsetAlignment) + " B"}}}
 		if p, ok := planner.ProfileOf(l); ok {
 			ev.Profile, ev.Doc = p.Profile, p.Doc
 		}
@@ -328,6 +328,12 @@ func (a *app) handle(m js.Value, from sender) {
 		})
 	case *protocol.Explain:
 		a.queue(func() { a.requestExplain(c.Tensor) })
+	case *protocol.Words:
+		ev := events.WordsWritten{Grouped: make([]string, len(c.Numbers)), Bytes: make([]string, len(c.Numbers))}
+		for i, n := range c.Numbers {
+			ev.Grouped[i], ev.Bytes[i] = planner.GroupDigits(n), planner.CountBytes(n)
+		}
+		a.queue(func() { a.post(ev) }) // after the events already queued
 	case *protocol.Leave:
 		// The pointer left the viewer: nothing is hovered any more.
 		a.queue(a.game.PointerLeft)

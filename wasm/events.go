@@ -114,8 +114,8 @@ func summaryRows(s *events.PlanSummary) [][2]string {
 	}
 	rows := [][2]string{
 		{"graph", name},
-		{"arena", exactBytes(s.ArenaSize)},
-		{"lower bound", exactBytes(s.LowerBound)},
+		{"arena", planner.ExactBytes(s.ArenaSize)},
+		{"lower bound", planner.ExactBytes(s.LowerBound)},
 		{"fragmentation", fmt.Sprintf("%.2f %% over the bound", s.Fragmentation*100-100)},
 		{"no sharing", planner.FormatBytes(s.TotalUnshared)},
 		{"saved", saved},
@@ -131,16 +131,6 @@ func summaryRows(s *events.PlanSummary) [][2]string {
 		rows = append(rows, [2]string{"phase " + r.Phase, fmt.Sprintf("steps %d – %d, peak %s", r.First, r.Last, planner.FormatBytes(r.Peak))})
 	}
 	return rows
-}
-
-// exactBytes is a size with its exact byte count beside it when the
-// short form rounds.
-func exactBytes(n int64) string {
-	s := planner.FormatBytes(n)
-	if n >= 1024 || n <= -1024 {
-		s += " (" + planner.GroupDigits(n) + " B)"
-	}
-	return s
 }
 
 func (a *app) hovered(h viz.Hit, sx, sy float64) {
@@ -187,12 +177,15 @@ func tensorRows(t *planner.PlanTensor) [][2]string {
 		where = planner.GroupDigits(t.Offset) + " – " + planner.GroupDigits(t.Offset+t.Size)
 	}
 	rows := [][2]string{{"op", t.Op}, {"kind", string(t.Kind)}, {"shape", "[" + strings.Join(shape, ", ") + "]"}, {"dtype", t.DType},
-		{"size", exactBytes(t.Size)}, {"offset", where}, {"live", fmt.Sprintf("steps %d – %d", t.Birth, t.Death)}}
+		{"size", planner.ExactBytes(t.Size)}, {"offset", where}, {"live", fmt.Sprintf("steps %d – %d", t.Birth, t.Death)}}
 	if t.Guard > 0 {
 		rows = append(rows, [2]string{"guard", planner.FormatBytes(t.Guard)})
 	}
 	if t.Reuses != "" {
 		rows = append(rows, [2]string{"reuses", t.Reuses})
+	}
+	if t.BufferSlot != nil {
+		rows = append(rows, [2]string{"gpu buffer", strconv.Itoa(t.Buffer) + " at " + planner.GroupDigits(t.BufferOffset)})
 	}
 	if t.Root != "" {
 		rows = append(rows, [2]string{"view of", t.Root + " at +" + planner.GroupDigits(t.ViewOffset) + " B"})
@@ -223,7 +216,7 @@ func (a *app) postCursor() {
 	}
 	c := l.CursorAt(a.view.Cursor)
 	a.post(events.CursorMoved{CursorInfo: c, Rows: [][2]string{
-		{"live", exactBytes(c.LiveBytes)}, {"lower bound", exactBytes(c.LowerBound)}, {"arena", exactBytes(c.Arena)}}})
+		{"live", planner.ExactBytes(c.LiveBytes)}, {"lower bound", planner.ExactBytes(c.LowerBound)}, {"arena", planner.ExactBytes(c.Arena)}}})
 }
 
 // watchCamera runs every frame: when the camera shows another world

@@ -151,7 +151,18 @@ async function computeFacts(l) {
   for (const [name, options] of Object.entries(l.plans || {})) plans.push([name, l, options]);
   const facts = {};
   for (const [name, src, options] of plans) facts[name] = await planFacts(src, options);
-  return facts;
+  // Every number the words may state, and every list's length, written
+  // by Go: how a size reads is the engine's to say.
+  const numbers = new Set();
+  (function collect(v) {
+    if (Number.isSafeInteger(v)) numbers.add(v);
+    else if (Array.isArray(v)) { numbers.add(v.length); v.forEach(collect); }
+    else if (v && typeof v === "object") Object.values(v).forEach(collect);
+  })(facts);
+  const asked = [...numbers];
+  const w = await ask({ type: "words", numbers: asked }, (m) => m.type === "words");
+  const said = new Map(asked.map((n, k) => [n, { grouped: w.grouped[k], bytes: w.bytes[k] }]));
+  return Object.defineProperty(facts, "words", { value: said }); // not a fact a path can name
 }
 
 let engineLine = Promise.resolve();
@@ -167,14 +178,15 @@ function factsFor(i) {
 
 // ---- text: `code` and {facts} ----
 
-// Formats of a fact in the text; the default sets numbers with
-// thousands separators (as the readout does), names as code, and lists
-// of names as a list.
+// Formats of a fact in the text: numbers in Go's words (the default
+// groups thousands, bytes says them as a count of bytes), names as
+// code, and lists of names as a list. said is the facts' words.
 const formats = {
-  bytes: (v) => typeof v === "number" ? [v.toLocaleString("en") + " bytes"] : null,
-  count: (v) => Array.isArray(v) ? [v.length.toLocaleString("en")] : null,
+  bytes: (v, said) => typeof v === "number" && said.has(v) ? [said.get(v).bytes] : null,
+  count: (v, said) => Array.isArray(v) && said.has(v.length) ? [said.get(v.length).grouped] : null,
   names: (v) => Array.isArray(v) ? names(v) : null,
-  "": (v) => typeof v === "number" ? [v.toLocaleString("en")] : typeof v === "string" ? [code(v)] : Array.isArray(v) ? names(v) : null,
+  "": (v, said) => typeof v === "number" ? (said.has(v) ? [said.get(v).grouped] : null) :
+    typeof v === "string" ? [code(v)] : Array.isArray(v) ? names(v) : null,
 };
 
 function code(s) {
@@ -207,7 +219,7 @@ function text(el, s, i = state.at) {
       span.className = "fact";
       span.dataset.fact = path;
       span.dataset.format = format;
-      const v = facts ? (formats[format] || (() => null))(field(facts, path)) : null;
+      const v = facts ? (formats[format] || (() => null))(field(facts, path), facts.words) : null;
       if (v) span.replaceChildren(...v);
       else {
         span.textContent = "…";
@@ -361,8 +373,8 @@ function judge(m) {
 // readout says what the plan on screen costs, in the viewer's numbers
 // and, when there is a budget, the planner's own verdict.
 function readout(s) {
-  const n = (b) => b.toLocaleString("en") + " bytes";
-  let t = s.strategy + ": arena " + n(s.arena_size) + ", lower bound " + n(s.lower_bound);
+  const rows = Object.fromEntries(s.rows);
+  let t = s.strategy + ": arena " + rows["arena"] + ", lower bound " + rows["lower bound"];
   if (s.proven) t += ", proven smallest";
   if (s.fit) t += " — " + s.fit.text;
   return t;
@@ -377,7 +389,7 @@ function cursorLine(c) {
   let t = "Step " + c.step + (c.step === c.peak ? " (the peak)" : "") + ": ";
   if (c.op) t += "op " + c.op + " reads " + list(c.reads) + " and writes " + list(c.writes) + ". ";
   const names = c.live.map((x) => x.name);
-  t += c.live_bytes.toLocaleString("en") + " bytes live, bottom to top: " + list(names.slice(0, 12));
+  t += Object.fromEntries(c.rows)["live"] + " live, bottom to top: " + list(names.slice(0, 12));
   if (names.length > 12) t += " and " + (names.length - 12) + " more";
   return t + ".";
 }
@@ -391,11 +403,13 @@ function tooltip(tip, frame, m) {
   if (!t) return;
   const b = document.createElement("b");
   b.textContent = t.name;
-  const where = t.offset < 0 ? "not in the arena" : "offset " + t.offset.toLocaleString("en");
-  tip.replaceChildren(b, " " + (t.op === t.kind ? t.kind : t.op + " · " + t.kind), document.createElement("br"),
-    "steps " + t.birth + "–" + t.death + " · " + t.size.toLocaleString("en") + " bytes · " + where +
-    (t.buffer !== undefined ? " · GPU buffer " + t.buffer + " at " + t.buffer_offset.toLocaleString("en") : "") +
-    (t.root ? " · a view of " + t.root : "") + (m.part === "guard" ? " · its guard bytes" : ""));
+  // Go's rows for the tensor, in a line.
+  const rows = Object.fromEntries(m.tensor.rows);
+  const parts = [rows["live"], rows["size"], t.offset < 0 ? rows["offset"] : "offset " + rows["offset"]];
+  if (rows["gpu buffer"]) parts.push("GPU buffer " + rows["gpu buffer"]);
+  if (rows["view of"]) parts.push("a view of " + rows["view of"]);
+  if (m.part === "guard") parts.push("its guard bytes");
+  tip.replaceChildren(b, " " + (t.op === t.kind ? t.kind : t.op + " · " + t.kind), document.createElement("br"), parts.join(" · "));
   const w = frame.clientWidth;
   tip.style.left = Math.min(m.x + 14, Math.max(0, w - tip.offsetWidth - 4)) + "px";
   tip.style.top = (m.y + 16) + "px";

@@ -418,8 +418,8 @@ func TestBrowserLessons(t *testing.T) {
 					if facts[i][r.plan] == nil {
 						continue
 					}
-					want := fmt.Sprintf("%s: arena %s bytes, lower bound %s bytes", field(facts[i], r.plan+".strategy"),
-						grouped(int64(field(facts[i], r.plan+".arena_size").(float64))), grouped(int64(field(facts[i], r.plan+".lower_bound").(float64))))
+					want := fmt.Sprintf("%s: arena %s, lower bound %s", field(facts[i], r.plan+".strategy"),
+						planner.ExactBytes(int64(field(facts[i], r.plan+".arena_size").(float64))), planner.ExactBytes(int64(field(facts[i], r.plan+".lower_bound").(float64))))
 					if got := p.text("#" + r.id); !strings.HasPrefix(got, want) {
 						p.fail("lesson %d: the readout says %q; memplan plan says %q", i+1, got, want)
 					}

@@ -149,6 +149,12 @@
  */
 
 /**
+ * @typedef {object} WordsCommand
+ * @property {"words"} type
+ * @property {Array<number>} numbers
+ */
+
+/**
  * @typedef {object} WorldCommand
  * @property {"world"} type
  * @property {number} steps
@@ -320,6 +326,14 @@
  * @property {"summary"} type
  * @property {string} file
  * @property {PlanSummary} summary
+ */
+
+/**
+ * @typedef {object} WordsEvent
+ * @property {"memplan"} source
+ * @property {"words"} type
+ * @property {Array<string>} grouped
+ * @property {Array<string>} bytes
  */
 
 /**

@@ -217,6 +217,22 @@ type Wheel struct {
 	Delta float64 `json:"delta"`
 }
 
+// Words asks for numbers as the pages write them (the "words" event):
+// a page that states a size states it in Go's words, never its own.
+type Words struct {
+	Numbers []int64 `json:"numbers"`
+}
+
+// MaxWords is the most numbers one Words may ask for.
+const MaxWords = 100_000
+
+func (w *Words) Validate() error {
+	if len(w.Numbers) > MaxWords {
+		return &FieldError{Field: "numbers", Msg: fmt.Sprintf("%d numbers, at most %d", len(w.Numbers), MaxWords)}
+	}
+	return nil
+}
+
 // Help shows or hides the key list (viewer.js handles it).
 type Help struct {
 	Open bool `json:"open"`
@@ -246,6 +262,7 @@ func (Location) Type() string     { return "location" }
 func (Export) Type() string       { return "export" }
 func (Wheel) Type() string        { return "wheel" }
 func (Help) Type() string         { return "help" }
+func (Words) Type() string        { return "words" }
 
 // commands makes a command of each type: a new command is a type here,
 // its Type method and one line of this list. A function, not a table
@@ -254,7 +271,7 @@ func (Help) Type() string         { return "help" }
 func commands() []Command {
 	return []Command{&Ping{}, &Load{}, &LoadExample{}, &Replan{}, &Dismiss{}, &Select{}, &Focus{}, &FitView{}, &Record{},
 		&Largest{}, &ProfileQuery{}, &World{}, &Camera{}, &Theme{}, &Reveal{}, &Cursor{}, &Peak{}, &Explain{},
-		&Key{}, &Leave{}, &Location{}, &Export{}, &Wheel{}, &Help{}}
+		&Key{}, &Leave{}, &Location{}, &Export{}, &Wheel{}, &Help{}, &Words{}}
 }
 
 // NewCommand is a new command of type t, nil for none.

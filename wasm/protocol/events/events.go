@@ -233,6 +233,14 @@ type LargestEvent struct {
 	Error   *protocol.Error `json:"error,omitempty"`
 }
 
+// WordsWritten answers Words: each number as the pages write it,
+// Grouped[i] with commas between thousands ("78,472") and Bytes[i] as a
+// count of bytes ("78,472 bytes").
+type WordsWritten struct {
+	Grouped []string `json:"grouped"`
+	Bytes   []string `json:"bytes"`
+}
+
 func (Ready) Type() string        { return "ready" }
 func (Pong) Type() string         { return "pong" }
 func (Busy) Type() string         { return "busy" }
@@ -248,3 +256,4 @@ func (RecordEvent) Type() string  { return "record" }
 func (ProfileEvent) Type() string { return "profile" }
 func (CameraMoved) Type() string  { return "camera" }
 func (LargestEvent) Type() string { return "largest" }
+func (WordsWritten) Type() string { return "words" }
