@@ -159,9 +159,9 @@ async function computeFacts(l) {
     else if (Array.isArray(v)) { numbers.add(v.length); v.forEach(collect); }
     else if (v && typeof v === "object") Object.values(v).forEach(collect);
   })(facts);
-  const asked = [...numbers];
-  const w = await ask({ type: "words", numbers: asked }, (m) => m.type === "words");
-  const said = new Map(asked.map((n, k) => [n, { grouped: w.grouped[k], bytes: w.bytes[k] }]));
+  const list = [...numbers];
+  const w = await ask({ type: "words", numbers: list }, (m) => m.type === "words");
+  const said = new Map(list.map((n, k) => [n, { grouped: w.grouped[k], bytes: w.bytes[k] }]));
   return Object.defineProperty(facts, "words", { value: said }); // not a fact a path can name
 }
 
