@@ -185,7 +185,8 @@ func tensorRows(t *planner.PlanTensor) [][2]string {
 		rows = append(rows, [2]string{"reuses", t.Reuses})
 	}
 	if t.BufferSlot != nil {
-		rows = append(rows, [2]string{"gpu buffer", strconv.Itoa(t.Buffer) + " at " + planner.GroupDigits(t.BufferOffset)})
+		// Counted from 1, as the plot's cut lines count them.
+		rows = append(rows, [2]string{"gpu buffer", strconv.Itoa(t.Buffer+1) + ", at " + planner.GroupDigits(t.BufferOffset)})
 	}
 	if t.Root != "" {
 		rows = append(rows, [2]string{"view of", t.Root + " at +" + planner.GroupDigits(t.ViewOffset) + " B"})
