@@ -32,6 +32,7 @@ const state = {
   hint: null, // the hint shown: a wrong answer's index, or -1 for the generic one
   stale: [],  // the checks of the lesson on screen that the live plans contradict
   answers: 0, // answers judged so far, right or wrong
+  picking: null, // a pick from the list by keys, not yet an answer (below)
 };
 window.memplanLearn = state; // for tests and the curious
 
@@ -429,7 +430,63 @@ function tensorPicker(tensors) {
     return o;
   }));
 }
-$("pick-tensor").addEventListener("change", (e) => main.send({ type: "select", name: e.target.value }));
+
+// A pick made with the mouse is an answer at once. One made with keys is
+// shown as the keys move through the list (arrows and typing step
+// through other tensors first) and is an answer only once the learner
+// settles on it: Enter, or leaving the list. The viewer answers each
+// pick with a select event, in order: sent lists the picks it has not
+// answered yet, and an answer to one that a later pick superseded is
+// not the learner's.
+const picking = state.picking = { byKeys: false, sent: [], event: null, settled: false };
+$("pick-tensor").addEventListener("pointerdown", () => { picking.byKeys = false; });
+$("pick-tensor").addEventListener("keydown", (e) => {
+  picking.byKeys = true;
+  if (e.key === "Enter") {
+    e.preventDefault();
+    settlePick();
+  }
+});
+$("pick-tensor").addEventListener("blur", () => settlePick());
+$("pick-tensor").addEventListener("change", (e) => {
+  picking.sent.push({ name: e.target.value, byKeys: picking.byKeys });
+  picking.event = null;
+  picking.settled = false;
+  main.send({ type: "select", name: e.target.value });
+});
+
+// settlePick makes the pick the keys settled on an answer: now, if the
+// viewer has answered it, else when it does.
+function settlePick() {
+  if (picking.sent.length) {
+    picking.settled = true;
+    return;
+  }
+  const m = picking.event;
+  picking.event = null;
+  if (m && state.armed) judge(m);
+}
+
+// heldPick says whether the select event m is not to be judged now: an
+// answer to a superseded pick (never), or to the last pick made with
+// keys before the learner settles on it (held for settlePick). Any other
+// selection, such as a click on the plot, ends the picking.
+function heldPick(m) {
+  if (m.type !== "select" || !picking.sent.length) return false;
+  const name = m.tensor ? m.tensor.tensor.name : "";
+  if (picking.sent[0].name !== name) {
+    Object.assign(picking, { sent: [], event: null, settled: false });
+    return false;
+  }
+  const pick = picking.sent.shift();
+  if (picking.sent.length) return true; // superseded
+  if (!pick.byKeys || picking.settled) {
+    picking.settled = false;
+    return false;
+  }
+  picking.event = m;
+  return true;
+}
 
 main.on((m) => {
   if (m.type === "select") $("pick-tensor").value = m.tensor ? m.tensor.tensor.name : "";
@@ -456,7 +513,7 @@ main.on((m) => {
     $("viewer").classList.remove("loading");
     $("readout").textContent = m.message;
   }
-  if (state.armed) judge(m);
+  if (!heldPick(m) && state.armed) judge(m);
 });
 
 beside.on((m) => {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"memplan/planner"
 	"memplan/tools/site"
@@ -464,7 +465,15 @@ func (p *page) driveLesson(i int, l *lesson, lc lessonCase, facts map[string]any
 			p.moveCursor(i, tr.cursor, facts, keyboard)
 		case tr.tensor != "" && keyboard:
 			p.tabTo("#pick-tensor")
+			// Typing steps through the tensors the prefix matches first;
+			// Enter settles on the one typed.
 			p.run("type "+tr.tensor, chromedp.KeyEvent(tr.tensor))
+			// Shown on the plot, but not an answer until settled on.
+			p.wait(tr.tensor+" shown and held", fmt.Sprintf(`(() => { const e = window.memplanLearn.picking.event; return !!e && e.tensor.tensor.name === %q; })()`, tr.tensor))
+			if n := eval[int](p, `window.memplanLearn.answers`); n != before {
+				p.fail("lesson %d: typing %s in the list judged %d answers before Enter", i+1, tr.tensor, n-before)
+			}
+			p.run("Enter", chromedp.KeyEvent(kb.Enter))
 		case tr.tensor != "":
 			p.settle()
 			p.clickTensor("viewer", tr.tensor)
