@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -58,5 +59,51 @@ func TestAlignedLowerBoundCases(t *testing.T) {
 				t.Fatalf("got %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestLiveStepsDenseAndSparse: the step function liveSteps sums matches
+// one counted step by step, for schedules whose steps are numbered densely
+// (summed by step) and sparsely (summed over the distinct steps).
+func TestLiveStepsDenseAndSparse(t *testing.T) {
+	type item struct {
+		birth, death int
+		bytes        int64
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		name  string
+		steps int // items live within [0, steps)
+	}{{"dense", 40}, {"sparse", 1 << 30}} {
+		for round := range 50 {
+			items := make([]item, 1+rng.IntN(12))
+			var marks []int
+			for i := range items {
+				b := rng.IntN(tc.steps)
+				d := b + rng.IntN(min(tc.steps-b, 1+tc.steps/4))
+				items[i] = item{b, d, int64(rng.IntN(3)) * int64(1+rng.IntN(100))} // some of size 0
+				marks = append(marks, b, d+1)
+			}
+			got := liveSteps(len(items), func(i int) (int, int, int64) { return items[i].birth, items[i].death, items[i].bytes })
+			// The live bytes at each step where anything begins or ends,
+			// counted directly; the function changes only there.
+			slices.Sort(marks)
+			var want []LiveStep
+			for _, at := range slices.Compact(marks) {
+				var live int64
+				for _, it := range items {
+					if it.birth <= at && at <= it.death {
+						live += it.bytes
+					}
+				}
+				if k := len(want); (k > 0 && want[k-1].Bytes == live) || (k == 0 && live == 0) {
+					continue
+				}
+				want = append(want, LiveStep{at, live})
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s round %d: items %v\ngot  %v\nwant %v", tc.name, round, items, got, want)
+			}
+		}
 	}
 }
