@@ -49,6 +49,13 @@ func (a *app) planner() {
 		res := a.planFile(job)
 		a.prepare(job, &res)
 		a.queue(func() { a.planned(job, res) })
+		if res.err == nil && res.answer > 0 {
+			// The plan's tensors follow its proof; a newer request makes
+			// the runtime give up waiting for them (null).
+			if t := await(planners().Call("tensors", res.from, res.answer)); t.Type() == js.TypeObject {
+				a.queue(func() { a.postTable(job, t.Get("data")) })
+			}
+		}
 	}
 }
 
@@ -63,21 +70,19 @@ type planResult struct {
 	fit              *planner.Fit       // the worker's WebGPU fit report, if any
 	record           js.Value           // the embedded record's bytes (see app.record)
 	// The worker that made the plan, and its number for the answer
-	// (protocol.WorkerEvent.Answer), to ask for the tensors' JSON.
+	// (protocol.WorkerEvent.Answer), to ask for its proof and tensors.
 	from, answer int
-	// Made by prepare before the plan reaches Update: the verdict, the
-	// layout, and the tensors' JSON (a Uint8Array), as the worker wrote it
-	// with the plan's proof or, for a plan from elsewhere, written here.
+	// Made by prepare before the plan reaches Update: the verdict and the
+	// layout.
 	verdict *planner.Fit
 	layout  *viz.Layout
-	tensors js.Value
 }
 
 // prepare lays out a plan the worker answered with, and waits for its
-// proof and the tensors' JSON, which the worker makes meanwhile
-// (protocol.WorkerEvent), in the planner goroutine: the work is done
-// before the plan's Update, so the frame that shows the plan has only to
-// post it. A plan whose proof fails, or never comes, is an error.
+// proof, which the worker makes meanwhile (protocol.WorkerEvent), in the
+// planner goroutine: the work is done before the plan's Update, so the
+// frame that shows the plan has only to post it. A plan whose proof
+// fails, or never comes, is an error.
 func (a *app) prepare(job *planJob, res *planResult) {
 	if res.err != nil || res.plan == nil {
 		return
@@ -95,8 +100,8 @@ func (a *app) prepare(job *planJob, res *planResult) {
 	res.millis["layout"] = float64(time.Since(start).Microseconds()) / 1000
 	if res.answer > 0 {
 		start = time.Now()
-		proof := await(planners().Call("tensors", res.from, res.answer))
-		res.millis["tensors"] = float64(time.Since(start).Microseconds()) / 1000
+		proof := await(planners().Call("proof", res.from, res.answer))
+		res.millis["proof"] = float64(time.Since(start).Microseconds()) / 1000
 		if proof.Type() != js.TypeObject {
 			res.err = &workerError{protocol.Error{Message: job.f.name + ": the planner stopped before it proved the plan", Kind: "stopped"}}
 		} else if e := proof.Get("error"); e.Type() == js.TypeObject {
@@ -107,11 +112,17 @@ func (a *app) prepare(job *planJob, res *planResult) {
 				msg = *we.Error
 			}
 			res.err = &workerError{msg}
-		} else {
-			res.tensors = proof.Get("data")
 		}
-	} else {
-		res.tensors = uint8Array(planner.AppendTableJSON(nil, res.plan.Tensors))
+	}
+}
+
+// postTable sends the host the tensors of the plan on screen, for its
+// table, unless a newer plan has come. The worker writes them once it has
+// proven the plan, so the picture and the summary do not wait for them;
+// a plan no worker made (the built-in example's) has them written here.
+func (a *app) postTable(job *planJob, data js.Value) {
+	if job.seq == a.seq && job.seq == a.planID && data.Truthy() {
+		a.postWithTensors(events.Tensors{File: job.f.name}, data)
 	}
 }
 
@@ -196,7 +207,7 @@ func resultOf(name string, v js.Value) planResult {
 }
 
 // planAnswer is what the viewer reads of a worker's "planned" or
-// "tensors" event (protocol.WorkerEvent): only these fields, so that the
+// "proof" event (protocol.WorkerEvent): only these fields, so that the
 // viewer does not link the worker's other answers.
 type planAnswer struct {
 	Type             string             `json:"type"`
@@ -290,8 +301,11 @@ func (a *app) planned(job *planJob, res planResult) {
 	}
 	s.Embed = protocol.EmbedSnippet(script, job.f.name, job.opts, params)
 	s.Rows = summaryRows(&s)
-	a.postWithTensors(events.Summary{File: job.f.name, Summary: s}, res.tensors)
+	a.post(events.Summary{File: job.f.name, Summary: s})
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
+	if res.answer <= 0 { // a worker's plan's tensors come from the worker (planner)
+		a.postTable(job, uint8Array(planner.AppendTableJSON(nil, l.Plan.Tensors)))
+	}
 	a.postSelect(a.view.Selected)
 	if job.restore != nil {
 		a.restoreView(job.restore)

@@ -16,6 +16,7 @@
     stopped: false,     // the viewer's Go program ended; only a reload helps
     queue: [],          // messages waiting for the viewer to start
     tensors: [],        // the current plan's tensors
+    tensorsOf: "",      // the file they are of; "" while the plan's are on their way
     summary: null,
     file: "",
     selected: null,     // selected tensor name
@@ -57,6 +58,7 @@
       case "busy": setStatus((m.message || "planning " + m.file) + "…"); break;
       case "progress": setStatus("planning " + m.file + ": " + m.message); break;
       case "summary": onPlan(m); break;
+      case "tensors": onTensors(m); break;
       case "error": onError(m); break;
       case "stopped": onStopped(m); break;
       case "hover": onHover(m); break;
@@ -208,9 +210,10 @@
 
   function onPlan(m) {
     setStatus("");
-    // The tensors come as UTF-8 JSON text in bytes: they cross from the
-    // viewer far faster than thousands of objects or one string.
-    state.tensors = m.tensors_json ? JSON.parse(new TextDecoder().decode(m.tensors_json)) : [];
+    // The plan's tensors follow in a "tensors" event: until then the
+    // table shows the last plan's, marked busy.
+    state.tensorsOf = "";
+    $("table").setAttribute("aria-busy", "true");
     state.summary = m.summary;
     state.file = m.file;
     state.embed = m.summary.embed; // Go's snippet for this file and these options
@@ -224,9 +227,20 @@
     resetReplay(m.summary.placement_order || []);
     $("time").hidden = false;
     timeStep.max = String(m.summary.steps);
+  }
+
+  // onTensors fills the table with the tensors of the plan just shown.
+  function onTensors(m) {
+    if (m.file !== state.file || state.tensorsOf) return; // not the plan on screen
+    // UTF-8 JSON text in bytes: it crosses from the viewer far faster
+    // than thousands of objects or one string.
+    state.tensors = m.tensors_json ? JSON.parse(new TextDecoder().decode(m.tensors_json)) : [];
+    state.tensorsOf = m.file;
+    replay.byName = null; // of the last plan's tensors, if the replay built it meanwhile
     state.query = null; // recompute matches on the next search
     $("matches").textContent = "";
     renderTable();
+    $("table").removeAttribute("aria-busy");
   }
 
   // Counts, not bytes: sizes and offsets come from Go in words.

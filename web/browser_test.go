@@ -192,13 +192,14 @@ func (p *page) screenshot(name string) string {
 	return f
 }
 
-// frame is the viewer iframe's window, and viewerReady says a plan of the
-// given file is drawn.
+// frame is the viewer iframe's window, and viewerShows says a plan of the
+// given file is drawn, and the app shows its summary and its table.
 const frame = `document.getElementById("viewer").contentWindow`
 
 func viewerShows(file string) string {
 	return fmt.Sprintf(`(() => { const m = %s.memplan; if (!m) return false;
-		const s = m.state(); return s.file === %q && !s.dirty && window.memplanApp.file === %q; })()`, frame, file, file)
+		const s = m.state(), app = window.memplanApp;
+		return s.file === %q && !s.dirty && app.file === %q && app.tensorsOf === %q; })()`, frame, file, file, file)
 }
 
 // point is a page pixel inside tensor name's rectangle (a third of the
@@ -1013,9 +1014,9 @@ func TestBrowserShowsOnlyProvenPlans(t *testing.T) {
 	s := open(t, "/index.html")
 	p := s.page
 	p.wait("the default example", viewerShows("transformer.json"))
-	eval[bool](p, `(() => { const pl = `+frame+`.memplanRuntime, tensors = pl.tensors.bind(pl);
+	eval[bool](p, `(() => { const pl = `+frame+`.memplanRuntime, proof = pl.proof.bind(pl);
 		window.__proofs = [];
-		pl.tensors = (from, answer) => new Promise((resolve) => window.__proofs.push({ real: tensors(from, answer), resolve }));
+		pl.proof = (from, answer) => new Promise((resolve) => window.__proofs.push({ real: proof(from, answer), resolve }));
 		return true; })()`)
 	const csv = "id,lower,upper,size\n0,0,2,64\n1,1,3,32\n2,2,4,64\n"
 	p.drop("held.csv", csv)
@@ -1032,7 +1033,7 @@ func TestBrowserShowsOnlyProvenPlans(t *testing.T) {
 
 	p.drop("unproven.csv", csv)
 	p.wait("the next plan, waiting for its proof", `window.__proofs.length === 2`)
-	eval[bool](p, `(window.__proofs[1].resolve({ type: "tensors", error: { message: "unproven.csv: memplan bug: the proof failed", kind: "bug" } }), true)`)
+	eval[bool](p, `(window.__proofs[1].resolve({ type: "proof", error: { message: "unproven.csv: memplan bug: the proof failed", kind: "bug" } }), true)`)
 	p.wait("the failed proof's error", `!document.getElementById("error").hidden &&
 		document.getElementById("error").textContent.includes("the proof failed")`)
 	if f := eval[string](p, frame+`.memplan.state().file`); f != "held.csv" {

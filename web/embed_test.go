@@ -40,7 +40,7 @@ const embedPage = `<!doctype html><html><head><meta charset="utf-8">
   for (const el of document.querySelectorAll("memplan-plan")) {
     const id = el.id;
     window.events[id] = [];
-    for (const type of ["ready", "summary", "select", "error", "picture", "live"]) {
+    for (const type of ["ready", "summary", "tensors", "select", "error", "picture", "live"]) {
       el.addEventListener(type, (e) => window.events[id].push(Object.assign({at: performance.now()}, e.detail)));
     }
   }
@@ -444,8 +444,10 @@ func (w noCORS) Write(b []byte) (int, error) {
 func (p *page) shownTensor(id string) (x, y float64, name, color string) {
 	p.t.Helper()
 	type pick struct{ Name string }
+	// The plan's tensors follow its summary.
+	p.wait(id+"'s tensors", fmt.Sprintf(`last(%[1]q, "tensors") !== null && last(%[1]q, "tensors").at >= last(%[1]q, "summary").at`, id))
 	big := eval[pick](p, fmt.Sprintf(`(() => {
-		const ts = JSON.parse(new TextDecoder().decode(last(%q, "summary").tensors_json)).filter((t) => t.offset >= 0);
+		const ts = JSON.parse(new TextDecoder().decode(last(%q, "tensors").tensors_json)).filter((t) => t.offset >= 0);
 		ts.sort((u, v) => v.size * (v.death - v.birth + 1) - u.size * (u.death - u.birth + 1));
 		return {Name: ts[0].name}; })()`, id))
 	// Only this element answers. A select that reached another element

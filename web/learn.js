@@ -124,10 +124,14 @@ engine.on((m) => {
 });
 
 function ask(msg, want) {
-  return new Promise((resolve, reject) => {
-    asked = { want, resolve, reject };
-    engine.send(msg);
-  });
+  const answer = heard(want);
+  engine.send(msg);
+  return answer;
+}
+
+// heard waits for the engine's next message that want accepts.
+function heard(want) {
+  return new Promise((resolve, reject) => { asked = { want, resolve, reject }; });
 }
 
 // planFacts plans a file with options in the engine and reads what the
@@ -138,8 +142,10 @@ async function planFacts(src, options) {
   engine.send({ type: "cursor", step: -1 });
   const name = fileName(src);
   const s = await ask(request(src, options), (m) => m.type === "summary" && m.file === name);
+  // Its tensors follow the summary, before anything else the engine says.
+  const t = await heard((m) => m.type === "tensors" && m.file === name);
   const peak = await ask({ type: "peak" }, (m) => m.type === "cursor");
-  const tensors = JSON.parse(new TextDecoder().decode(s.tensors_json));
+  const tensors = JSON.parse(new TextDecoder().decode(t.tensors_json));
   return Object.assign({}, s.summary, {
     tensors: Object.fromEntries(tensors.map((t) => [t.name, t])),
     peak: Object.fromEntries(Object.entries(peak).filter(([k]) => k !== "type" && k !== "source")),
@@ -496,9 +502,9 @@ main.on((m) => {
 main.on((m) => {
   const l = state.lessons[state.at];
   if (!l) return;
+  if (m.type === "tensors" && m.file === fileName(l)) tensorPicker(JSON.parse(new TextDecoder().decode(m.tensors_json)));
   if (m.type === "summary" && m.file === fileName(l)) {
     $("viewer").classList.remove("loading");
-    tensorPicker(JSON.parse(new TextDecoder().decode(m.tensors_json)));
     state.shown[0] = m.summary;
     $("readout").textContent = readout(m.summary);
     shareWorld();

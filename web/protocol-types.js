@@ -329,6 +329,13 @@
  */
 
 /**
+ * @typedef {object} TensorsEvent
+ * @property {"memplan"} source
+ * @property {"tensors"} type
+ * @property {string} file
+ */
+
+/**
  * @typedef {object} WordsEvent
  * @property {"memplan"} source
  * @property {"words"} type

@@ -47,8 +47,10 @@
       this.module = null;
       this.plans = new Map();   // request id -> {resolve, progress, data, answers}
       this.asks = new Map();    // request id -> resolve, for one worker's answer
-      this.tensorsFrom = [];    // per worker: the last "tensors" event
-      this.tensorWaits = [];    // per worker: who waits for one
+      // Per kind of event that follows a "planned" one ("proof", then
+      // "tensors"), per worker: the last such event, and who waits for one.
+      this.held = { proof: [], tensors: [] };
+      this.waits = { proof: [], tensors: [] };
       this.nextID = 1 << 28;    // ids of asks, apart from the callers' plan ids
       this.fitWorker = null;
       this.blobURL = null;
@@ -125,10 +127,11 @@
     }
 
     // cancel ends every plan in flight: their promises give a cancelled
-    // error, and the workers drop them.
+    // error, the workers drop them, and no proof or tensors are awaited.
     cancel() {
       for (const r of this.plans.values()) r.resolve({ type: "error", error: { kind: "cancelled", message: "superseded by a newer request" } });
       this.plans.clear();
+      this.forgetTensors();
       if (this.pool) for (const w of this.pool) w.postMessage({ type: "cancel" });
     }
 
@@ -169,34 +172,42 @@
       });
     }
 
-    // tensors(from, answer): a promise of the "tensors" event that worker
-    // from sends after its "planned" answer number answer ({data} or
-    // {error}: the plan's proof), or null when it no longer can.
-    tensors(from, answer) {
-      const t = this.tensorsFrom[from];
+    // proof(from, answer) and tensors(from, answer): promises of the
+    // "proof" event that worker from sends after its "planned" answer
+    // number answer ({error} when the plan failed it), and of the
+    // "tensors" event ({data}) that follows a plan's proof; null when it no
+    // longer can come.
+    proof(from, answer) { return this.after("proof", from, answer); }
+    tensors(from, answer) { return this.after("tensors", from, answer); }
+
+    after(kind, from, answer) {
+      const held = this.held[kind], waits = this.waits[kind];
+      const t = held[from];
       if (t && t.answer === answer) {
-        this.tensorsFrom[from] = null;
+        held[from] = null;
         return Promise.resolve(t);
       }
       if (!this.pool || !this.pool[from] || (t && t.answer > answer)) return Promise.resolve(null);
-      if (this.tensorWaits[from]) this.tensorWaits[from].resolve(null);
-      return new Promise((resolve) => { this.tensorWaits[from] = { answer, resolve }; });
+      if (waits[from]) waits[from].resolve(null);
+      return new Promise((resolve) => { waits[from] = { answer, resolve }; });
     }
 
     forgetTensors() {
-      for (const w of this.tensorWaits) if (w) w.resolve(null);
-      this.tensorWaits.length = this.tensorsFrom.length = 0;
+      for (const kind of Object.keys(this.waits)) {
+        for (const w of this.waits[kind]) if (w) w.resolve(null);
+        this.waits[kind].length = this.held[kind].length = 0;
+      }
     }
 
     // heard takes worker k's message.
     heard(k, m) {
-      if (m.type === "tensors") {
-        const w = this.tensorWaits[k];
+      if (m.type === "proof" || m.type === "tensors") {
+        const waits = this.waits[m.type], w = waits[k];
         if (w && w.answer === m.answer) {
-          this.tensorWaits[k] = null;
+          waits[k] = null;
           w.resolve(m);
         } else {
-          this.tensorsFrom[k] = m;
+          this.held[m.type][k] = m;
         }
         return;
       }

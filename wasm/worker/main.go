@@ -403,12 +403,12 @@ func (w *worker) follow(id int, routes []protocol.Route, out *protocol.Outcome) 
 }
 
 // send posts a plan request's answer: the event with the plan beside it
-// in binary form and, when there is a plan p, a "tensors" event after it.
-// That event is the plan's proof: prove (nil for a record Load proved)
-// runs after the plan is posted, while the viewer decodes and lays it
-// out, and the event carries its error, or else p's tensors in JSON for
-// the summary. The viewer shows no plan before it. keep holds p for
-// explain once proven. The caller holds w.running.
+// in binary form and, when there is a plan p, a "proof" event after it:
+// prove (nil for a record Load proved) runs after the plan is posted,
+// while the viewer decodes and lays it out, and the event carries its
+// error. The viewer shows no plan before it. A proven plan's tensors
+// follow in JSON, for the host's table, in a "tensors" event. keep holds
+// p for explain once proven. The caller holds w.running.
 func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prove func() error, keep bool) {
 	// A coordinated request's answer (keep: a shard or the polish) goes to
 	// its Portfolio: straight from here on the pool's first worker, which
@@ -431,7 +431,9 @@ func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prov
 	if p == nil {
 		return
 	}
-	proof := protocol.WorkerEvent{Type: "tensors", ID: ev.ID, Answer: ev.Answer}
+	// The proof first, on its own: the viewer shows the plan once it has
+	// it, and the tensors' JSON (for the host's table) follows.
+	proof := protocol.WorkerEvent{Type: "proof", ID: ev.ID, Answer: ev.Answer}
 	if prove != nil {
 		if err := prove(); err != nil {
 			proof.Error = protocol.ErrorOf(err)
@@ -439,13 +441,14 @@ func (w *worker) send(ev protocol.WorkerEvent, bin []byte, p *planner.Plan, prov
 			return
 		}
 	}
+	post(proof)
 	if keep {
 		w.keep(ev.ID, p)
 	}
 	// The buffer is kept: ten megabytes for 62,000 tensors, and memory
 	// the page has written before costs far less than fresh memory.
 	w.tensorsJSON = planner.AppendTableJSON(w.tensorsJSON[:0], p.Tensors)
-	postBytes(proof, "data", w.tensorsJSON)
+	postBytes(protocol.WorkerEvent{Type: "tensors", ID: ev.ID, Answer: ev.Answer}, "data", w.tensorsJSON)
 	// Collect now, while the worker waits for its next request: the
 	// garbage of this plan is the room the next one plans in. A heap
 	// that grew into fresh memory instead cost Y_1's second and third

@@ -54,6 +54,7 @@ func TestEventsEncodeAsEncodingJSON(t *testing.T) {
 		ErrorEvent{Error: protocol.Error{Message: "m <b>", Kind: "input", Symbols: []string{"batch"}}},
 		LargestEvent{File: "f", Symbol: "s", Largest: json.RawMessage(`{"value":3}`)},
 		WordsWritten{Grouped: []string{"78,472"}, Bytes: []string{"78,472 bytes"}},
+		Tensors{File: "f"},
 	}
 	for _, ev := range evs {
 		got, err := Envelope(ev)
