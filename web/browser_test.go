@@ -325,6 +325,9 @@ type session struct {
 	url    string
 	served *site.Counter
 	root   string
+	// close ends the browser before the test does (a benchmark's
+	// iteration, whose browsers would otherwise run on beside the next).
+	close func()
 }
 
 // open serves the app, starts a browser at 1280×800 and opens path. The
@@ -369,7 +372,7 @@ func openWith(t testing.TB, path string, limit time.Duration, routes map[string]
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancelT)
-	s := &session{page: &page{t: t, ctx: ctx}, url: srv.URL, served: served, root: root}
+	s := &session{page: &page{t: t, ctx: ctx}, url: srv.URL, served: served, root: root, close: func() { cancelT(); cancel() }}
 	s.run("open "+path, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+path))
 	return s
 }
