@@ -53,8 +53,7 @@ type app struct {
 	view *viz.View
 	game *viz.Game
 
-	warmed bool   // the warm-up has been asked for (warmUp)
-	warm   string // and how it ended: "done" or "skipped" (state().warm)
+	warm string // and how it ended: "done" or "skipped" (state().warm)
 
 	// Planning runs on its own goroutine; a newer request replaces one
 	// still waiting, so typing in an options field plans once.
@@ -139,6 +138,10 @@ func main() {
 	// so the built-in example never flashes before its plan.
 	if !js.Global().Get("memplanBlank").Truthy() {
 		a.openDefault()
+		// The warm-up goes to a worker as soon as it is up, beside the
+		// first picture: a file dropped the moment that picture shows
+		// should find the planner's code warm (warmUp).
+		go a.warmUp()
 	}
 
 	ebiten.SetWindowTitle("memplan")

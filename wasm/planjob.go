@@ -313,8 +313,4 @@ func (a *app) planned(job *planJob, res planResult) {
 	if a.view.Cursor >= 0 {
 		a.postCursor() // the same step of the new plan
 	}
-	if !a.warmed {
-		a.warmed = true
-		go a.warmUp()
-	}
 }

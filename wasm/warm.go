@@ -11,11 +11,12 @@ import (
 	"memplan/viz"
 )
 
-// warmUp has the first worker plan a generated file once the first picture
-// is up, and decodes, lays out and summarizes the plan here, unseen: the
-// browser optimizes wasm code only after it has run a while, so the first
-// large file would otherwise plan and draw at the baseline compiler's
-// speed (wasm/worker/warm.go has the numbers). Any request cancels it.
+// warmUp has a worker plan a generated file as soon as it is up, beside
+// the viewer's first picture, and decodes, lays out and summarizes the
+// plan here, unseen: the browser optimizes wasm code only after it has
+// run a while, so the first large file would otherwise plan and draw at
+// the baseline compiler's speed (wasm/worker/warm.go has the numbers).
+// Any request cancels it.
 func (a *app) warmUp() {
 	// On the pool's last worker: the first coordinates every request, and
 	// a file dropped meanwhile should not wait for it to notice the
