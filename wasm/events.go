@@ -23,7 +23,7 @@ func (a *app) post(ev protocol.Event) {
 }
 
 // postWithTensors posts ev with tensors, when a Uint8Array of the plan's
-// tensors as UTF-8 JSON text (prepare), under "tensors_json", which the
+// tensors as UTF-8 JSON text (postTable), under "tensors_json", which the
 // receiver decodes and parses. Bytes transferred to the host (viewer.js)
 // cost a fraction of one string decoded here and cloned into the host,
 // let alone of objects.

@@ -384,10 +384,10 @@
   window.addEventListener("popstate", () => {
     if (!embedded && window.memplan) window.memplan.send({ type: "location", search: location.search, hash: location.hash });
   });
-  // Start the workers once the first picture is up, so the first file
-  // dropped plans at once without delaying that picture. A blank viewer's
-  // first picture is the host's file, which the workers plan: start them
-  // (and the planner's download) beside the viewer's own.
+  // Start the workers (and the planner's download) beside the viewer's
+  // own, so the first file dropped plans at once; Go's warm-up runs in
+  // them beside the first picture. A pool that failed starts again with
+  // the next plan shown.
   runtime.start();
   window.addEventListener("memplan", (e) => {
     if (e.detail.type === "summary") setTimeout(() => runtime.start(), 0);

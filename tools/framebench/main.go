@@ -121,7 +121,7 @@ func main() {
 	}
 	must("open the app", chromedp.Do(ctx, chromedp.EmulateViewport(int64(*width), int64(*height)), chromedp.Navigate(srv.URL+pageName)))
 	poll("the default example", `(() => { const m = `+frame+`.memplan; return m && m.state().file === "transformer.json" && !m.state().dirty; })()`)
-	// Once the first picture is up the planner warms up (a worker plans a
+	// Beside the first picture the planner warms up (a worker plans a
 	// generated file, the viewer lays it out a step a frame, then
 	// collects it): frames measured meanwhile share the machine with it.
 	warmStart := time.Now()
