@@ -53,7 +53,10 @@ type app struct {
 	view *viz.View
 	game *viz.Game
 
-	warm string // and how it ended: "done" or "skipped" (state().warm)
+	warm string // how the warm-up ended: "done: …" or "skipped" (state().warm)
+	// The viewer's own warm-up (warmViewer): begun, and its time.
+	viewerWarmed bool
+	warmViewerMs float64
 
 	// Planning runs on its own goroutine; a newer request replaces one
 	// still waiting, so typing in an options field plans once.

@@ -313,4 +313,9 @@ func (a *app) planned(job *planJob, res planResult) {
 	if a.view.Cursor >= 0 {
 		a.postCursor() // the same step of the new plan
 	}
+	if !a.viewerWarmed && job.f.example == examples.Default {
+		// The first picture is up: the viewer warms up from the next frame.
+		a.viewerWarmed = true
+		a.warmViewer(warmRounds)
+	}
 }
