@@ -6,7 +6,7 @@ BUILD   ?= build
 # the 8 MB Go's own runner gives: the planner runs in such a worker.
 WASMEXEC := $(CURDIR)/tools/wasmexec/browser-stack
 # Packages free of ebiten, whose tests also run compiled to wasm under Node.
-WASM_TEST_PKGS ?= ./ir/... ./planner/...
+WASM_TEST_PKGS ?= ./ir/... ./planner/... ./wasm/heap
 # Benchmark instances: the full set beside the repo if present, else the copies in testdata.
 BENCH_DATA ?= $(if $(wildcard ../shared/data),../shared/data,planner/testdata)
 

@@ -11,6 +11,7 @@ import (
 	"memplan/ir"
 	"memplan/planner"
 	"memplan/viz"
+	"memplan/wasm/heap"
 )
 
 // warmUp has a worker plan a generated file as soon as it is up, beside
@@ -68,6 +69,11 @@ func (a *app) warmUp() {
 func (a *app) warmViewer(rounds int) {
 	a.queue(func() {
 		start := time.Now()
+		if rounds == warmRounds {
+			// And room for a large plan's decoding and layout, made at
+			// once while the page is idle (wasm/heap).
+			heap.Reserve(96 << 20)
+		}
 		for range warmPerRound {
 			if p, err := planner.DecodeBinary(examples.DefaultPlan); err == nil {
 				viz.NewLayout(p, 0)

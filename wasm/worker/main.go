@@ -23,6 +23,7 @@ import (
 	_ "memplan/ir/onnx"
 	"memplan/planner"
 	"memplan/viz/svgplot"
+	"memplan/wasm/heap"
 	"memplan/wasm/jsconv"
 	"memplan/wasm/protocol"
 )
@@ -70,6 +71,9 @@ func main() {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(planner.BrowserMemoryLimit + planner.BrowserMemoryLimit/2)
 	w := &worker{}
+	// A large file's plan grows the heap to 100-200 MB: grown at once,
+	// before any request, it costs less (wasm/heap).
+	heap.Reserve(128 << 20)
 	api := js.Global().Get("Object").New()
 	api.Set("handle", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
