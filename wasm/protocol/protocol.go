@@ -248,7 +248,8 @@ type WorkerEvent struct {
 	// "proof" or "tensors" event belongs to.
 	Answer int `json:"answer,omitempty"`
 	// Millis is where a planned request's time went, in the worker:
-	// "load", "plan" (placing and proving), "encode".
+	// "load", "plan" (lowering, placing and making the record), "encode";
+	// the proof comes after the plan is posted.
 	Millis map[string]float64 `json:"millis,omitempty"`
 	// Fit is the WebGPU fit report of a plan made for a device, with the
 	// symbols behind each violation (which takes the decoder, so it is
