@@ -3,13 +3,15 @@ package planner
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
 // ReusedFrom returns, for each buffer, the index of the buffer that last
 // held any of its bytes before it was born, or -1. "Last" is the one that
-// died latest. It paints address ranges in birth order over a segment tree
-// of compressed addresses, so it runs in O(n log n) even for 10^6 buffers.
+// died latest. It paints address ranges in birth order over the runs of
+// compressed addresses (runMap), so it runs in O(n log n) even for 10^6
+// buffers: the sort of the addresses is the log.
 func ReusedFrom(p *Problem, offsets []int64) []int {
 	s := reuseSpans{make([]int64, len(p.Buffers)), make([]int, len(p.Buffers)), make([]int, len(p.Buffers))}
 	for i := range p.Buffers {
@@ -48,7 +50,7 @@ func (s reuseSpans) reusedFrom(offsets []int64) []int {
 	index := func(v int64) int { k, _ := slices.BinarySearch(coords, v); return k }
 	order = byBirth(s.birth, order)
 
-	t := newPaintTree(len(coords) - 1)
+	t := newRunMap(len(coords) - 1)
 	stride := int64(n) + 1
 	// A key is a death and a buffer; deaths past what the key holds (a
 	// record's steps run to 2^40) are ranked first, which keeps the order.
@@ -65,75 +67,99 @@ func (s reuseSpans) reusedFrom(offsets []int64) []int {
 	}
 	for _, i := range order {
 		lo, hi := index(offsets[i]), index(offsets[i]+s.size[i])
-		if key := t.query(lo, hi); key >= 0 {
+		if key := t.paint(lo, hi, death(i)*stride+int64(i)); key >= 0 {
 			prev := int(key % stride)
 			if s.death[prev] < s.birth[i] {
 				out[i] = prev
 			}
 		}
-		t.paint(lo, hi, death(i)*stride+int64(i))
 	}
 	return out
 }
 
-// paintTree is a segment tree over elementary address ranges supporting
-// "paint a range with a key" and "largest key in a range".
-type paintTree struct {
-	n    int
-	best []int64 // largest key in the subtree
-	tag  []int64 // pending paint for the whole subtree, -1 if none
+// runMap colours the elementary address ranges [0, n): each holds the
+// key of the buffer painted over it last, -1 if none. Neighbouring ranges
+// of one colour form a run; a bitset marks where each run starts, and key
+// holds a run's colour at its start. paint visits the runs a range meets
+// and leaves one run there, so every run it visits but the first and last
+// is gone afterwards: a plan's painting visits O(1) runs per buffer,
+// amortized, with no recursion (in wasm, each call of the segment tree
+// this replaces cost more than its work).
+type runMap struct {
+	key   []int64  // colour of the run that starts at c, where bit c is set
+	bits  []uint64 // run starts: bit c&63 of bits[c>>6]; 0 and n always set
+	words []uint64 // bit w&63 of words[w>>6] set where bits[w] != 0
 }
 
-func newPaintTree(n int) *paintTree {
-	size := 1
-	for size < n {
-		size *= 2
-	}
-	t := &paintTree{n: size, best: make([]int64, 2*size), tag: make([]int64, 2*size)}
-	for i := range t.best {
-		t.best[i], t.tag[i] = -1, -1
-	}
-	return t
+func newRunMap(n int) *runMap {
+	nw := n>>6 + 1
+	m := &runMap{key: make([]int64, n+1), bits: make([]uint64, nw), words: make([]uint64, (nw+63)>>6)}
+	m.set(0, -1)
+	m.set(n, -1)
+	return m
 }
 
-func (t *paintTree) push(node int) {
-	if v := t.tag[node]; v >= 0 {
-		for _, c := range [2]int{2 * node, 2*node + 1} {
-			t.best[c], t.tag[c] = v, v
+// set starts a run of colour key at c.
+func (m *runMap) set(c int, key int64) {
+	m.key[c] = key
+	m.bits[c>>6] |= 1 << uint(c&63)
+	m.words[c>>12] |= 1 << uint((c>>6)&63)
+}
+
+// drop ends the run that starts at c: the one before it goes on.
+func (m *runMap) drop(c int) {
+	w := c >> 6
+	if m.bits[w] &^= 1 << uint(c&63); m.bits[w] == 0 {
+		m.words[w>>6] &^= 1 << uint(w&63)
+	}
+}
+
+// next returns the first run start after c, for c < n.
+func (m *runMap) next(c int) int {
+	c++
+	w := c >> 6
+	if b := m.bits[w] >> uint(c&63); b != 0 {
+		return c + bits.TrailingZeros64(b)
+	}
+	for w++; ; w = (w>>6 + 1) << 6 {
+		if x := m.words[w>>6] >> uint(w&63); x != 0 {
+			w += bits.TrailingZeros64(x)
+			return w<<6 + bits.TrailingZeros64(m.bits[w])
 		}
-		t.tag[node] = -1
 	}
 }
 
-func (t *paintTree) paint(lo, hi int, key int64) { t.paintAt(1, 0, t.n, lo, hi, key) }
-
-func (t *paintTree) paintAt(node, l, r, lo, hi int, key int64) {
-	if hi <= l || r <= lo {
-		return
+// prev returns the last run start at or before c.
+func (m *runMap) prev(c int) int {
+	w := c >> 6
+	if b := m.bits[w] << uint(63-c&63); b != 0 {
+		return c - bits.LeadingZeros64(b)
 	}
-	if lo <= l && r <= hi {
-		t.best[node], t.tag[node] = key, key
-		return
+	for w--; ; w = w>>6<<6 - 1 {
+		if x := m.words[w>>6] << uint(63-w&63); x != 0 {
+			w -= bits.LeadingZeros64(x)
+			return w<<6 + 63 - bits.LeadingZeros64(m.bits[w])
+		}
 	}
-	t.push(node)
-	m := (l + r) / 2
-	t.paintAt(2*node, l, m, lo, hi, key)
-	t.paintAt(2*node+1, m, r, lo, hi, key)
-	t.best[node] = max(t.best[2*node], t.best[2*node+1])
 }
 
-func (t *paintTree) query(lo, hi int) int64 { return t.queryAt(1, 0, t.n, lo, hi) }
-
-func (t *paintTree) queryAt(node, l, r, lo, hi int) int64 {
-	if hi <= l || r <= lo {
-		return -1
+// paint colours [lo, hi) with key, lo < hi, and returns the largest key
+// the range held before.
+func (m *runMap) paint(lo, hi int, key int64) int64 {
+	best := int64(-1)
+	for c := m.prev(lo); c < hi; {
+		k, end := m.key[c], m.next(c)
+		best = max(best, k)
+		if c > lo {
+			m.drop(c)
+		}
+		if end > hi { // the run goes on past the range: it starts again at hi
+			m.set(hi, k)
+		}
+		c = end
 	}
-	if lo <= l && r <= hi {
-		return t.best[node]
-	}
-	t.push(node)
-	m := (l + r) / 2
-	return max(t.queryAt(2*node, l, m, lo, hi), t.queryAt(2*node+1, m, r, lo, hi))
+	m.set(lo, key)
+	return best
 }
 
 // byBirth orders buffers by birth, ties in the order given, by counting

@@ -362,3 +362,31 @@ func TestPlanProblemUnprovenProvesThePlan(t *testing.T) {
 		})
 	}
 }
+
+// runMap gives what an array of colours gives: the largest colour a range
+// held, then the range in one colour. Sizes cross its bitset's words and
+// its summary's (64 and 4,096 ranges); keys come in any order, as an
+// invalid plan's would.
+func TestRunMapMatchesArray(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for _, n := range []int{1, 2, 63, 64, 65, 200, 4095, 4096, 4097, 9000} {
+		m := newRunMap(n)
+		colours := make([]int64, n)
+		for i := range colours {
+			colours[i] = -1
+		}
+		for op := range 3000 {
+			lo := r.IntN(n)
+			hi := lo + 1 + r.IntN(min(n-lo, 1+r.IntN(300)))
+			key := r.Int64N(1000)
+			want := int64(-1)
+			for c := lo; c < hi; c++ {
+				want = max(want, colours[c])
+				colours[c] = key
+			}
+			if got := m.paint(lo, hi, key); got != want {
+				t.Fatalf("n %d op %d: paint [%d, %d) found %d, the array %d", n, op, lo, hi, got, want)
+			}
+		}
+	}
+}
