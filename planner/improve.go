@@ -133,6 +133,14 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 	if len(pr.movable) == 0 {
 		return 0, nil
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	// An answer at the bound is done: the setup below, a stable sort of
+	// every buffer by birth, cost a plan of Y_1 7-13 ms in wasm for nothing.
+	if ArenaOf(pr.p, offsets) <= bound {
+		return 0, nil
+	}
 	im := &improver{pr: pr, o: o, off: offsets, rng: rng(o.seed), bound: bound,
 		free: make([]bool, len(pr.p.Buffers)), align: 1, stale: true}
 	im.ex = &exact{ctx: ctx, opts: PlaceOptions{Yield: pr.yield}, lb: bound}
