@@ -18,30 +18,56 @@ type LiveStep struct {
 // LiveProfile returns the live bytes over time as a step function, one
 // entry per step where the value changes, in time order. It runs in
 // O(n log n) whatever the number of steps.
-func LiveProfile(p *Problem) []LiveStep {
-	return liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
-		b := &p.Buffers[i]
-		return b.Birth, b.Death, b.Span()
-	})
+func LiveProfile(p *Problem) []LiveStep { return liveSteps(len(p.Buffers), p.bufferBytes) }
+
+// bufferBytes is what buffer i holds and when, for the step functions.
+func (p *Problem) bufferBytes(i int) (birth, death int, bytes int64) {
+	b := &p.Buffers[i]
+	return b.Birth, b.Death, b.Span()
 }
 
 // LiveProfile is the same step function for a plan record: the bytes
 // (size + guard) its placed tensors hold over time.
-func (p *Plan) LiveProfile() []LiveStep {
-	return liveSteps(len(p.Tensors), func(i int) (int, int, int64) {
-		t := &p.Tensors[i]
-		if !t.Placed() {
-			return 0, 0, 0
-		}
-		return t.Birth, t.Death, t.Size + t.Guard
-	})
+func (p *Plan) LiveProfile() []LiveStep { return liveSteps(len(p.Tensors), p.placedBytes) }
+
+// placedBytes is what tensor i holds of the arena and when: nothing if it
+// owns no bytes.
+func (p *Plan) placedBytes(i int) (birth, death int, bytes int64) {
+	t := &p.Tensors[i]
+	if !t.Placed() {
+		return 0, 0, 0
+	}
+	return t.Birth, t.Death, t.Size + t.Guard
 }
 
 // liveSteps sums n items, each holding bytes over [birth, death], into a
-// step function. Schedules number their steps densely, so the changes are
-// summed straight into an array indexed by step; a sparse numbering sums
-// them over its distinct steps, sorted.
+// step function.
 func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveStep {
+	var out []LiveStep
+	sumLive(n, item, func(count int) { out = make([]LiveStep, 0, count) }, func(at int, live int64) {
+		if k := len(out); k > 0 && out[k-1].Bytes == live {
+			return
+		}
+		out = append(out, LiveStep{at, live})
+	})
+	return out
+}
+
+// peakLive is the most bytes liveSteps's function reaches: the bounds
+// need no more, and building the function for a maximum cost a large
+// plan's bounds megabytes of garbage each.
+func peakLive(n int, item func(i int) (birth, death int, bytes int64)) int64 {
+	var peak int64
+	sumLive(n, item, func(int) {}, func(_ int, live int64) { peak = max(peak, live) })
+	return peak
+}
+
+// sumLive calls change with the bytes live from each step at which they
+// change, in order, after size with at most how many such steps there
+// are. Schedules number their steps densely, so the changes are summed
+// straight into an array indexed by step; a sparse numbering sums them
+// over its distinct steps, sorted.
+func sumLive(n int, item func(i int) (birth, death int, bytes int64), size func(int), change func(at int, live int64)) {
 	lo, hi, count := math.MaxInt, math.MinInt, 0
 	for i := range n {
 		if birth, death, s := item(i); s > 0 {
@@ -49,19 +75,12 @@ func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveSt
 		}
 	}
 	if count == 0 {
-		return nil
+		return
 	}
 	// At most one entry per birth and per death: sized once, rather than
 	// grown by doubling (most of a large plan's lower bounds' garbage).
-	out := make([]LiveStep, 0, min(2*uint(count), uint(hi)-uint(lo)+1))
+	size(int(min(2*uint(count), uint(hi)-uint(lo)+1)))
 	var live int64
-	step := func(at int, delta int64) {
-		live += delta
-		if k := len(out); k > 0 && out[k-1].Bytes == live {
-			return
-		}
-		out = append(out, LiveStep{at, live})
-	}
 	if span := uint(hi) - uint(lo); span <= 4*uint(count) {
 		delta := make([]int64, span+1)
 		for i := range n {
@@ -72,10 +91,11 @@ func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveSt
 		}
 		for k, d := range delta {
 			if d != 0 {
-				step(lo+k, d)
+				live += d
+				change(lo+k, live)
 			}
 		}
-		return out
+		return
 	}
 	// Sparse steps: the same sums over the distinct steps, found by
 	// sorting them. (Sorting the steps as ints, rather than the changes as
@@ -100,10 +120,10 @@ func liveSteps(n int, item func(i int) (birth, death int, bytes int64)) []LiveSt
 	}
 	for k, d := range delta {
 		if d != 0 {
-			step(steps[k], d)
+			live += d
+			change(steps[k], live)
 		}
 	}
-	return out
 }
 
 // PhaseRun is a run of consecutive schedule steps whose nodes share a
@@ -173,19 +193,17 @@ func alignedLowerBound(p *Problem, plain int64) int64 {
 			pad = max(pad, alignUp(s, a)-s)
 		}
 	}
-	return alignedBound(pad, plain, liveSteps(len(p.Buffers), func(i int) (int, int, int64) {
+	return max(plain, peakLive(len(p.Buffers), func(i int) (int, int, int64) {
 		b := &p.Buffers[i]
 		return b.Birth, b.Death, alignUp(b.Span(), a)
-	}))
+	})-pad)
 }
 
 // alignedLowerBound is the same bound for a plan record, whose owners'
 // offsets are all multiples of their alignments (Verify checks that).
 func (p *Plan) alignedLowerBound() int64 {
-	var plain, pad, a int64
-	for _, s := range p.LiveProfile() {
-		plain = max(plain, s.Bytes)
-	}
+	var pad, a int64
+	plain := peakLive(len(p.Tensors), p.placedBytes)
 	for i := range p.Tensors {
 		if t := &p.Tensors[i]; t.Placed() && t.Size+t.Guard > 0 && (a == 0 || p.alignOf(t) < a) {
 			a = p.alignOf(t)
@@ -196,13 +214,13 @@ func (p *Plan) alignedLowerBound() int64 {
 			pad = max(pad, alignUp(t.Size+t.Guard, a)-(t.Size+t.Guard))
 		}
 	}
-	return alignedBound(pad, plain, liveSteps(len(p.Tensors), func(i int) (int, int, int64) {
+	return max(plain, peakLive(len(p.Tensors), func(i int) (int, int, int64) {
 		t := &p.Tensors[i]
 		if !t.Placed() {
 			return 0, 0, 0
 		}
 		return t.Birth, t.Death, alignUp(t.Size+t.Guard, a)
-	}))
+	})-pad)
 }
 
 // alignOf is the offset alignment of a tensor that owns bytes: its own,
@@ -214,20 +232,6 @@ func (p *Plan) alignOf(t *PlanTensor) int64 {
 	return p.Alignment
 }
 
-func alignedBound(pad, plain int64, rounded []LiveStep) int64 {
-	lb := plain
-	for _, s := range rounded {
-		lb = max(lb, s.Bytes-pad)
-	}
-	return lb
-}
-
 // LowerBound is the largest number of bytes live at one step: no arena
 // can be smaller.
-func LowerBound(p *Problem) int64 {
-	var lb int64
-	for _, s := range LiveProfile(p) {
-		lb = max(lb, s.Bytes)
-	}
-	return lb
-}
+func LowerBound(p *Problem) int64 { return peakLive(len(p.Buffers), p.bufferBytes) }
