@@ -84,16 +84,23 @@ func (s reuseSpans) reusedFrom(offsets []int64) []int {
 // and leaves one run there, so every run it visits but the first and last
 // is gone afterwards: a plan's painting visits O(1) runs per buffer,
 // amortized, with no recursion (in wasm, each call of the segment tree
-// this replaces cost more than its work).
+// this replaces cost more than its work). The bitset has summaries of 64
+// words to a word, up to one word, so finding the next or the last run
+// start takes a few word operations however far it is.
 type runMap struct {
-	key   []int64  // colour of the run that starts at c, where bit c is set
-	bits  []uint64 // run starts: bit c&63 of bits[c>>6]; 0 and n always set
-	words []uint64 // bit w&63 of words[w>>6] set where bits[w] != 0
+	key    []int64    // colour of the run that starts at c, where bit c is set
+	levels [][]uint64 // levels[0]: run starts, bit c&63 of word c>>6, 0 and n always set; levels[l+1]: the words of levels[l] that are not 0
 }
 
 func newRunMap(n int) *runMap {
-	nw := n>>6 + 1
-	m := &runMap{key: make([]int64, n+1), bits: make([]uint64, nw), words: make([]uint64, (nw+63)>>6)}
+	m := &runMap{key: make([]int64, n+1)}
+	for width := n + 1; ; width = (width + 63) >> 6 {
+		words := (width + 63) >> 6
+		m.levels = append(m.levels, make([]uint64, words))
+		if words == 1 {
+			break
+		}
+	}
 	m.set(0, -1)
 	m.set(n, -1)
 	return m
@@ -102,45 +109,61 @@ func newRunMap(n int) *runMap {
 // set starts a run of colour key at c.
 func (m *runMap) set(c int, key int64) {
 	m.key[c] = key
-	m.bits[c>>6] |= 1 << uint(c&63)
-	m.words[c>>12] |= 1 << uint((c>>6)&63)
+	for _, level := range m.levels {
+		w, was := c>>6, level[c>>6]
+		level[w] = was | 1<<uint(c&63)
+		if was != 0 { // the levels above know this word already
+			return
+		}
+		c = w
+	}
 }
 
 // drop ends the run that starts at c: the one before it goes on.
 func (m *runMap) drop(c int) {
-	w := c >> 6
-	if m.bits[w] &^= 1 << uint(c&63); m.bits[w] == 0 {
-		m.words[w>>6] &^= 1 << uint(w&63)
+	for _, level := range m.levels {
+		w := c >> 6
+		if level[w] &^= 1 << uint(c&63); level[w] != 0 {
+			return
+		}
+		c = w
 	}
 }
 
-// next returns the first run start after c, for c < n.
+// next returns the first run start after c, for c < n: up the levels to
+// the first word with a set bit past c's, then down its lowest bits.
 func (m *runMap) next(c int) int {
 	c++
-	w := c >> 6
-	if b := m.bits[w] >> uint(c&63); b != 0 {
-		return c + bits.TrailingZeros64(b)
-	}
-	for w++; ; w = (w>>6 + 1) << 6 {
-		if x := m.words[w>>6] >> uint(w&63); x != 0 {
-			w += bits.TrailingZeros64(x)
-			return w<<6 + bits.TrailingZeros64(m.bits[w])
+	l := 0
+	for ; ; l, c = l+1, c>>6+1 {
+		if level := m.levels[l]; c>>6 < len(level) {
+			if b := level[c>>6] >> uint(c&63); b != 0 {
+				c += bits.TrailingZeros64(b)
+				break
+			}
 		}
 	}
+	for ; l > 0; l-- {
+		c = c<<6 + bits.TrailingZeros64(m.levels[l-1][c])
+	}
+	return c
 }
 
-// prev returns the last run start at or before c.
+// prev returns the last run start at or before c: up the levels to the
+// last word with a set bit up to c's (start 0 is always set), then down
+// its highest bits.
 func (m *runMap) prev(c int) int {
-	w := c >> 6
-	if b := m.bits[w] << uint(63-c&63); b != 0 {
-		return c - bits.LeadingZeros64(b)
-	}
-	for w--; ; w = w>>6<<6 - 1 {
-		if x := m.words[w>>6] << uint(63-w&63); x != 0 {
-			w -= bits.LeadingZeros64(x)
-			return w<<6 + 63 - bits.LeadingZeros64(m.bits[w])
+	l := 0
+	for ; ; l, c = l+1, c>>6-1 {
+		if b := m.levels[l][c>>6] << uint(63-c&63); b != 0 {
+			c -= bits.LeadingZeros64(b)
+			break
 		}
 	}
+	for ; l > 0; l-- {
+		c = c<<6 + 63 - bits.LeadingZeros64(m.levels[l-1][c])
+	}
+	return c
 }
 
 // paint colours [lo, hi) with key, lo < hi, and returns the largest key

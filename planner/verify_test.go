@@ -364,12 +364,13 @@ func TestPlanProblemUnprovenProvesThePlan(t *testing.T) {
 }
 
 // runMap gives what an array of colours gives: the largest colour a range
-// held, then the range in one colour. Sizes cross its bitset's words and
-// its summary's (64 and 4,096 ranges); keys come in any order, as an
+// held, then the range in one colour. Sizes cross the words of each of
+// its levels (64, 4,096 and 262,144 ranges); one range in eight is long,
+// which leaves run starts far apart; keys come in any order, as an
 // invalid plan's would.
 func TestRunMapMatchesArray(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 9))
-	for _, n := range []int{1, 2, 63, 64, 65, 200, 4095, 4096, 4097, 9000} {
+	for _, n := range []int{1, 2, 63, 64, 65, 200, 4095, 4096, 4097, 9000, 262143, 262144, 300000} {
 		m := newRunMap(n)
 		colours := make([]int64, n)
 		for i := range colours {
@@ -378,6 +379,9 @@ func TestRunMapMatchesArray(t *testing.T) {
 		for op := range 3000 {
 			lo := r.IntN(n)
 			hi := lo + 1 + r.IntN(min(n-lo, 1+r.IntN(300)))
+			if r.IntN(8) == 0 {
+				hi = lo + 1 + r.IntN(n-lo)
+			}
 			key := r.Int64N(1000)
 			want := int64(-1)
 			for c := lo; c < hi; c++ {
