@@ -146,13 +146,13 @@ func TestShapeErrorsSayWhy(t *testing.T) {
 		{"unsqueeze axis", modelP(11, x, op("Unsqueeze", []string{"x"}, []string{"y"}, aInts("axes", 5))), ir.DecodeOptions{},
 			`e.onnx: graph.node[0]: cannot determine the shape of "y" (Unsqueeze): input [2 3]: axis 5 is out of range for the output rank 3`},
 		{"no rule", modelP(13, x, op("NonZero", []string{"x"}, []string{"y"})), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: cannot determine the shape of "y" (NonZero): input [2 3]: memplan has no shape rule for NonZero; value_info in the file can give its outputs' shapes`},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (NonZero): input [2 3]: memplan lacks a shape rule for the op NonZero of the ONNX default domain, so its outputs' sizes, and those of every tensor computed from them, are unknown`},
 		{"other domain", modelP(13, x, func() part {
 			p := op("Thing", []string{"x"}, []string{"y"})
 			p.body = p.body.str(7, "my.ops")
 			return p
 		}()), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: cannot determine the shape of "y" (my.ops.Thing): input [2 3]: memplan has no shape rule for ops of domain "my.ops"; value_info in the file can give their outputs' shapes`},
+			`e.onnx: graph.node[0]: cannot determine the shape of "y" (my.ops.Thing): input [2 3]: memplan lacks a shape rule for the op Thing of domain "my.ops", so its outputs' sizes, and those of every tensor computed from them, are unknown`},
 		{"negative dim", modelP(13, initz(tproto("s", tInt64, ints64(2), 2, -3)), op("ConstantOfShape", []string{"s"}, []string{"y"})), ir.DecodeOptions{},
 			`e.onnx: graph.node[0]: cannot determine the shape of "y" (ConstantOfShape): input [2]: output 0 would have shape [2 -3], with a negative dim`},
 		{"graph input without shape", modelP(13, input(vinfo("x", tFloat)), op("Relu", []string{"x"}, []string{"y"})), ir.DecodeOptions{},

@@ -606,3 +606,44 @@ func TestExternalDataIsNoted(t *testing.T) {
 		t.Errorf("notes %q lack %q", g.Notes, want)
 	}
 }
+
+// TestRuleTable checks the table every op's rule is found through: no op
+// is listed twice for a domain, and ai.onnx is the default domain.
+func TestRuleTable(t *testing.T) {
+	seen := map[opKey]bool{}
+	for _, fam := range ruleFamilies {
+		for _, rs := range fam {
+			if len(rs.ops) == 0 || rs.rule == nil {
+				t.Errorf("a rule set for %v has no ops or no rule", rs.domains)
+			}
+			doms := rs.domains
+			if len(doms) == 0 {
+				doms = []string{""}
+			}
+			for _, dom := range doms {
+				for _, op := range rs.ops {
+					k := opKey{dom, op}
+					if seen[k] {
+						t.Errorf("%s.%s is listed twice", dom, op)
+					}
+					seen[k] = true
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		domain, op string
+		want       bool
+	}{
+		{"", "Relu", true},
+		{"ai.onnx", "Relu", true},
+		{"com.microsoft", "Relu", false},
+		{"com.microsoft", "FusedMatMul", true},
+		{"", "FusedMatMul", false},
+		{"", "NonZero", false},
+	} {
+		if _, ok := ruleFor(&node{domain: tc.domain, op: tc.op}); ok != tc.want {
+			t.Errorf("ruleFor(%q, %q) found = %v, want %v", tc.domain, tc.op, ok, tc.want)
+		}
+	}
+}

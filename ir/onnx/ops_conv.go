@@ -1,0 +1,195 @@
+package onnx
+
+import (
+	"slices"
+
+	"memplan/ir"
+)
+
+// Convolution and pooling ops, and the spatial samplers beside them.
+
+var convRules = []ruleSet{
+	{ops: []string{"Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose"}, rule: ruleConv},
+	{ops: []string{"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}, rule: ruleGlobalAveragePool},
+	{ops: []string{"RoiAlign"}, rule: ruleRoiAlign},
+	{ops: []string{"GridSample"}, rule: ruleGridSample},
+}
+
+func ruleConv(d *decoder, n *node, res []tinfo) []tinfo {
+
+	return d.convPool(n, res)
+}
+
+func ruleGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	xdt := dtOf(x)
+	if xok {
+		if len(xs) < 2 {
+			return d.fail(res, "%s needs rank 2 or more, got rank %d", n.op, len(xs))
+		}
+		out := append([]int64(nil), xs...)
+		for i := 2; i < len(out); i++ {
+			out[i] = 1
+		}
+		res[0] = known(xdt, out)
+	}
+	return res
+}
+
+func ruleRoiAlign(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	xdt := dtOf(x)
+	rs, rok := d.shape(n, 1)
+	if xok && rok {
+		if len(xs) != 4 || len(rs) != 2 {
+			return d.fail(res, "RoiAlign needs rank-4 data and rank-2 rois, got ranks %d and %d", len(xs), len(rs))
+		}
+		res[0] = known(xdt, []int64{rs[0], xs[1], n.attrInt("output_height", 1), n.attrInt("output_width", 1)})
+	}
+	return res
+}
+
+func ruleGridSample(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	xdt := dtOf(x)
+	gs, gok := d.shape(n, 1)
+	if xok && gok {
+		if len(xs) < 3 || len(gs) != len(xs) {
+			return d.fail(res, "GridSample needs data and grid of the same rank 3 or more, got ranks %d and %d", len(xs), len(gs))
+		}
+		res[0] = known(xdt, append([]int64{xs[0], xs[1]}, gs[1:len(gs)-1]...))
+	}
+	return res
+}
+
+func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
+	xs, ok := d.shape(n, 0)
+	x := d.in(n, 0)
+	if x != nil {
+		res[0].dt = x.dt
+		if n.op == "ConvInteger" {
+			res[0].dt = tInt32
+		}
+	}
+	if !ok {
+		return res
+	}
+	if len(xs) < 3 {
+		return d.fail(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
+	}
+	sp := len(xs) - 2
+	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "ConvTranspose"
+	kernel, hasK := n.attrInts("kernel_shape")
+	ch := xs[1]
+	if isConv {
+		ws, wok := d.shape(n, 1)
+		if !wok {
+			return res
+		}
+		if len(ws) != len(xs) {
+			return d.fail(res, "the weights' rank %d differs from the data's rank %d", len(ws), len(xs))
+		}
+		if !hasK {
+			kernel = ws[2:]
+		}
+		ch = ws[0]
+		if n.op == "ConvTranspose" {
+			c, err := ir.MulSize(ws[1], n.attrInt("group", 1))
+			if err != nil {
+				return d.fail(res, "%d channels × group %d: %v", ws[1], n.attrInt("group", 1), err)
+			}
+			ch = c
+		}
+	}
+	if len(kernel) != sp {
+		return d.fail(res, "kernel_shape %v needs %d spatial dims", kernel, sp)
+	}
+	get := func(name string, def int64, count int) ([]int64, bool) {
+		v, ok := n.attrInts(name)
+		if !ok || len(v) == 0 {
+			v = make([]int64, count)
+			for i := range v {
+				v[i] = def
+			}
+		}
+		return v, len(v) == count
+	}
+	strides, ok1 := get("strides", 1, sp)
+	dil, ok2 := get("dilations", 1, sp)
+	pads, ok3 := get("pads", 0, 2*sp)
+	if !ok1 || !ok2 || !ok3 {
+		return d.fail(res, "strides %v, dilations %v and pads %v need %d, %d and %d values", strides, dil, pads, sp, sp, 2*sp)
+	}
+	// Bounded so the sums below stay far from overflow (dims < 2^62).
+	if slices.ContainsFunc(pads, func(p int64) bool { return abs(p) > 1<<40 }) {
+		return d.fail(res, "pads %v are out of range", pads)
+	}
+	autoPad := ""
+	if a := n.attr("auto_pad"); a != nil {
+		autoPad = string(a.s)
+	}
+	ceil := n.attrInt("ceil_mode", 0) != 0
+	out := []int64{xs[0], ch}
+	for i := 0; i < sp; i++ {
+		in, k, s, dl := xs[i+2], kernel[i], strides[i], dil[i]
+		if k < 1 || s < 1 || dl < 1 || k > 1<<20 || s > 1<<20 || dl > 1<<20 {
+			return d.fail(res, "spatial axis %d: kernel %d, stride %d and dilation %d must be in [1, 2^20]", i, k, s, dl)
+		}
+		ek := (k-1)*dl + 1
+		var o int64
+		if n.op == "ConvTranspose" {
+			if os, ok := n.attrInts("output_shape"); ok && len(os) == sp {
+				o = os[i]
+			} else if autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" {
+				o = mulOK(in, s)
+			} else {
+				op, _ := get("output_padding", 0, sp)
+				if len(op) != sp || abs(op[i]) > 1<<40 {
+					return d.fail(res, "output_padding %v needs %d values in range", op, sp)
+				}
+				pb, pe := pads[i], pads[i+sp]
+				if autoPad == "VALID" {
+					pb, pe = 0, 0
+				}
+				if o = mulOK(s, in); o < 0 || o > 1<<62 {
+					return d.fail(res, "spatial axis %d: stride %d times dim %d is too large", i, s, in)
+				}
+				o += -s + op[i] + ek - pb - pe // s*(in-1) + ..., each term bounded
+			}
+			out = append(out, o)
+			continue
+		}
+		switch autoPad {
+		case "SAME_UPPER", "SAME_LOWER":
+			o = (in + s - 1) / s
+		default:
+			pb, pe := pads[i], pads[i+sp]
+			if autoPad == "VALID" {
+				pb, pe = 0, 0
+			}
+			span := in + pb + pe - ek
+			if span < 0 {
+				return d.fail(res, "spatial axis %d: the kernel's extent %d exceeds the padded input %d", i, ek, in+pb+pe)
+			}
+			if ceil {
+				o = (span+s-1)/s + 1
+				// The last window must start inside the input or its left
+				// padding (as onnxruntime and PyTorch count it).
+				if (o-1)*s >= in+pb {
+					o--
+				}
+			} else {
+				o = span/s + 1
+			}
+		}
+		out = append(out, o)
+	}
+	res[0] = known(res[0].dt, out)
+	if n.op == "MaxPool" && len(res) > 1 {
+		res[1] = known(tInt64, out)
+	}
+	return res
+}
