@@ -3,6 +3,11 @@ package onnx
 import (
 	"encoding/binary"
 	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"memplan/ir"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -143,4 +148,60 @@ func modelP(opset int64, parts ...part) []byte {
 	m := pb{}.i64(1, 8).str(2, "memplan-test")
 	m = m.msg(7, graphP(parts...))
 	return m.msg(8, pb{}.str(1, "").i64(2, opset))
+}
+
+// msOp is a node of onnxruntime's com.microsoft domain.
+func msOp(op string, ins, outs []string, attrs ...attrFn) part {
+	return part{1, nodeP(op, ins, outs, attrs...).str(7, msDomain)}
+}
+
+// modelMS is modelP importing com.microsoft too.
+func modelMS(opset int64, parts ...part) []byte {
+	return append(modelP(opset, parts...), pb{}.msg(8, pb{}.str(1, msDomain).i64(2, 1))...)
+}
+
+// ruleCase is one table row of the op families' tests: a model, and the
+// shape and dtype each named tensor must get; a want of nil means the
+// decode must fail with an error containing errSub.
+type ruleCase struct {
+	name   string
+	model  []byte
+	want   map[string]wantTensor
+	errSub string
+}
+
+type wantTensor struct {
+	shape []int64
+	dtype ir.DType
+}
+
+func runRuleCases(t *testing.T, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Decode("rule.onnx", tc.model, ir.DecodeOptions{})
+			if tc.want == nil {
+				if err == nil || !strings.Contains(err.Error(), tc.errSub) {
+					t.Fatalf("error %v, want one containing %q", err, tc.errSub)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, w := range tc.want {
+				tt, _ := g.Tensor(name)
+				if tt == nil {
+					t.Fatalf("no tensor %q", name)
+				}
+				dims, err := g.Bind(tt.Shape, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(dims, w.shape) || tt.DType != w.dtype {
+					t.Errorf("%s: %v %s, want %v %s", name, dims, tt.DType, w.shape, w.dtype)
+				}
+			}
+		})
+	}
 }
