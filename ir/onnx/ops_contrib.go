@@ -9,6 +9,7 @@ import "slices"
 var contribRules = []ruleSet{
 	{domains: []string{msDomain}, ops: []string{"Gelu", "FastGelu", "BiasGelu", "QuickGelu", "BiasAdd", "BiasDropout"}, rule: sameAsInput},
 	{domains: []string{msDomain}, ops: []string{"FusedMatMul"}, rule: ruleFusedMatMul},
+	{domains: []string{msDomain}, ops: []string{"BiasSplitGelu"}, rule: ruleBiasSplitGelu},
 	{domains: []string{msDomain}, ops: []string{"EmbedLayerNormalization"}, rule: ruleEmbedLayerNormalization},
 }
 
@@ -58,5 +59,23 @@ func ruleEmbedLayerNormalization(d *decoder, n *node, res []tinfo) []tinfo {
 	if len(res) > 2 {
 		res[2] = known(we.dt, []int64{xs[0], xs[1], ws[1]})
 	}
+	return res
+}
+
+// ruleBiasSplitGelu: X [N, S, D] plus a bias [D] is split in two halves
+// along D, one gating the other: [N, S, D/2].
+func ruleBiasSplitGelu(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if !xok {
+		return res
+	}
+	if len(xs) != 3 || xs[2]%2 != 0 {
+		return d.fail(res, "BiasSplitGelu needs input [N, S, D] with D even, got %v", xs)
+	}
+	if bs, ok := d.shape(n, 1); ok && !slices.Equal(bs, xs[2:]) {
+		return d.fail(res, "the bias has shape %v, want [%d]", bs, xs[2])
+	}
+	res[0] = known(x.dt, []int64{xs[0], xs[1], xs[2] / 2})
 	return res
 }

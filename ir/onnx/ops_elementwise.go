@@ -187,7 +187,7 @@ var unaryOps = map[string]bool{
 	"Relu": true, "Sigmoid": true, "Tanh": true, "Erf": true, "Sqrt": true, "Exp": true, "Log": true,
 	"Neg": true, "Abs": true, "Clip": true, "LeakyRelu": true, "HardSigmoid": true, "HardSwish": true,
 	"Reciprocal": true, "Softplus": true, "Softsign": true, "Gelu": true, "Elu": true, "Selu": true,
-	"Celu": true, "ThresholdedRelu": true, "Mish": true, "Floor": true, "Ceil": true, "Round": true,
+	"Celu": true, "ThresholdedRelu": true, "Mish": true, "Swish": true, "Floor": true, "Ceil": true, "Round": true,
 	"Sin": true, "Cos": true, "Tan": true, "Asin": true, "Acos": true, "Atan": true, "Sinh": true,
 	"Cosh": true, "Asinh": true, "Acosh": true, "Atanh": true, "Sign": true, "Identity": true,
 	"Softmax": true, "LogSoftmax": true, "Hardmax": true, "CumSum": true, "InstanceNormalization": true,

@@ -12,6 +12,7 @@ import (
 // computed from constants (shape arithmetic), so their contents are folded.
 
 var shapeRules = []ruleSet{
+	{ops: []string{"TensorScatter"}, rule: ruleTensorScatter},
 	{ops: []string{"Constant"}, rule: ruleConstant},
 	{ops: []string{"Shape"}, rule: ruleShape},
 	{ops: []string{"Size"}, rule: ruleSize},
@@ -1037,5 +1038,31 @@ func (d *decoder) rangeOp(n *node, res []tinfo) []tinfo {
 		}
 		res[0].val = v
 	}
+	return res
+}
+
+// ruleTensorScatter: opset 24's cache update writes update's rows into a
+// copy of past_cache along axis (default -2); present_cache is shaped as
+// the past.
+func ruleTensorScatter(d *decoder, n *node, res []tinfo) []tinfo {
+	past := d.in(n, 0)
+	ps, pok := d.shape(n, 0)
+	if !pok {
+		return res
+	}
+	ax, ok := normAxis(n.attrInt("axis", -2), len(ps))
+	if !ok {
+		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -2), len(ps))
+	}
+	if us, ok := d.shape(n, 1); ok {
+		bad := len(us) != len(ps)
+		for i := 0; !bad && i < len(us); i++ {
+			bad = i != ax && us[i] != ps[i] || i == ax && us[i] > ps[i]
+		}
+		if bad {
+			return d.fail(res, "the update %v must match the cache %v except along axis %d, where it may be shorter", us, ps, ax)
+		}
+	}
+	res[0] = known(past.dt, ps)
 	return res
 }
