@@ -89,6 +89,11 @@ type Tensor struct {
 	DType DType
 	// Pin keeps the tensor alive longer than its last read; see Pin.
 	Pin Pin
+	// Shares names an input of the node whose bytes this output is, from
+	// offset 0: a runtime that writes a KV cache's present into its past's
+	// buffer makes present such a view. Empty: the output owns its bytes
+	// (or, for a single-output node, follows the node's Alias).
+	Shares string
 }
 
 // Pin extends a tensor's liveness. The zero Pin does nothing.

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -198,11 +199,47 @@ func (v *validator) op(n *Node) error {
 			return err
 		}
 	}
+	for k := range n.Outputs {
+		if err := v.shares(n, k); err != nil {
+			return err
+		}
+	}
 	if n.Alias == AliasWhole {
 		in, out := n.Inputs[0], n.Outputs[0].Name
 		if v.bytes[out] > v.bytes[in] {
 			return nodeErr(n, n.Path+".shape", "view %s (%d bytes) is larger than its input %s (%d bytes)",
 				Quote(out), v.bytes[out], Quote(in), v.bytes[in])
+		}
+	}
+	return nil
+}
+
+// shares checks an output that is a view of one of its node's inputs: the
+// input is the node's, of the same dtype, and holds the output's bytes.
+func (v *validator) shares(n *Node, k int) error {
+	out := &n.Outputs[k]
+	if out.Shares == "" {
+		return nil
+	}
+	path := outPath(n, k) + ".shares"
+	if n.Alias != NoAlias {
+		return nodeErr(n, path, "output %s shares an input's bytes, but the node is already a view", Quote(out.Name))
+	}
+	if !slices.Contains(n.Inputs, out.Shares) {
+		return nodeErr(n, path, "output %s shares %s, which is not an input of its node", Quote(out.Name), Quote(out.Shares))
+	}
+	ref := v.tensors[out.Shares]
+	in := &v.g.Nodes[ref.node].Outputs[ref.out]
+	if in.DType != out.DType {
+		return nodeErr(n, path, "output %s (%s) shares input %s of another dtype (%s)", Quote(out.Name), out.DType, Quote(in.Name), in.DType)
+	}
+	if v.bytes[out.Name] > v.bytes[in.Name] {
+		return nodeErr(n, path, "output %s (%d bytes) shares input %s, which has only %d bytes",
+			Quote(out.Name), v.bytes[out.Name], Quote(in.Name), v.bytes[in.Name])
+	}
+	for j := range k {
+		if n.Outputs[j].Shares == out.Shares {
+			return nodeErr(n, path, "outputs %s and %s both share input %s", Quote(n.Outputs[j].Name), Quote(out.Name), Quote(out.Shares))
 		}
 	}
 	return nil

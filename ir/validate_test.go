@@ -189,3 +189,46 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 }
+
+func TestValidateShares(t *testing.T) {
+	in := func(name string, dt DType, dims ...int64) Node {
+		d := make([]Dim, len(dims))
+		for i, v := range dims {
+			d[i] = Int(v)
+		}
+		return Node{Name: name, Op: OpInput, Outputs: []Tensor{{Name: name, Shape: d, DType: dt}}, Path: "nodes[" + name + "]"}
+	}
+	attn := func(shares string, dt DType, dims ...int64) Node {
+		d := make([]Dim, len(dims))
+		for i, v := range dims {
+			d[i] = Int(v)
+		}
+		return Node{Name: "attn", Op: "attention", Inputs: []string{"q", "past"}, Path: "nodes[2]",
+			Outputs: []Tensor{{Name: "o", Shape: []Dim{Int(4)}, DType: F16}, {Name: "present", Shape: d, DType: dt, Shares: shares}}}
+	}
+	for _, tc := range []struct {
+		name string
+		n    Node
+		want string // "" for valid
+	}{
+		{"present in past's bytes", attn("past", F16, 2, 8), ""},
+		{"present smaller than past", attn("past", F16, 2, 4), ""},
+		{"present larger than past", attn("past", F16, 2, 9), `output "present" (36 bytes) shares input "past", which has only 32 bytes`},
+		{"another dtype", attn("past", F32, 2, 8), `output "present" (f32) shares input "past" of another dtype (f16)`},
+		{"not an input", attn("x", F16, 2, 8), `output "present" shares "x", which is not an input of its node`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &Graph{Name: "kv", Nodes: []Node{in("q", F16, 4), in("past", F16, 2, 8), tc.n}}
+			err := g.Validate()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}

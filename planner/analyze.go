@@ -205,6 +205,14 @@ func (a *analysis) views() error {
 	}
 	for s := range a.g.Nodes {
 		n := &a.g.Nodes[s]
+		for _, t := range n.Outputs {
+			if t.Shares == "" {
+				continue
+			}
+			if err := a.link(n, a.byName[t.Name], a.byName[t.Shares], 0); err != nil {
+				return err
+			}
+		}
 		if n.Alias == ir.NoAlias {
 			continue
 		}
@@ -212,7 +220,7 @@ func (a *analysis) views() error {
 			return a.errorf(n, "a view needs one output and an input to alias")
 		}
 		self, par := a.byName[n.Outputs[0].Name], a.inputs[s][0]
-		pi, vi := &a.infos[par], &a.infos[self]
+		pi := &a.infos[par]
 		var off int64
 		if n.Alias == ir.AliasNarrow {
 			if n.Axis != 0 || len(pi.Shape) == 0 {
@@ -230,16 +238,26 @@ func (a *analysis) views() error {
 				return a.errorf(n, "view offset: %v", err)
 			}
 		}
-		if off > pi.Size-vi.Size {
-			return a.errorf(n, "view of %d bytes at offset %d does not fit in %s (%d bytes)", vi.Size, off, ir.Quote(pi.Name), pi.Size)
+		if err := a.link(n, self, par, off); err != nil {
+			return err
 		}
-		a.parent[self] = par
-		root := par
-		if pi.Root >= 0 {
-			root, off = pi.Root, off+pi.ViewOffset
-		}
-		vi.Root, vi.ViewOffset = root, off
 	}
+	return nil
+}
+
+// link makes tensor self a view of par at byte offset off, rooted where
+// par is.
+func (a *analysis) link(n *ir.Node, self, par int, off int64) error {
+	pi, vi := &a.infos[par], &a.infos[self]
+	if off > pi.Size-vi.Size {
+		return a.errorf(n, "view of %d bytes at offset %d does not fit in %s (%d bytes)", vi.Size, off, ir.Quote(pi.Name), pi.Size)
+	}
+	a.parent[self] = par
+	root := par
+	if pi.Root >= 0 {
+		root, off = pi.Root, off+pi.ViewOffset
+	}
+	vi.Root, vi.ViewOffset = root, off
 	return nil
 }
 

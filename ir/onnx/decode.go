@@ -247,6 +247,7 @@ func (d *decoder) build() (*ir.Graph, error) {
 			nn.Op, nn.Inputs = ir.OpConstant, nil
 		}
 		d.setView(n, &nn)
+		d.setShares(n, &nn)
 		switch n.op {
 		case "If", "Loop", "Scan":
 			if n.domain == "" {
