@@ -134,6 +134,10 @@ func (d *decoder) unknownShapes() error {
 	var first *failure
 	var group []string // tensors blamed on first, in order (up to 20)
 	inGroup, count := 0, 0
+	// The other failures, in order, and how many tensors each leaves
+	// unknown: the message names them, not just their count.
+	var others []*failure
+	otherCount := map[*failure]int{}
 	add := func(name, what string, t *tinfo) {
 		if !unknownInfo(t) {
 			return
@@ -152,7 +156,12 @@ func (d *decoder) unknownShapes() error {
 			if len(group) < 20 {
 				group = append(group, fmt.Sprintf("%s (%s)", quote(name), what))
 			}
+			return
 		}
+		if otherCount[f] == 0 {
+			others = append(others, f)
+		}
+		otherCount[f]++
 	}
 	for _, i := range d.inputs {
 		name := d.g.inputs[i].name
@@ -200,12 +209,33 @@ func (d *decoder) unknownShapes() error {
 			e.Msg += fmt.Sprintf("; %d %s on it: %s", inGroup-1, verb, list(group[1:], inGroup-1))
 		}
 	}
-	if others := count - inGroup; others > 0 {
+	if rest := count - inGroup; rest > 0 {
 		verb := "tensors are"
-		if others == 1 {
+		if rest == 1 {
 			verb = "tensor is"
 		}
-		e.Msg += fmt.Sprintf("; %d more %s unknown for other reasons", others, verb)
+		e.Msg += fmt.Sprintf("; %d more %s unknown for other reasons: ", rest, verb)
+		const shown = 3
+		for i, f := range others[:min(len(others), shown)] {
+			if i > 0 {
+				e.Msg += "; "
+			}
+			where := f.path
+			if where == "" {
+				where = "graph input"
+			}
+			e.Msg += fmt.Sprintf("at %s, %s (%d %s)", where, f.msg(), otherCount[f], plural(otherCount[f], "tensor", "tensors"))
+		}
+		if len(others) > shown {
+			e.Msg += fmt.Sprintf("; and %d more %s", len(others)-shown, plural(len(others)-shown, "cause", "causes"))
+		}
 	}
 	return e
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

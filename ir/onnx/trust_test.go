@@ -189,7 +189,8 @@ func TestBlameTheFirstFailure(t *testing.T) {
 		{"consumers first in the file", modelP(13, append(append([]part{x, w}, consumers...), cat)...), ir.DecodeOptions{},
 			`e.onnx: graph.node[4]: ` + msg},
 		{"an independent failure is counted", modelP(13, append([]part{x, w, cat, op("NonZero", []string{"x"}, []string{"nz"})}, consumers...)...), ir.DecodeOptions{},
-			`e.onnx: graph.node[0]: ` + msg + `; 1 more tensor is unknown for other reasons`},
+			`e.onnx: graph.node[0]: ` + msg + `; 1 more tensor is unknown for other reasons: at graph.node[1], cannot determine the shape of "nz" (NonZero): input [2 3]: ` +
+				`memplan lacks a shape rule for the op NonZero of the ONNX default domain, so its outputs' sizes, and those of every tensor computed from them, are unknown (1 tensor)`},
 	})
 }
 
