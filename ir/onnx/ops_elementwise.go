@@ -190,8 +190,8 @@ var unaryOps = map[string]bool{
 	"Celu": true, "ThresholdedRelu": true, "Mish": true, "Swish": true, "Floor": true, "Ceil": true, "Round": true,
 	"Sin": true, "Cos": true, "Tan": true, "Asin": true, "Acos": true, "Atan": true, "Sinh": true,
 	"Cosh": true, "Asinh": true, "Acosh": true, "Atanh": true, "Sign": true, "Identity": true,
-	"Softmax": true, "LogSoftmax": true, "Hardmax": true, "CumSum": true, "InstanceNormalization": true,
-	"LRN": true, "MeanVarianceNormalization": true, "Shrink": true, "BitwiseNot": true,
+	"Softmax": true, "LogSoftmax": true, "Hardmax": true, "CumSum": true,
+	"Shrink": true, "BitwiseNot": true,
 }
 
 var binaryOps = map[string]bool{

@@ -7,6 +7,7 @@ import "slices"
 
 var normRules = []ruleSet{
 	{ops: []string{"BatchNormalization"}, rule: ruleBatchNormalization},
+	{ops: []string{"InstanceNormalization", "LRN", "MeanVarianceNormalization"}, rule: ruleUnary},
 	// onnxruntime registers SimplifiedLayerNormalization (RMS norm) in the
 	// default domain; exporters also write it under com.microsoft.
 	{ops: []string{"LayerNormalization", "SimplifiedLayerNormalization"}, rule: ruleLayerNormalization},

@@ -28,17 +28,24 @@ type ruleSet struct {
 
 const msDomain = "com.microsoft"
 
-var ruleFamilies = [][]ruleSet{
-	elementwiseRules,
-	shapeRules,
-	convRules,
-	reduceRules,
-	matmulRules,
-	normRules,
-	quantRules,
-	attentionRules,
-	controlRules,
-	contribRules,
+// family is one op family: its rules and the file that holds them.
+type family struct {
+	name  string // as docs/onnx-ops.md titles it
+	file  string
+	rules []ruleSet
+}
+
+var ruleFamilies = []family{
+	{"Elementwise and broadcasting", "ops_elementwise.go", elementwiseRules},
+	{"Shape and indexing", "ops_shape.go", shapeRules},
+	{"Convolution and pooling", "ops_conv.go", convRules},
+	{"Reductions", "ops_reduce.go", reduceRules},
+	{"Matrix products", "ops_matmul.go", matmulRules},
+	{"Normalization", "ops_norm.go", normRules},
+	{"Quantization", "ops_quant.go", quantRules},
+	{"Attention", "ops_attention.go", attentionRules},
+	{"Control flow and recurrence", "ops_control.go", controlRules},
+	{"onnxruntime contrib", "ops_contrib.go", contribRules},
 }
 
 type opKey struct{ domain, op string }
@@ -51,10 +58,10 @@ func init() { rules = indexRules(ruleFamilies) }
 
 // indexRules builds the lookup table. An op listed twice for a domain is a
 // programming error, caught by the package's tests at start-up.
-func indexRules(families [][]ruleSet) map[opKey]rule {
+func indexRules(families []family) map[opKey]rule {
 	m := map[opKey]rule{}
 	for _, fam := range families {
-		for _, rs := range fam {
+		for _, rs := range fam.rules {
 			doms := rs.domains
 			if len(doms) == 0 {
 				doms = []string{""}

@@ -612,7 +612,7 @@ func TestExternalDataIsNoted(t *testing.T) {
 func TestRuleTable(t *testing.T) {
 	seen := map[opKey]bool{}
 	for _, fam := range ruleFamilies {
-		for _, rs := range fam {
+		for _, rs := range fam.rules {
 			if len(rs.ops) == 0 || rs.rule == nil {
 				t.Errorf("a rule set for %v has no ops or no rule", rs.domains)
 			}
