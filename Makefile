@@ -12,7 +12,7 @@ BENCH_DATA ?= $(if $(wildcard ../shared/data),../shared/data,planner/testdata)
 
 DIST    ?= dist
 
-.PHONY: all build wasm serve site single framebench test test-host test-wasm bench fmt vet clean
+.PHONY: all build wasm serve site single framebench test test-host test-wasm ortoracle bench fmt vet clean
 
 all: build
 
@@ -42,10 +42,19 @@ framebench:
 
 test: vet test-host test-wasm
 
+# onnxruntime-node, the oracle of the ONNX decoder's shape tests: installed
+# from the lock file (its CPU runtime ships inside the package, so no
+# install script runs), again only when the lock file changes.
+ORTORACLE := ir/onnx/ortoracle
+ortoracle: $(ORTORACLE)/node_modules/.memplan-installed
+$(ORTORACLE)/node_modules/.memplan-installed: $(ORTORACLE)/package.json $(ORTORACLE)/package-lock.json
+	cd $(ORTORACLE) && npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
 # Host tests; the drawing and browser tests need a display, given by xvfb-run.
 # The browser tests (web/) take over go test's default ten minutes on a
 # busy two-core machine: the limit is for hangs, not for speed.
-test-host:
+test-host: ortoracle
 	xvfb-run -a $(GO) test -count=1 -timeout 40m ./...
 
 test-wasm:
