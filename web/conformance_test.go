@@ -106,6 +106,7 @@ var conformanceSymbols = map[string]string{
 	"attention_mask1d_fp16.onnx":        "batch=1,sequence=128",
 	"bert_toy.onnx":                     "batch=1,max_seq_len_in_batch=128",
 	"bert_toy.symbolic.onnx":            "batch=1,max_seq_len_in_batch=128",
+	"genai_decoder_f32_symbolic.onnx":   "batch_size=1,sequence_length=3,past_sequence_length=5,total_sequence_length=8",
 	"ppocr_mobile_v2_cls.onnx":          "p2o.DynamicDimension.0=1,p2o.DynamicDimension.1=48,p2o.DynamicDimension.2=192",
 	"silero_vad_16k_op15.onnx":          "batch=1,sequence=512",
 	"silero_vad_op18.onnx":              "batch=1,sequence=512",
@@ -123,7 +124,7 @@ var conformanceStrategies = []string{"auto", "improve", "exact", "best-fit", "be
 // repository's test data and examples, and under the extra folders.
 func conformanceFiles(t *testing.T, root string) []string {
 	var files []string
-	for _, pat := range []string{"examples/*.json", "ir/testdata/*", "ir/onnx/testdata/*.onnx", "planner/testdata/*.csv", "web/testdata/*.csv", "web/testdata/*.onnx"} {
+	for _, pat := range []string{"examples/*.json", "ir/testdata/*", "ir/onnx/testdata/*.onnx", "ir/onnx/testdata/ortoracle/*.onnx", "planner/testdata/*.csv", "web/testdata/*.csv", "web/testdata/*.onnx"} {
 		m, err := filepath.Glob(filepath.Join(root, pat))
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@
 package onnx
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"testing"
 )
-
-var updateDocs = flag.Bool("update", false, "rewrite docs/onnx-ops.md from the rule table")
 
 // opsDoc renders the rule table: each family, its file, and its ops by
 // domain. docs/onnx-ops.md is this text; the test below keeps them one.
@@ -66,7 +63,7 @@ func opsDoc() string {
 func TestOpsDoc(t *testing.T) {
 	path := filepath.Join("..", "..", "docs", "onnx-ops.md")
 	want := opsDoc()
-	if *updateDocs {
+	if *update {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,9 @@ import (
 //
 //	go test ./ir/onnx -run TestOnnxruntimeOracle -update
 
-var updateOrtTestdata = flag.Bool("update", false, "rewrite the models under testdata/ortoracle from their builders")
+// update rewrites what tests generate: the models under testdata/ortoracle
+// from their builders, and docs/onnx-ops.md from the rule table.
+var update = flag.Bool("update", false, "rewrite generated test data and docs")
 
 const ortDir = "ortoracle"
 
@@ -345,7 +347,7 @@ func TestOrtTestdataCurrent(t *testing.T) {
 			t.Errorf("%s is %d bytes, over the 200 KB kept in testdata", file, len(data))
 		}
 		path := filepath.Join(dir, file)
-		if *updateOrtTestdata {
+		if *update {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
