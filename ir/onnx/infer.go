@@ -67,7 +67,24 @@ func (d *decoder) inputInfo(vi *valueInfo, path string) *tinfo {
 	if why != "" {
 		ti.cause = &failure{path: path, op: "graph input", tensor: vi.name, rule: why, syms: syms}
 	}
+	d.inputValue(vi.name, ti)
 	return ti
+}
+
+// inputValue gives a one-element integer graph input the value of the
+// symbol of its name, where one is bound: exports feed the length a KV
+// cache grows to (GroupQueryAttention's total_sequence_length) as such an
+// input, and shapes depend on its value, not its shape.
+func (d *decoder) inputValue(name string, ti *tinfo) {
+	v, ok := d.opts.Symbols[name]
+	if !ok || !ti.ok || numel(ti.shape) != 1 || v < 0 {
+		return
+	}
+	switch ti.dt {
+	case tInt8, tInt16, tInt32, tInt64, tUint8, tUint16, tUint32, tUint64:
+		ti.val = &tval{i: []int64{v}}
+		d.symUsed[name] = v
+	}
 }
 
 // viDims resolves a value_info shape: dim values, and dim_params that are

@@ -15,8 +15,14 @@ import (
 // schedule says.
 
 // sharedCache maps an op to its (present output, past input) pairs.
+// MultiHeadAttention (given past_sequence_length), DecoderMaskedMultiHead-
+// Attention and Attention (with past_present_share_buffer) have the same
+// mode, and there too present has past's shape only in it.
 var sharedCache = map[opKey][][2]int{
-	{msDomain, "GroupQueryAttention"}: {{1, 3}, {2, 4}},
+	{msDomain, "GroupQueryAttention"}:             {{1, 3}, {2, 4}},
+	{msDomain, "MultiHeadAttention"}:              {{1, 6}, {2, 7}},
+	{msDomain, "DecoderMaskedMultiHeadAttention"}: {{1, 5}, {2, 6}},
+	{msDomain, "Attention"}:                       {{1, 4}},
 }
 
 // setShares makes each present output whose shape and type equal its

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -385,9 +386,18 @@ func attScalar(d *decoder, n *node, i int, what, why string) (int64, bool) {
 	case t.ok && numel(t.shape) != 1:
 		d.fail(nil, "input %d (%s) has shape %v; it must hold one value", i, what, t.shape)
 	case t.ok:
-		d.fail(nil, "%s, and input %d (%s) is not a constant memplan can compute (it is when it comes from shapes whose symbols are bound)", why, i, what)
+		d.fail(nil, "%s, and input %d (%s) is not a constant memplan can compute (it is when it comes from shapes whose symbols are bound%s)", why, i, what, boundAs(d, n, i))
 	}
 	return 0, false
+}
+
+// boundAs says how to give a graph input's value: a symbol of its name.
+func boundAs(d *decoder, n *node, i int) string {
+	name := n.inputs[i]
+	if _, produced := d.prod[name]; produced || d.infos[name] == nil || d.infos[name].isInit {
+		return ""
+	}
+	return fmt.Sprintf(", or, as a graph input, when a symbol of its name gives its value: %s=N", clip(name))
 }
 
 // ruleGroupQueryAttention: com.microsoft GroupQueryAttention. query [batch,

@@ -575,7 +575,13 @@ func attentionCases() []oracleCase {
 		{"prompt_empty_past", elF32, 2, 5, 5, 0, false, true, false, false},
 		{"qk_output", elF32, 2, 1, 8, 7, false, false, true, false},
 	} {
-		add("op_GroupQueryAttention_"+v.name, func() *oxModel {
+		// A fed total_sequence_length's value is bound as a symbol of its
+		// name, as a user would; the prompt without a past needs none.
+		var syms map[string]int64
+		if !v.constTotal && v.past > 0 {
+			syms = symbols("total_sequence_length", v.total)
+		}
+		cases = append(cases, oracleCase{name: "op_GroupQueryAttention_" + v.name, syms: syms, build: func() *oxModel {
 			m := newModel(21).use("com.microsoft", 1)
 			e := v.elem
 			var q, k, val string
@@ -603,7 +609,7 @@ func attentionCases() []oracleCase {
 			m.ms("GroupQueryAttention", ins, outs, attrs...)
 			m.out(e, outs...)
 			return m
-		})
+		}})
 	}
 	// MultiHeadAttention: self, cross with a different value width, packed
 	// QKV and packed KV, cross with BNSH key/value, past and present,
@@ -641,14 +647,16 @@ func attentionCases() []oracleCase {
 	// DecoderMaskedMultiHeadAttention: one new token, self attention with
 	// a past shared with present (the CPU kernel takes no other), the qk
 	// output, cross attention on BNSH key and value.
+	dmmhaSyms := map[string]map[string]int64{}
 	dmmha := func(name string, f func(m *oxModel) ([]string, []string, []attrFn)) {
-		add("op_DecoderMaskedMultiHeadAttention_"+name, func() *oxModel {
+		full := "op_DecoderMaskedMultiHeadAttention_" + name
+		cases = append(cases, oracleCase{name: full, syms: dmmhaSyms[full], build: func() *oxModel {
 			m := newModel(21).use("com.microsoft", 1)
 			ins, outs, attrs := f(m)
 			m.ms("DecoderMaskedMultiHeadAttention", ins, outs, append([]attrFn{aInt("num_heads", nh)}, attrs...)...)
 			m.out(elF32, outs...)
 			return m
-		})
+		}})
 	}
 	pastLen := func(m *oxModel, v int) string {
 		m.in("past_sequence_length", elI32, 1)
@@ -660,6 +668,8 @@ func attentionCases() []oracleCase {
 				m.in("past_key", elF32, 2, nh, 16, hd), m.in("past_value", elF32, 2, nh, 16, hd), pastLen(m, 7)},
 			[]string{"output", "present_key", "present_value"}, []attrFn{aInt("past_present_share_buffer", 1)}
 	})
+	// qk's length is past_sequence_length's value + 1: bound as a symbol.
+	dmmhaSyms["op_DecoderMaskedMultiHeadAttention_shared_buffer_qk"] = symbols("past_sequence_length", 5)
 	dmmha("shared_buffer_qk", func(m *oxModel) ([]string, []string, []attrFn) {
 		return []string{m.in("query", elF32, 2, 1, nh*hd), m.in("key", elF32, 2, 1, nh*hd), m.in("value", elF32, 2, 1, nh*hd), "", "",
 				m.in("past_key", elF32, 2, nh, 16, hd), m.in("past_value", elF32, 2, nh, 16, hd), pastLen(m, 5)},
