@@ -51,7 +51,7 @@ func goFitLimits(t *testing.T, symbols map[string]int64, profile, limits, bindin
 		t.Fatal(err)
 	}
 	fit := plan.FitGPU()
-	if err := planner.ExplainFit(fit, plan.Symbols, lower); err != nil {
+	if err := planner.ExplainFit(fit, plan.Symbols, nil, lower); err != nil {
 		t.Fatal(err)
 	}
 	return append([]string{fit.Text}, fit.Lines...)

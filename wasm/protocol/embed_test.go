@@ -38,7 +38,13 @@ func TestOptionsFromAttributes(t *testing.T) {
 		{"unknown strategy", map[string]string{"strategy": "fastest"}, def, `<memplan-plan strategy="fastest">: unknown strategy`},
 		{"bad switch", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: want true or false (or 1 or 0) for a switch, got "yes"`},
 		{"bad size", map[string]string{"guard": "-5"}, def, `<memplan-plan guard="-5">`},
-		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: symbols:`},
+		{"symbols bound to expressions", map[string]string{"symbols": "total=past+seq, past=4095, seq=1"},
+			with(func(o *Options) {
+				o.SymbolsText, o.Symbols = "total=past+seq, past=4095, seq=1", map[string]int64{"total": 4096, "past": 4095, "seq": 1}
+			}), ""},
+		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: column 1: "batch" is not name=value`},
+		{"symbols unresolved", map[string]string{"symbols": "total=past+1"}, def, `<memplan-plan symbols="total=past+1">: total=past+1 uses past, which has no value`},
+		{"symbols in a cycle", map[string]string{"symbols": "a=b, b=a"}, def, `<memplan-plan symbols="a=b, b=a">: symbols defined by each other: a=b, b=a`},
 		{"a device", map[string]string{"webgpu": "intel", "binding": "tensor", "limits": "binding=1GiB,buffer=1GiB", "node-limit": "5000"},
 			with(func(o *Options) {
 				o.WebGPU, o.Binding, o.Limits, o.NodeLimit = "intel", "tensor", "binding=1GiB,buffer=1GiB", 5000
