@@ -103,6 +103,11 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 			o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true
 			o.Symbols, o.IfBranch = map[string]int64{"seq": 4, "batch": 2}, "else"
 		}), true, `src="m.json" strategy="best-fit" alignment="128" guard="0" budget="1048576" no-reuse skip-inputs skip-constants symbols="batch=2, seq=4" if-branch="else"`},
+		// Expressions stay text in the snippet; the element resolves them
+		// to the values the app planned with.
+		{"symbols bound to expressions", with(func(o *Options) {
+			o.SymbolsText, o.Symbols = "total=past+seq, past=4095, seq=1", map[string]int64{"total": 4096, "past": 4095, "seq": 1}
+		}), false, `src="m.json" symbols="total=past+seq, past=4095, seq=1"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,7 +121,7 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back.SymbolsText = "" // the snippet writes symbols as text; the map is what counts
+			back.SymbolsText = tc.o.SymbolsText // the snippet writes symbols as text; the map is what counts
 			if !tc.params {
 				back.SkipParams = tc.o.SkipParams // no params: skipping them changes nothing
 			}

@@ -307,3 +307,17 @@ func TestFitChoices(t *testing.T) {
 		t.Errorf("another error: %+v, want nothing to search and a note", got)
 	}
 }
+
+// The page's search follows the symbols text's expressions, as the
+// command line's does: FitSearch carries the definitions.
+func TestFitSearchFollowsTheText(t *testing.T) {
+	o := DefaultOptions()
+	o.SymbolsText = "total = past+seq, seq=1"
+	if err := o.ResolveFor("past"); err != nil {
+		t.Fatal(err)
+	}
+	s := FitSearch(o, "past", nil)
+	if s.Defs.String() != "total=past+seq, seq=1" || !slices.Equal(s.Defs.Followers("past"), []string{"total"}) {
+		t.Errorf("the search's definitions are %q", s.Defs.String())
+	}
+}
