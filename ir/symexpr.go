@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -212,14 +211,23 @@ func (p *exprParser) wordEnd(i int) int {
 	return i
 }
 
+// isNameRune: ASCII letters, digits, _ and ., and every rune past ASCII
+// (names in other scripts), without Unicode's letter tables, which the
+// wasm programs would otherwise carry for this alone.
 func isNameRune(r rune) bool {
-	return r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	return r == '_' || r == '.' || isNameStart(r) || '0' <= r && r <= '9'
+}
+
+// isNameStart: what a name starts with, a letter or _ (any rune past
+// ASCII counts as a letter).
+func isNameStart(r rune) bool {
+	return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r >= utf8.RuneSelf && r != utf8.RuneError
 }
 
 // name reads a symbol name at the position, if one starts there.
 func (p *exprParser) name() (string, bool) {
 	r, _ := utf8.DecodeRuneInString(p.s[p.pos:])
-	if p.pos >= len(p.s) || !(r == '_' || unicode.IsLetter(r)) {
+	if p.pos >= len(p.s) || !isNameStart(r) {
 		return "", false
 	}
 	end := p.wordEnd(p.pos)
