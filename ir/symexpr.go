@@ -267,33 +267,34 @@ func (p *exprParser) term() error {
 	return nil
 }
 
-// unary: - unary | ( expr ) | number | name.
+// unary: - unary | ( expr ) | operand.
 func (p *exprParser) unary() error {
-	p.skip()
-	if p.pos < len(p.s) && (p.s[p.pos] == '-' || p.s[p.pos] == '(') {
-		if p.depth >= maxExprDepth {
-			return p.errorAt(p.pos, "nested more than "+strconv.Itoa(maxExprDepth)+" deep")
-		}
-		p.depth++
-		defer func() { p.depth-- }()
-		open := p.pos
-		p.pos++
-		if p.s[open] == '-' {
-			if err := p.unary(); err != nil {
-				return err
-			}
-			p.code = append(p.code, instr{op: '~'})
-			return nil
-		}
-		if err := p.expr(); err != nil {
-			return err
-		}
-		if p.skip() >= len(p.s) || p.s[p.pos] != ')' {
-			return p.errorAt(p.pos, "want ) to close the ( at column "+strconv.Itoa(open+1)+", got "+p.describe())
-		}
-		p.pos++
-		return nil
+	if p.skip() >= len(p.s) || p.s[p.pos] != '-' && p.s[p.pos] != '(' {
+		return p.operand()
 	}
+	if p.depth >= maxExprDepth {
+		return p.errorAt(p.pos, "nested more than "+strconv.Itoa(maxExprDepth)+" deep")
+	}
+	p.depth++
+	open := p.pos
+	p.pos++
+	var err error
+	if p.s[open] == '-' {
+		if err = p.unary(); err == nil {
+			p.code = append(p.code, instr{op: '~'})
+		}
+	} else if err = p.expr(); err == nil {
+		if p.skip() >= len(p.s) || p.s[p.pos] != ')' {
+			err = p.errorAt(p.pos, "want ) to close the ( at column "+strconv.Itoa(open+1)+", got "+p.describe())
+		}
+		p.pos++
+	}
+	p.depth--
+	return err
+}
+
+// operand: number | name.
+func (p *exprParser) operand() error {
 	start := p.pos
 	if p.pos < len(p.s) && '0' <= p.s[p.pos] && p.s[p.pos] <= '9' {
 		end := p.wordEnd(p.pos)
@@ -305,7 +306,6 @@ func (p *exprParser) unary() error {
 					return p.errorAt(start, Quote(digits)+" is neither a number nor a name (a name starts with a letter or _)")
 				}
 			}
-			p.pos = end
 			return &SymbolError{Column: start + 1, Overflow: true, Msg: digits + " is past int64"}
 		}
 		p.pos = end
