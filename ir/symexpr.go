@@ -76,7 +76,7 @@ func ParseExpr(text string) (*Expr, error) {
 	if p.skip() < len(text) {
 		return nil, p.errorAt(p.pos, "want + - or * after the expression, got "+p.describe())
 	}
-	return &Expr{text: strings.TrimSpace(text[start:]), code: p.code}, nil
+	return &Expr{text: trimBlanks(text[start:]), code: p.code}, nil
 }
 
 // String is the expression as written.
@@ -184,6 +184,18 @@ func (p *exprParser) skip() int {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// trimBlanks cuts the spaces the reader skips (isSpace) from both ends;
+// others, as any rune past ASCII, may be part of a name.
+func trimBlanks(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
 
 // describe is what is at the position, for an error: a token, quoted, or
 // "the end".
@@ -384,7 +396,7 @@ func ParseSymbolDefs(text string) (SymbolDefs, error) {
 			}
 			return nil, err
 		}
-		defs = append(defs, SymbolDef{Name: name, Expr: &Expr{text: strings.TrimSpace(p.s[from:p.pos]), code: p.code}})
+		defs = append(defs, SymbolDef{Name: name, Expr: &Expr{text: trimBlanks(p.s[from:p.pos]), code: p.code}})
 	}
 }
 
