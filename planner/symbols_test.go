@@ -17,12 +17,14 @@ func TestParseSymbols(t *testing.T) {
 		{"batch=8, seq=256", map[string]int64{"batch": 8, "seq": 256}, ""},
 		{" p2o.DynamicDimension.0=1\tseq=0 ", map[string]int64{"p2o.DynamicDimension.0": 1, "seq": 0}, ""},
 		{"big=9007199254740993", map[string]int64{"big": 9007199254740993}, ""}, // 2^53+1: exact, unlike a JS number
-		{"batch", nil, `"batch" is not name=value`},
-		{"=3", nil, `"=3" is not name=value`},
-		{"batch=-1", nil, `"batch" wants a whole number of 0 or more, got "-1"`},
-		{"batch=1.5", nil, `wants a whole number`},
-		{"batch=99999999999999999999", nil, `wants a whole number`},
-		{"a=1,a=2", nil, `"a" is given twice`},
+		{"total=past+seq, past=4095, seq=1", map[string]int64{"total": 4096, "past": 4095, "seq": 1}, ""},
+		{"batch", nil, `column 1: "batch" is not name=value`},
+		{"=3", nil, `column 1: want a symbol name`},
+		{"batch=-1", nil, `batch=-1 is -1: a symbol's value is a whole number of 0 or more`},
+		{"batch=1.5", nil, `column 7: "1.5" is neither a number nor a name`},
+		{"batch=99999999999999999999", nil, `column 7: 99999999999999999999 is past int64`},
+		{"a=1,a=2", nil, `column 5: a is given twice`},
+		{"total=past+1", nil, `total=past+1 uses past, which has no value`},
 	}
 	for _, tc := range tests {
 		got, err := ParseSymbols(tc.in)

@@ -79,11 +79,22 @@ func gpuVerdict(binding string, l Limits, vs []Violation, need RequiredLimits, l
 	return f
 }
 
+// driverText says which symbols drive a violation's size and their values
+// in this plan: " (its size grows with batch and seq; here batch=4,
+// seq=2048)". (The values are this plan's, not a condition.)
 func driverText(v Violation) string {
 	if len(v.Symbols) == 0 {
 		return ""
 	}
-	return " (its size grows with " + strings.Join(v.Symbols, ", ") + ")"
+	names := make([]string, len(v.Symbols))
+	for i, s := range v.Symbols {
+		names[i], _, _ = strings.Cut(s, "=")
+	}
+	list := names[0]
+	if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return " (its size grows with " + list + "; here " + strings.Join(v.Symbols, ", ") + ")"
 }
 
 // FitGPU judges a plan against the WebGPU device it was planned for:
@@ -144,10 +155,13 @@ func FitOfLimits(e *LimitError) *Fit {
 // its size: those that, doubled (or set to 1 from 0), change the
 // tensor's size, or under arena binding the peak of live bytes. relower
 // lowers the same source with other symbol values, as the caller read
-// it; symbols are the values this plan used. It costs one lowering per
-// symbol, no placement.
+// it; symbols are the values this plan used, and defs the definitions
+// they were resolved from (nil: none). A symbol bound to an expression of
+// others is not doubled alone: it follows each symbol it uses when that
+// one is doubled, so the drivers named are symbols a user can set. It
+// costs one lowering per symbol, no placement.
 // (A function, not a method of Fit: the viewer links Fit, not this.)
-func ExplainFit(f *Fit, symbols map[string]int64, relower func(map[string]int64) (*Problem, error)) error {
+func ExplainFit(f *Fit, symbols map[string]int64, defs ir.SymbolDefs, relower func(map[string]int64) (*Problem, error)) error {
 	if f == nil || len(f.Violations) == 0 || len(symbols) == 0 {
 		return nil
 	}
@@ -170,13 +184,21 @@ func ExplainFit(f *Fit, symbols map[string]int64, relower func(map[string]int64)
 	slices.Sort(names)
 	for _, s := range names {
 		v := symbols[s]
+		if v > ir.ByteLimit/2 || defs.Follows(s) {
+			continue
+		}
 		bumped := make(map[string]int64, len(symbols))
 		for k, x := range symbols {
-			bumped[k] = x
+			if !defs.Follows(k) {
+				bumped[k] = x
+			}
 		}
 		bumped[s] = max(2*v, 1)
-		if v > ir.ByteLimit/2 {
-			continue
+		if len(defs) > 0 {
+			var err error
+			if bumped, err = defs.Resolve(bumped); err != nil {
+				continue // the definitions take no such value (overflow): no verdict on it
+			}
 		}
 		p, err := relower(bumped)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"memplan/ir"
 )
@@ -20,11 +21,18 @@ type Trial struct {
 	Fits  bool  `json:"fits"`
 	Arena int64 `json:"arena"` // 0 when no plan was made (a tensor too large to bind)
 	Fit   *Fit  `json:"fit"`
+	// Follow are the values the symbols that follow the searched one
+	// (SymbolFit.Follows) took at Value.
+	Follow map[string]int64 `json:"follow,omitempty"`
 }
 
 // SymbolFit is the answer of LargestFit.
 type SymbolFit struct {
 	Symbol string `json:"symbol"`
+	// Follows are the definitions of the symbols whose values follow
+	// Symbol's, as written ("total=past+1"): each trial resolves them at
+	// its value (FitSearch.Defs).
+	Follows []string `json:"follows,omitempty"`
 	// Value is the largest value found that fits; 0 when even 1 does not.
 	Value int64 `json:"value"`
 	// At and Next are the trials at Value and Value+1: what fits and
@@ -66,7 +74,15 @@ type FitChange struct {
 // FitSearch says how LargestFit plans.
 type FitSearch struct {
 	Symbol  string
-	Symbols map[string]int64 // the other symbols' values, as the user set them
+	Symbols map[string]int64 // the other symbols' values, as the user set them (without Defs)
+	// Defs, when set, are the symbols as the user bound them, expressions
+	// of others included; Symbols is then not read. Each trial resolves
+	// them with Symbol at its value (ir.SymbolDefs.Resolve), so that a
+	// symbol bound to an expression of Symbol follows it:
+	// total_sequence_length=past_sequence_length+1 while
+	// past_sequence_length is searched. Symbol itself must not be bound
+	// to an expression of others (a value is fine: the search replaces it).
+	Defs ir.SymbolDefs
 	// Lower reads the source with these symbol values and lowers it for
 	// the device (Options.GPU set): the caller's loader, so an ONNX
 	// model's shapes are inferred again at each value.
@@ -106,6 +122,14 @@ func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 		s.Ceiling = DefaultCeiling
 	}
 	r := &SymbolFit{Symbol: s.Symbol, Ceiling: s.Ceiling}
+	if def, ok := s.Defs.Lookup(s.Symbol); ok && s.Defs.Follows(s.Symbol) {
+		return nil, &ir.SymbolError{Symbol: s.Symbol, Msg: "the search sets " + s.Symbol + ", but it is bound to " + def.String() +
+			": search a symbol it uses, or give it no expression"}
+	}
+	for _, name := range s.Defs.Followers(s.Symbol) {
+		def, _ := s.Defs.Lookup(name)
+		r.Follows = append(r.Follows, def.String())
+	}
 	try := func(v int64) (*Trial, error) {
 		if len(r.Trials) >= s.MaxPlans {
 			return nil, fmt.Errorf("fit %s: no answer within %d plans", s.Symbol, s.MaxPlans)
@@ -144,21 +168,48 @@ func LargestFit(ctx context.Context, s FitSearch) (*SymbolFit, error) {
 	return r, err
 }
 
-// symbolsWith is a copy of the other symbols' values, for one trial to
-// add its own to. (A loop rather than maps.Clone, whose runtime support
+// symbolsAt is every symbol's value with the searched one at v: the
+// definitions resolved at v, else a copy of the other symbols' values
+// with v added. (A loop rather than maps.Clone, whose runtime support
 // costs the planner worker's wasm more.)
-func (s *FitSearch) symbolsWith() map[string]int64 {
+func (s *FitSearch) symbolsAt(v int64) (map[string]int64, error) {
+	if len(s.Defs) > 0 {
+		return s.Defs.Resolve(map[string]int64{s.Symbol: v})
+	}
 	syms := make(map[string]int64, len(s.Symbols)+1)
 	for k, v := range s.Symbols {
 		syms[k] = v
 	}
-	return syms
+	syms[s.Symbol] = v
+	return syms, nil
 }
 
 // at plans at one value and judges the plan against its device.
 func (s *FitSearch) at(ctx context.Context, v int64) (*Trial, error) {
-	syms := s.symbolsWith()
-	syms[s.Symbol] = v
+	syms, err := s.symbolsAt(v)
+	if err != nil {
+		if v > 1 { // past some value the definitions fail (overflow): nothing past it fits
+			return &Trial{Value: v, Fit: &Fit{Text: "the symbols do not resolve with " + s.Symbol + "=" + strconv.FormatInt(v, 10) + ": " + err.Error()}}, nil
+		}
+		return nil, err
+	}
+	var follow map[string]int64
+	for _, name := range s.Defs.Followers(s.Symbol) {
+		if follow == nil {
+			follow = map[string]int64{}
+		}
+		follow[name] = syms[name]
+	}
+	t, err := s.judge(ctx, v, syms)
+	if t != nil {
+		t.Follow = follow
+	}
+	return t, err
+}
+
+// judge plans with the symbols of the trial at v and judges the plan
+// against its device.
+func (s *FitSearch) judge(ctx context.Context, v int64, syms map[string]int64) (*Trial, error) {
 	p, err := s.Lower(syms)
 	if err == nil && p.GPU == nil {
 		err = errors.New("the problem is not planned for a WebGPU device")
@@ -192,13 +243,15 @@ func (r *SymbolFit) Explain(s FitSearch) error {
 	if r.Next == nil || r.Next.Fit == nil || len(r.Next.Fit.Violations) == 0 {
 		return nil // nothing to explain, or the source itself refused the value
 	}
-	syms := s.symbolsWith()
-	syms[s.Symbol] = r.Next.Value
+	syms, err := s.symbolsAt(r.Next.Value)
+	if err != nil {
+		return err
+	}
 	p, err := s.Lower(syms)
 	if err != nil {
 		return err
 	}
-	return ExplainFit(r.Next.Fit, p.Symbols, s.Lower)
+	return ExplainFit(r.Next.Fit, p.Symbols, s.Defs, s.Lower)
 }
 
 // Describe puts the answer into words for device g, filling Text and
@@ -210,6 +263,10 @@ func (r *SymbolFit) Describe(g *GPU) {
 	at := func(v int64) string { return name + "=" + strconv.FormatInt(v, 10) }
 	device := "WebGPU profile " + g.Limits.Profile + " (" + g.Binding + " binding)"
 	lines := []string{"the largest " + name + " that fits " + device + ", by planning at each value:"}
+	if len(r.Follows) > 0 {
+		lines[0] = "the largest " + name + " that fits " + device + ", by planning at each value, with " +
+			strings.Join(r.Follows, ", ") + " following it:"
+	}
 	for _, t := range r.Trials {
 		verdict := "does not fit"
 		if t.Fits {
@@ -218,7 +275,18 @@ func (r *SymbolFit) Describe(g *GPU) {
 		if t.Arena > 0 {
 			verdict += ", arena " + FormatBytes(t.Arena)
 		}
-		lines = append(lines, "  "+at(t.Value)+": "+verdict)
+		// The followers' values at this one, in the order they are defined.
+		follow := ""
+		for _, f := range r.Follows {
+			k, _, _ := strings.Cut(f, "=")
+			if v, ok := t.Follow[k]; ok {
+				follow += ", " + k + "=" + strconv.FormatInt(v, 10)
+			}
+		}
+		if follow != "" {
+			follow = " (" + follow[2:] + ")"
+		}
+		lines = append(lines, "  "+at(t.Value)+follow+": "+verdict)
 	}
 	// What stops a value, in one line: its first violation.
 	stop, report := "", []string(nil)
@@ -265,8 +333,10 @@ func (r *SymbolFit) WhatIf(ctx context.Context, s FitSearch) error {
 	}
 	f, name := r.Next.Fit, s.Symbol
 	l := *f.Limits
-	syms := s.symbolsWith()
-	syms[name] = 1
+	syms, err := s.symbolsAt(1)
+	if err != nil {
+		return err
+	}
 	p, err := s.Lower(syms)
 	if err != nil {
 		return err
@@ -327,9 +397,13 @@ func (r *SymbolFit) WhatIf(ctx context.Context, s FitSearch) error {
 	// In words, after Describe's.
 	at := func(v int64) string { return name + "=" + strconv.FormatInt(v, 10) }
 	if r.WeightsOver {
-		weights := "a weight alone is over a binding, whatever " + name + " is"
+		// The arena grows with the symbol (its drivers, above) on top of
+		// the weights, which are over the device at any value: no value
+		// helps while they are in the arena.
+		weights := "a weight alone is over a binding of the device: no " + name + " fits"
 		if f.Binding == BindArena {
-			weights = "the weights alone are " + FormatBytes(r.Weights) + ", over its " + FormatBytes(binding) + " binding, whatever " + name + " is"
+			weights = "the weights alone take " + FormatBytes(r.Weights) + " of the arena, over the device's " + FormatBytes(binding) +
+				" binding: no " + name + " fits while they are in it"
 		}
 		r.Text += "; " + weights
 		r.Lines = append(r.Lines, weights)

@@ -249,12 +249,12 @@ func TestLargestFitWhenTheWeightsAloneAreOver(t *testing.T) {
 		{"192 MiB of weights, 128 MiB binding", 4096, "default", "", "arena", 0, true,
 			[]string{"params skipped", "tensor binding", "profile ios"}, false,
 			[]string{"seq=0: even seq=1 does not fit WebGPU profile default (arena binding): the arena is ",
-				"; the weights alone are 192.0004 MiB, over its 128 MiB binding, whatever seq is; with params skipped seq=2730, tensor binding seq=8192, profile ios seq=1365"}},
+				"; the weights alone take 192.0004 MiB of the arena, over the device's 128 MiB binding: no seq fits while they are in it; with params skipped seq=2730, tensor binding seq=8192, profile ios seq=1365"}},
 		{"a weight over a tensor binding", 4096, "default", "binding=32MiB,buffer=256MiB", "tensor", 0, true,
 			[]string{"params skipped", "profile default"}, false,
-			[]string{"seq=0: even seq=1 does not fit WebGPU profile custom (tensor binding): ", "; a weight alone is over a binding, whatever seq is; with params skipped seq="}},
+			[]string{"seq=0: even seq=1 does not fit WebGPU profile custom (tensor binding): ", "; a weight alone is over a binding of the device: no seq fits; with params skipped seq="}},
 		{"the plans run out", 4096, "default", "", "arena", 10, true,
-			[]string{"params skipped", "tensor binding", "profile ios"}, true, []string{"the weights alone are 192.0004 MiB", "with params skipped seq=4 or more, "}},
+			[]string{"params skipped", "tensor binding", "profile ios"}, true, []string{"the weights alone take 192.0004 MiB of the arena", "with params skipped seq=4 or more, "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

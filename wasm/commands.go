@@ -208,7 +208,7 @@ func (a *app) handle(m js.Value, from sender) {
 		// The page closed the error: options go back to the file on screen.
 		a.queue(func() {
 			a.mu.Lock()
-			a.target = a.cur
+			a.target, a.targetOpts = a.cur, a.opts
 			a.mu.Unlock()
 		})
 	case *protocol.Select:
@@ -245,17 +245,20 @@ func (a *app) handle(m js.Value, from sender) {
 	case *protocol.FitView:
 		a.queue(func() { a.view.Cam.Fit(); a.view.Dirty = true })
 	case *protocol.Largest:
-		// The largest value of a symbol for which the plan on screen (its
-		// file, its options) fits their WebGPU device: a planner worker
-		// searches, and viewer.js hands its answer to the host as a
-		// "largest" event.
+		// The largest value of a symbol for which the file new options
+		// re-plan (the plan on screen, or a file that failed for want of
+		// symbol values, which the search gives: protocol.ErrorFitChoices)
+		// fits its options' WebGPU device: a planner worker searches, and
+		// viewer.js hands its answer to the host as a "largest" event.
 		a.queue(func() {
-			if a.cur == nil {
-				a.postError(errors.New("the largest size that fits needs a plan on screen"))
+			a.mu.Lock()
+			f, opts := a.target, a.targetOpts
+			a.mu.Unlock()
+			if f == nil {
+				a.postError(errors.New("the largest size that fits needs a file"))
 				return
 			}
-			f := a.cur
-			req := jsconv.Encode(protocol.PlanRequest{Name: f.name, Options: a.opts, Symbol: c.Symbol})
+			req := jsconv.Encode(protocol.PlanRequest{Name: f.name, Options: opts, Symbol: c.Symbol})
 			go func() {
 				res := await(planners().Call("fit", req, f.data))
 				var ev fitAnswer

@@ -51,7 +51,11 @@ func (a *app) postWithTensors(ev protocol.Event, tensors js.Value) {
 
 // postError reports err with where it happened and which file stays on
 // screen (null: none yet).
-func (a *app) postError(err error) {
+func (a *app) postError(err error) { a.postErrorOf(err, "") }
+
+// postErrorOf is postError for a file that did not plan (file; "" for
+// none): the event says what the page's search can look for in it.
+func (a *app) postErrorOf(err error, file string) {
 	var e *protocol.Error
 	var we *workerError
 	var me *messageError
@@ -70,6 +74,9 @@ func (a *app) postError(err error) {
 	ev := events.ErrorEvent{Error: *e}
 	if a.cur != nil {
 		ev.Showing = &a.cur.name
+	}
+	if file != "" {
+		ev.FitChoices = protocol.ErrorFitChoices(file, e)
 	}
 	a.post(ev)
 }

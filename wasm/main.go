@@ -66,11 +66,12 @@ type app struct {
 	// target is the file new options re-plan: the one the page sent last,
 	// even while it plans or after it failed (options may supply the
 	// symbols it lacked), until the page dismisses its error.
-	target  *file
-	opts    protocol.Options
-	seq     int                // bumps per request; stale results are dropped
-	millis  map[string]float64 // where the last plan's time went
-	updates int                // frames run, so tests can wait for a frame, not a time
+	target     *file
+	targetOpts protocol.Options // the options target was last asked for
+	opts       protocol.Options
+	seq        int                // bumps per request; stale results are dropped
+	millis     map[string]float64 // where the last plan's time went
+	updates    int                // frames run, so tests can wait for a frame, not a time
 	// errorsPosted counts the error events posted, for tests: a bad
 	// message must cost one.
 	errorsPosted int

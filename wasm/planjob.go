@@ -22,7 +22,7 @@ func (a *app) request(f *file, opts protocol.Options, keep bool, restore *link.S
 	a.mu.Lock()
 	a.seq++
 	a.pending = &planJob{f, opts, a.seq, keep, restore}
-	a.target = f
+	a.target, a.targetOpts = f, opts
 	a.mu.Unlock()
 	if restore == nil {
 		a.share.opening = false // the user moved on from a link still opening
@@ -243,7 +243,7 @@ func (a *app) openDefault() {
 	job := &planJob{f: &file{name: examples.Default, data: uint8Array(graph), example: examples.Default}, opts: a.opts, seq: a.seq}
 	bin := uint8Array(examples.DefaultPlan)
 	a.planBytes = bin
-	a.target = job.f
+	a.target, a.targetOpts = job.f, job.opts
 	a.mu.Unlock()
 	a.queue(func() {
 		a.planned(job, planResult{plan: p, defaultAlignment: planner.DefaultGraphAlignment, record: bin})
@@ -264,7 +264,7 @@ func (a *app) planned(job *planJob, res planResult) {
 		return // a newer request is on its way
 	}
 	if res.err != nil {
-		a.postError(res.err)
+		a.postErrorOf(res.err, job.f.name)
 		if job.restore != nil {
 			a.share.opening = false // the link failed; the view on screen is the state
 		}
@@ -275,7 +275,7 @@ func (a *app) planned(job *planJob, res planResult) {
 		a.planBytes = res.bytes
 	}
 	a.mu.Lock()
-	a.opts, a.target = job.opts, a.cur
+	a.opts, a.target, a.targetOpts = job.opts, a.cur, job.opts
 	a.mu.Unlock()
 	if res.layout == nil { // a plan not from the worker: prepare waits for nothing
 		a.prepare(job, &res)
@@ -301,6 +301,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	}
 	s.Embed = protocol.EmbedSnippet(script, job.f.name, job.opts, params)
 	s.Rows = summaryRows(&s)
+	s.FitChoices = protocol.PlanFitChoices(job.f.name, l.Plan.Symbols, job.opts)
 	a.post(events.Summary{File: job.f.name, Summary: s})
 	a.millis["summary"] = float64(time.Since(start).Microseconds()) / 1000
 	if res.answer <= 0 { // a worker's plan's tensors come from the worker (planner)

@@ -18,6 +18,10 @@
     tensors: [],        // the current plan's tensors
     tensorsOf: "",      // the file they are of; "" while the plan's are on their way
     summary: null,
+    // What "largest that fits" offers (Go's protocol.FitChoices): the
+    // plan on screen's symbols, or while a file that did not plan is the
+    // one options re-plan, the symbols it lacks values for.
+    fitChoices: null,
     file: "",
     selected: null,     // selected tensor name
     sort: { key: "offset", dir: 1 },
@@ -215,6 +219,7 @@
     state.tensorsOf = "";
     $("table").setAttribute("aria-busy", "true");
     state.summary = m.summary;
+    state.fitChoices = m.summary.fit_choices;
     state.file = m.file;
     state.embed = m.summary.embed; // Go's snippet for this file and these options
     $("embed").disabled = !state.embed;
@@ -267,20 +272,21 @@
 
   let largestBusy = false;
   function updateLargest() {
-    const s = state.summary, sel = $("largest-symbol");
-    const names = s && s.symbols ? Object.keys(s.symbols) : [];
-    if (sel.options.length !== names.length || names.some((n, i) => sel.options[i].value !== n)) {
+    const c = state.fitChoices, sel = $("largest-symbol");
+    const choices = (c && c.symbols) || [];
+    // Go's menu as it is: rebuilt when a name or its words change.
+    if (sel.options.length !== choices.length || choices.some((x, i) => sel.options[i].value !== x.name || sel.options[i].textContent !== x.label)) {
       const keep = sel.value;
-      sel.replaceChildren(...names.map((n) => option(n, n + " (now " + s.symbols[n] + ")")));
-      if (names.includes(keep)) sel.value = keep;
+      sel.replaceChildren(...choices.map((x) => option(x.name, x.label)));
+      if (choices.some((x) => x.name === keep)) sel.value = keep;
     }
-    const why = !s ? "" : !names.length ? "This plan has no symbols to vary." :
+    const why = !c ? "" : !choices.length ? c.note :
       !form.elements.webgpu.value ? "Choose a WebGPU device under Options to search for the largest size that fits it." : "";
     $("largest-note").textContent = largestBusy ? "searching…" : why;
-    $("largest-run").disabled = !!why || largestBusy || !s;
+    $("largest-run").disabled = !!why || largestBusy || !c;
     // No symbols, nothing to choose: the note says why, without an empty
     // select and a button that cannot run.
-    $("largest-controls").hidden = !names.length;
+    $("largest-controls").hidden = !choices.length;
   }
   $("largest-run").addEventListener("click", () => {
     const symbol = $("largest-symbol").value;
@@ -934,6 +940,13 @@
       if (!f.value.trim() && m.symbols) f.placeholder = m.symbols.map((n) => n + "=").join(", ");
       f.focus();
     }
+    // A file that did not plan is the one options re-plan, and the one
+    // the search looks at: Go says what it offers there.
+    if (m.fit_choices) {
+      state.fitChoices = m.fit_choices;
+      if (!largestBusy) $("largest-text").hidden = $("largest-details").hidden = true; // about another file
+      updateLargest();
+    }
   }
 
   // The viewer's Go program ended (it exited or crashed): nothing will
@@ -958,6 +971,9 @@
   $("error-close").addEventListener("click", () => {
     hideError();
     send({ type: "dismiss" }); // options apply to the plan on screen again
+    state.fitChoices = state.summary && state.summary.fit_choices; // and the search to it
+    if (!largestBusy) $("largest-text").hidden = $("largest-details").hidden = true; // an answer about the closed file
+    updateLargest();
   });
   $("error-reload").addEventListener("click", () => location.reload());
 

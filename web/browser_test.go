@@ -975,9 +975,10 @@ func TestBrowserSymbolsReplanFailedFile(t *testing.T) {
 		p.settle()
 		p.screenshot("app-unbound-1280x800")
 	}
-	// Go reads the field: a pair it cannot read is Go's error, in place.
+	// Go reads the field: a pair it cannot read is Go's error, in place,
+	// naming the field.
 	p.setField("symbols", "batch")
-	p.wait("the symbols error", `document.getElementById("error-msg").textContent.includes('symbols: "batch" is not name=value')`)
+	p.wait("the symbols error", `document.getElementById("error-msg").textContent.includes('Symbols field: column 1: "batch" is not name=value')`)
 	// One of two: still unbound, still the same model.
 	p.setField("symbols", "batch=2")
 	p.wait("the next error", `document.getElementById("error-msg").textContent.includes("unbound symbol sequence has no value") &&

@@ -211,6 +211,7 @@
  * @property {string} [param]
  * @property {string} kind
  * @property {string|null} [showing]
+ * @property {FitChoices|null} [fit_choices]
  */
 
 /**
@@ -381,6 +382,13 @@
  */
 
 /**
+ * @typedef {object} FitChoices
+ * @property {string} file
+ * @property {Array<FitSymbol>} symbols
+ * @property {string} [note]
+ */
+
+/**
  * @typedef {object} Explanation
  * @property {string} tensor
  * @property {string} kind
@@ -514,6 +522,13 @@
  * @property {Fit|null} [fit]
  * @property {string} embed
  * @property {Array<Array<string>>} rows
+ * @property {FitChoices|null} [fit_choices]
+ */
+
+/**
+ * @typedef {object} FitSymbol
+ * @property {string} name
+ * @property {string} label
  */
 
 /**

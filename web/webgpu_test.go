@@ -51,7 +51,7 @@ func goFitLimits(t *testing.T, symbols map[string]int64, profile, limits, bindin
 		t.Fatal(err)
 	}
 	fit := plan.FitGPU()
-	if err := planner.ExplainFit(fit, plan.Symbols, lower); err != nil {
+	if err := planner.ExplainFit(fit, plan.Symbols, nil, lower); err != nil {
 		t.Fatal(err)
 	}
 	return append([]string{fit.Text}, fit.Lines...)
@@ -231,4 +231,146 @@ func TestBrowserLargestFit(t *testing.T) {
 	p.setField("limits", "binding=lots")
 	p.wait("the error naming the field", `!document.getElementById("error").hidden &&
 		document.getElementById("error-msg").textContent.includes("WebGPU limits field")`)
+}
+
+// decoderJSON is a decoder's attention step whose three symbols are the
+// ONNX decoders': past, seq and their sum total, a symbol of its own.
+const decoderJSON = `{"format": "memplan.graph/v1", "name": "decoder",
+ "symbols": {"past": 1, "seq": 1, "total": 2},
+ "nodes": [
+  {"name": "x", "op": "input", "shape": ["seq", 1024], "dtype": "f32"},
+  {"name": "past_k", "op": "input", "shape": ["past", 1024], "dtype": "f32"},
+  {"name": "k", "op": "concat", "inputs": ["past_k", "x"], "shape": ["total", 1024], "dtype": "f32"},
+  {"name": "s", "op": "matmul", "inputs": ["x", "k"], "shape": ["seq", "total"], "dtype": "f32"}
+ ],
+ "outputs": ["s"]}`
+
+// goLargestOf is Go's answer to the page's "largest that fits" for file
+// planned with the symbols text and WebGPU choices given: the planner
+// worker's search (protocol.FitSearchWith), in its words.
+func goLargestOf(t *testing.T, name string, data []byte, symbols, symbol, profile, limits string) *planner.SymbolFit {
+	t.Helper()
+	o := protocol.DefaultOptions()
+	o.SymbolsText, o.WebGPU, o.Limits = symbols, profile, limits
+	if err := protocol.ResolveGPU(&o); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.ResolveFor(symbol); err != nil {
+		t.Fatal(err)
+	}
+	lower := func(syms map[string]int64, change func(*planner.Options)) (*planner.Problem, error) {
+		in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: syms, MaxMemory: planner.BrowserMemoryLimit})
+		if err != nil {
+			return nil, err
+		}
+		po := o.Options
+		po.Symbols = syms
+		if change != nil {
+			change(&po)
+		}
+		return planner.Lower(in.Source, po)
+	}
+	s := protocol.FitSearchWith(o, symbol, lower)
+	r, err := planner.LargestFit(context.Background(), s)
+	if err == nil {
+		err = r.Explain(s)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Describe(o.GPU)
+	if err := r.WhatIf(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestBrowserSymbolExpressionsFit: the Symbols field takes symbols bound
+// to expressions of others, which Go resolves (the summary shows the
+// values, an error names the field); "largest that fits" searches one
+// while the symbols bound to it follow, and lists Go's choices, relabelled
+// when only the values change; a symbol with no value, of an expression
+// or of a model, is searched without one, where planning asks for it.
+// Each answer is Go's, word for word.
+func TestBrowserSymbolExpressionsFit(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	p.setField("limits", "binding=8MiB,buffer=8MiB")
+	p.setField("webgpu", "default")
+	p.wait("the default example on the device", `window.memplanApp.summary.limits && window.memplanApp.summary.limits.profile === "custom"`)
+	menu := func() string {
+		return eval[string](p, `Array.from(document.getElementById("largest-symbol").options).map((o) => o.value + ": " + o.textContent).join(" | ")`)
+	}
+	if got := menu(); got != "batch: batch (now 4) | seq: seq (now 256)" {
+		p.fail("the transformer's menu is %q", got)
+	}
+	run := func(symbol string, want *planner.SymbolFit) {
+		p.t.Helper()
+		p.wait("the menu offers "+symbol, fmt.Sprintf(`Array.from(document.getElementById("largest-symbol").options).some((o) => o.value === %q) &&
+			!document.getElementById("largest-run").disabled`, symbol))
+		eval[bool](p, fmt.Sprintf(`(() => { const s = document.getElementById("largest-symbol"); s.value = %q;
+			document.getElementById("largest-run").click(); return true; })()`, symbol))
+		p.wait("the answer for "+symbol, fmt.Sprintf(`!document.getElementById("largest-text").hidden &&
+			document.getElementById("largest-text").textContent.startsWith(%q)`, symbol+"="))
+		if got := p.text("#largest-text"); got != want.Text {
+			p.fail("searching %s the page says %q, want Go's %q", symbol, got, want.Text)
+		}
+		lines := eval[[]string](p, `Array.from(document.querySelectorAll("#largest-lines li")).map((li) => li.textContent)`)
+		if strings.Join(lines, "\n") != strings.Join(want.Lines, "\n") {
+			p.fail("searching %s the lines are\n%s\nwant Go's\n%s", symbol, strings.Join(lines, "\n"), strings.Join(want.Lines, "\n"))
+		}
+	}
+
+	// Expressions resolve in Go; the menu leaves out total, which follows.
+	const text = "total = past + seq, past=4095, seq=1"
+	p.setField("symbols", text)
+	p.drop("decoder.json", decoderJSON)
+	p.wait("the decoder", viewerShows("decoder.json"))
+	if got := p.text("#summary-list"); !strings.Contains(got, "past=4095, seq=1, total=4096") {
+		p.fail("the summary does not show the resolved values: %q", got)
+	}
+	p.wait("the decoder's menu", `Array.from(document.getElementById("largest-symbol").options).map((o) => o.textContent).join(" | ") ===
+		"past (now 4095; total follows) | seq (now 1; total follows)"`)
+	// Same names, other values: the labels follow.
+	p.setField("symbols", "total=past+seq, past=2047, seq=1")
+	p.wait("the relabelled menu", `Array.from(document.getElementById("largest-symbol").options).map((o) => o.textContent).join(" | ") ===
+		"past (now 2047; total follows) | seq (now 1; total follows)"`)
+	data := []byte(decoderJSON)
+	followed := goLargestOf(t, "decoder.json", data, "total=past+seq, past=2047, seq=1", "past", "default", "binding=8MiB,buffer=8MiB")
+	if followed.Value < 2 || !strings.Contains(strings.Join(followed.Lines, "\n"), "with total=past+seq following it") {
+		t.Fatalf("Go's search does not follow total: %+v", followed)
+	}
+	run("past", followed)
+
+	// A definition that does not read: Go's error, naming the field.
+	p.setField("symbols", "total=past+")
+	p.wait("the syntax error", `!document.getElementById("error").hidden &&
+		document.getElementById("error-msg").textContent.includes("Symbols field: column 12: want a number, a symbol or (, got the end")`)
+	// A name with no value: planning asks for it, and the search takes it
+	// without one, with total following.
+	p.setField("symbols", "total=past+seq, seq=1")
+	p.wait("the missing value", `!document.getElementById("error").hidden &&
+		document.getElementById("error-msg").textContent.includes("Symbols field: total=past+seq uses past, which has no value") &&
+		document.getElementById("error-hint").textContent === "Give past a value under Symbols (name=value, e.g. past=1)."`)
+	p.wait("the menu of what it lacks", `Array.from(document.getElementById("largest-symbol").options).map((o) => o.value + ": " + o.textContent).join(" | ") ===
+		"past: past (no value yet)"`)
+	run("past", goLargestOf(t, "decoder.json", data, "total=past+seq, seq=1", "past", "default", "binding=8MiB,buffer=8MiB"))
+
+	// A model whose own symbol has no value: the same, for its symbol.
+	const name = "attention_mask1d_fp16.onnx"
+	model := s.testdata("ir/onnx/testdata/" + name)
+	p.setField("symbols", "batch=1")
+	p.setField("limits", "")
+	p.dropBytes(name, model)
+	p.wait("the unbound symbol", `document.getElementById("error-hint").textContent === "Give sequence a value under Symbols (name=value, e.g. sequence=1)."`)
+	p.wait("the model's menu", `Array.from(document.getElementById("largest-symbol").options).map((o) => o.value + ": " + o.textContent).join(" | ") ===
+		"sequence: sequence (no value yet)"`)
+	run("sequence", goLargestOf(t, name, model, "batch=1", "sequence", "default", ""))
+
+	// Closing the error gives the search back to the plan on screen.
+	eval[bool](p, `(document.getElementById("error-close").click(), true)`)
+	p.wait("the decoder's menu again", `Array.from(document.getElementById("largest-symbol").options).map((o) => o.value).join(" ") === "past seq" &&
+		document.getElementById("largest-text").hidden`)
+	p.screenshot("symbols-expressions-fit")
 }

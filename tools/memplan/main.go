@@ -27,7 +27,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -147,13 +146,14 @@ func report(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "memplan:", ir.Escape(line))
 	}
 	var ie *ir.Error
-	if errors.As(err, &ie) {
-		switch ie.Need {
-		case ir.NeedSymbols:
-			fmt.Fprintln(stderr, "memplan: bind them with --set name=value")
-		case ir.NeedIfBranch:
-			fmt.Fprintln(stderr, "memplan: pick one with --if-branch then|else")
-		}
+	var se *ir.SymbolError
+	switch {
+	case errors.As(err, &ie) && ie.Need == ir.NeedSymbols:
+		fmt.Fprintln(stderr, "memplan: bind them with --set name=value")
+	case errors.As(err, &ie) && ie.Need == ir.NeedIfBranch:
+		fmt.Fprintln(stderr, "memplan: pick one with --if-branch then|else")
+	case errors.As(err, &se) && se.Unknown != "":
+		fmt.Fprintf(stderr, "memplan: give it a value with --set %s=value\n", se.Unknown)
 	}
 	var budget *planner.BudgetError
 	var bad badPlanError
@@ -182,6 +182,12 @@ type planFlags struct {
 	autoSlice time.Duration
 	maxMemory string
 	gpu       *planner.GPU // set by verify from the record, over opts' device
+	// search is the symbol fit searches: --set's expressions resolve
+	// without a value of it (protocol.Options.ResolveSymbols).
+	search string
+	// setFlags names the flags the symbols came from, for their errors
+	// ("" is --set).
+	setFlags string
 }
 
 func (f *planFlags) register(fs *flag.FlagSet) {
@@ -234,10 +240,19 @@ func (v optionFlag) IsBoolFlag() bool { return v.opt != nil && v.opt.Switch }
 // options are the planner's options the flags give, checked by the
 // table's rules (protocol.Options.Validate, as the page's are).
 func (f *planFlags) options() (planner.Options, error) {
-	o := f.opts.Options
 	if err := f.opts.Validate(); err != nil {
-		return o, usageError{flagError(err)}
+		return f.opts.Options, usageError{flagError(err)}
 	}
+	// --set's definitions, every flag read, evaluated once into the
+	// values everything after binds (the record keeps those).
+	if err := f.opts.ResolveSymbols(f.search); err != nil {
+		flags := f.setFlags
+		if flags == "" {
+			flags = "--set"
+		}
+		return f.opts.Options, fmt.Errorf("%s: %w", flags, err)
+	}
+	o := f.opts.Options
 	// Zero has a meaning for these (none, or the default); a negative
 	// value has none, and is an error rather than a guess.
 	switch {
@@ -306,24 +321,6 @@ func buildVersion() string {
 		}
 	}
 	return v
-}
-
-type symbolFlag map[string]int64
-
-func (s *symbolFlag) String() string { return fmt.Sprint(map[string]int64(*s)) }
-
-func (s *symbolFlag) Set(v string) error {
-	syms, err := planner.ParseSymbols(v)
-	if err != nil {
-		return err
-	}
-	if *s == nil {
-		*s = symbolFlag{}
-	}
-	for name, n := range syms {
-		(*s)[name] = n
-	}
-	return nil
 }
 
 // parse parses flags that may appear before and after the positional
@@ -519,7 +516,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if errors.As(err, &tooLarge) {
 		// No plan binds these tensors: the report says why and what would.
 		fit := planner.FitOfLimits(tooLarge)
-		if err := planner.ExplainFit(fit, p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+		if err := planner.ExplainFit(fit, p.Symbols, f.opts.SymbolDefs(), relower(ctx, &f, pos[0], stderr)); err != nil {
 			return err
 		}
 		writeFit(stdout, fit)
@@ -544,7 +541,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// --webgpu device, or in f32-uniform mode with neither over WebGPU's
 	// binding limit, exit status 3.
 	fit := planner.Judge(plan, budget)
-	if err := planner.ExplainFit(fit, p.Symbols, relower(ctx, &f, pos[0], stderr)); err != nil {
+	if err := planner.ExplainFit(fit, p.Symbols, f.opts.SymbolDefs(), relower(ctx, &f, pos[0], stderr)); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -596,7 +593,8 @@ func relower(ctx context.Context, f *planFlags, file string, stderr io.Writer) f
 func relowerWith(ctx context.Context, f *planFlags, file string, stderr io.Writer) func(map[string]int64, func(*planner.Options)) (*planner.Problem, error) {
 	return func(syms map[string]int64, change func(*planner.Options)) (*planner.Problem, error) {
 		g := *f
-		g.opts.Symbols = syms
+		// These values, as they are: resolved already (FitSearch.Defs).
+		g.opts.Symbols, g.opts.SymbolsText, g.search = syms, "", ""
 		opts, err := g.options()
 		if err != nil {
 			return nil, err
@@ -916,6 +914,7 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *symbol == "" {
 		return usageError{"fit needs --symbol NAME"}
 	}
+	f.search = *symbol // it needs no value under --set: the search gives it each
 	if *maxPlans < 1 {
 		return usageError{fmt.Sprintf("--max-plans %d: want at least one plan", *maxPlans)}
 	}
@@ -926,7 +925,9 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if opts.GPU == nil {
 		return usageError{"fit needs a device: --webgpu PROFILE"}
 	}
-	search := planner.FitSearch{Symbol: *symbol, Symbols: opts.Symbols, Lower: relower(ctx, &f, pos[0], stderr),
+	// Symbols bound to expressions of the one searched follow it: each
+	// trial resolves --set's definitions at its value.
+	search := planner.FitSearch{Symbol: *symbol, Symbols: opts.Symbols, Defs: f.opts.SymbolDefs(), Lower: relower(ctx, &f, pos[0], stderr),
 		LowerWith: relowerWith(ctx, &f, pos[0], stderr), Strategy: f.opts.Strategy, Place: f.placeOptions(stderr), MaxPlans: *maxPlans}
 	r, err := planner.LargestFit(ctx, search)
 	if err != nil {
@@ -959,8 +960,12 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	f.register(fs)
 	strategyB := fs.String("strategy-b", "", "plan side B with this strategy (default: --strategy)")
 	f32B := fs.Bool("f32-uniform-b", false, "plan side B with every tensor stored as f32")
-	var symbolsB symbolFlag
-	fs.Var(&symbolsB, "set-b", "bind symbols for side B only, over --set: sym=value[,sym=value] (repeatable)")
+	var symbolsB []string
+	fs.Func("set-b", "bind symbols for side B only, over --set: `sym=value`[,sym=value] (repeatable; a value may be an expression, as --set's)", func(v string) error {
+		_, err := ir.ParseSymbolDefs(v) // read as it comes; resolved with --set's once all are read
+		symbolsB = append(symbolsB, v)
+		return err
+	})
 	asJSON := fs.Bool("json", false, "print the comparison record as JSON instead of the table")
 	pos, err := parse(fs, args, stderr, -1)
 	if err != nil {
@@ -981,11 +986,14 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	fb.opts.F32Uniform = f.opts.F32Uniform || *f32B
+	// B's definitions over --set's, as --set given again would be.
 	if len(symbolsB) > 0 {
-		fb.opts.Symbols = map[string]int64{}
-		maps.Copy(fb.opts.Symbols, f.opts.Symbols)
-		maps.Copy(fb.opts.Symbols, symbolsB)
-		fb.opts.SymbolsText = ""
+		fb.setFlags = "--set and --set-b"
+	}
+	for _, text := range symbolsB {
+		if err := protocol.OptionByJSON("symbols_text").ParseRepeated(&fb.opts, text); err != nil {
+			return fmt.Errorf("--set-b: %w", err)
+		}
 	}
 	pa, labelA, err := planSide(ctx, &f, pos[0], stderr)
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -66,7 +68,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"a budget over WebGPU's binding wins", []string{"plan", "--f32-uniform", "--budget", "1GiB", "--set", "seq=2048", "../../examples/transformer.json"}, exitOK, "# fits the budget of 1 GiB (184.01 MiB of 1 GiB)", ""},
 		{"fits a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "../../examples/transformer.json"}, exitOK, "# fits WebGPU profile default (arena binding)", ""},
 		{"over a WebGPU profile", []string{"plan", "--webgpu", "default", "--f32-uniform", "--set", "seq=2048", "../../examples/transformer.json"}, exitOverBudget,
-			"over maxStorageBufferBindingSize 128 MiB by 56.01 MiB (its size grows with batch=4, seq=2048)", "does not fit WebGPU profile default"},
+			"over maxStorageBufferBindingSize 128 MiB by 56.01 MiB (its size grows with batch and seq; here batch=4, seq=2048)", "does not fit WebGPU profile default"},
 		{"a tensor over the binding", []string{"plan", "--webgpu", "default", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "--skip", "params", "../../examples/transformer.json"}, exitOverBudget,
 			`tensor "l0.up" is 256 MiB (268435456 bytes), over maxStorageBufferBindingSize 128 MiB`, "does not fit WebGPU profile default (tensor binding)"},
 		{"custom limits", []string{"plan", "--webgpu", "default", "--limits", "binding=256MiB,buffer=256MiB", "--binding", "tensor", "--f32-uniform", "--set", "seq=8192", "../../examples/transformer.json"}, exitOK,
@@ -398,8 +400,160 @@ func TestFitWhenTheWeightsAloneAreOver(t *testing.T) {
 			}
 			rest = rest[i+len(want):]
 		}
-		if code != exitOverBudget || !strings.Contains(errs, "the weights alone are 192.0004 MiB, over its 128 MiB binding") {
+		if code != exitOverBudget || !strings.Contains(errs, "the weights alone take 192.0004 MiB of the arena, over the device's 128 MiB binding: no seq fits while they are in it") {
 			t.Errorf("%v: exit %d, stderr %q; want 3 and the weights named", tt.args, code, errs)
 		}
+	}
+}
+
+// decoderGraph is a decoder's attention step whose symbols are the ONNX
+// decoders' three: the cache's length, the new tokens' and their sum, a
+// symbol of its own.
+const decoderGraph = `{"format": "memplan.graph/v1", "name": "decoder",
+ "symbols": {"past_sequence_length": 1, "sequence_length": 1, "total_sequence_length": 2},
+ "nodes": [
+  {"name": "x", "op": "input", "shape": ["sequence_length", 1024], "dtype": "f32"},
+  {"name": "past_k", "op": "input", "shape": ["past_sequence_length", 1024], "dtype": "f32"},
+  {"name": "k", "op": "concat", "inputs": ["past_k", "x"], "shape": ["total_sequence_length", 1024], "dtype": "f32"},
+  {"name": "s", "op": "matmul", "inputs": ["x", "k"], "shape": ["sequence_length", "total_sequence_length"], "dtype": "f32"}
+ ],
+ "outputs": ["s"]}`
+
+// --set binds a symbol to an expression of others, resolved once into
+// the values the plan uses and its record keeps; verify takes the record
+// against the file as it is. Errors name --set and say what is wrong.
+func TestSetExpressions(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "decoder.json")
+	if err := os.WriteFile(file, []byte(decoderGraph), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := []string{"--set", "total_sequence_length=past_sequence_length+sequence_length", "--set", "past_sequence_length=4095", "--set", "sequence_length=1"}
+	want := map[string]int64{"total_sequence_length": 4096, "past_sequence_length": 4095, "sequence_length": 1}
+	for _, args := range [][]string{
+		set,
+		{"--set", "total_sequence_length = past_sequence_length + sequence_length, past_sequence_length=4095 sequence_length=1"},
+		// A later --set replaces a symbol's definition.
+		{"--set", "past_sequence_length=7, total_sequence_length=past_sequence_length*2", "--set", "past_sequence_length=4095,sequence_length=1",
+			"--set", "total_sequence_length=(past_sequence_length+sequence_length)*1"},
+	} {
+		rec := filepath.Join(dir, "plan.json")
+		code, _, errs := runCLI(t, append(append([]string{"plan", "--json", "-o", rec}, args...), file)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		data, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan planner.Plan
+		if err := json.Unmarshal(data, &plan); err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(plan.Symbols, want) || !maps.Equal(plan.Options.Symbols, want) {
+			t.Errorf("%v: the record's symbols %v, options.symbols %v; want %v", args, plan.Symbols, plan.Options.Symbols, want)
+		}
+		for _, tt := range plan.Tensors {
+			if tt.Name == "k" && tt.Size != 4096*1024*4 {
+				t.Errorf("%v: k is %d bytes, want total_sequence_length=4096 rows", args, tt.Size)
+			}
+		}
+		if code, out, errs := runCLI(t, "verify", file, rec); code != exitOK || !strings.HasPrefix(out, "ok:") {
+			t.Errorf("%v: verify: exit %d: %s%s", args, code, out, errs)
+		}
+	}
+	// The same values in diff's labels, and --set-b over --set.
+	code, out, errs := runCLI(t, append(append([]string{"diff"}, set...), "--set-b", "past_sequence_length=15", file)...)
+	if code != exitOK || !strings.Contains(out, "past_sequence_length=4095,sequence_length=1,total_sequence_length=4096") ||
+		!strings.Contains(out, "past_sequence_length=15,sequence_length=1,total_sequence_length=16") {
+		t.Errorf("diff with --set-b: exit %d\n%s%s", code, out, errs)
+	}
+
+	for _, tt := range []struct {
+		name string
+		args []string
+		err  []string // lines of standard error, in order
+	}{
+		{"an unknown name", []string{"--set", "total_sequence_length=past_sequence_length+sequence_length,sequence_length=1"},
+			[]string{"memplan: --set: total_sequence_length=past_sequence_length+sequence_length uses past_sequence_length, which has no value",
+				"memplan: give it a value with --set past_sequence_length=value"}},
+		{"a cycle", []string{"--set", "past_sequence_length=total_sequence_length-1", "--set", "total_sequence_length=past_sequence_length+1"},
+			[]string{"memplan: --set: symbols defined by each other: past_sequence_length=total_sequence_length-1, total_sequence_length=past_sequence_length+1"}},
+		{"overflow", []string{"--set", "past_sequence_length=3037000500*3037000500"},
+			[]string{"memplan: --set: past_sequence_length=3037000500*3037000500 overflows: 3037000500 * 3037000500 is past int64"}},
+		{"negative", []string{"--set", "sequence_length=1, past_sequence_length=sequence_length-2"},
+			[]string{"memplan: --set: past_sequence_length=sequence_length-2 is -1: a symbol's value is a whole number of 0 or more"}},
+		{"bad syntax, with its column", []string{"--set", "total_sequence_length=past_sequence_length+*2"},
+			[]string{`memplan: plan: invalid value "total_sequence_length=past_sequence_length+*2" for flag -set: column 44: want a number, a symbol or (, got "*"`}},
+		{"--set-b's own", []string{"--set-b", "q=r"}, []string{"memplan: --set and --set-b: q=r uses r, which has no value"}},
+		{"a symbol the graph lacks", []string{"--set", "past=3"}, []string{`"past" given a value but not a symbol of this graph`}},
+	} {
+		cmd := "plan"
+		if tt.name == "--set-b's own" {
+			cmd = "diff"
+		}
+		code, _, errs := runCLI(t, append(append([]string{cmd}, tt.args...), file)...)
+		rest := errs
+		for _, w := range tt.err {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				t.Errorf("%s: stderr lacks %q (in order):\n%s", tt.name, w, errs)
+				break
+			}
+			rest = rest[i+len(w):]
+		}
+		if code != exitBadInput {
+			t.Errorf("%s: exit %d, want %d", tt.name, code, exitBadInput)
+		}
+	}
+}
+
+// memplan fit --symbol past_sequence_length needs no value of it: the
+// symbols bound to expressions of it follow each value tried, and the
+// answer is the largest past_sequence_length whose plan, with
+// total_sequence_length following, fits; planned again here at it and
+// the next.
+func TestFitFollows(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "decoder.json")
+	if err := os.WriteFile(file, []byte(decoderGraph), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	device := []string{"--webgpu", "default", "--limits", "binding=8MiB,buffer=8MiB", "--node-limit", "1000"}
+	code, out, errs := runCLI(t, append(append([]string{"fit", "--symbol", "past_sequence_length",
+		"--set", "total_sequence_length=past_sequence_length+sequence_length,sequence_length=1"}, device...), file)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	value, err := strconv.ParseInt(strings.TrimPrefix(last, "past_sequence_length="), 10, 64)
+	if err != nil || value < 2 {
+		t.Fatalf("the answer %q is not past_sequence_length=N", last)
+	}
+	for _, w := range []string{"with total_sequence_length=past_sequence_length+sequence_length following it:",
+		fmt.Sprintf("#   past_sequence_length=%d (total_sequence_length=%d): fits", value, value+1),
+		fmt.Sprintf("#   past_sequence_length=%d (total_sequence_length=%d): does not fit", value+1, value+2),
+		fmt.Sprintf("(its size grows with past_sequence_length and sequence_length; here past_sequence_length=%d, sequence_length=1)", value+1)} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the answer lacks %q:\n%s", w, out)
+		}
+	}
+	// At the answer and the next, the plan with total following fits and
+	// does not.
+	for _, c := range []struct {
+		past int64
+		code int
+	}{{value, exitOK}, {value + 1, exitOverBudget}} {
+		set := fmt.Sprintf("past_sequence_length=%d,sequence_length=1,total_sequence_length=past_sequence_length+sequence_length", c.past)
+		if got, out, errs := runCLI(t, append(append([]string{"plan", "--set", set}, device...), file)...); got != c.code {
+			t.Errorf("past_sequence_length=%d: exit %d, want %d\n%s%s", c.past, got, c.code, out, errs)
+		}
+	}
+	// The searched symbol may not follow others.
+	code, _, errs = runCLI(t, append(append([]string{"fit", "--symbol", "total_sequence_length",
+		"--set", "total_sequence_length=past_sequence_length+sequence_length,sequence_length=1,past_sequence_length=1"}, device...), file)...)
+	if code != exitBadInput || !strings.Contains(errs, "the search sets total_sequence_length, but it is bound to total_sequence_length=past_sequence_length+sequence_length") {
+		t.Errorf("searching a follower: exit %d, %s", code, errs)
 	}
 }

@@ -36,14 +36,16 @@ type HostOptions struct {
 // Resolve is the options the command asks for: current when it names
 // none; else its own over the defaults (fields the page leaves out take
 // their defaults, not the last request's: the form sends everything it
-// shows).
+// shows). A page's symbols text is resolved where the file is planned
+// (the planner worker, Options.Resolve), so that a file planned with
+// symbols that lack values is still the file new options re-plan and
+// the page's search looks at, as one whose own symbols lack values is.
 func (h HostOptions) Resolve(current Options) (Options, error) {
 	switch {
 	case h.Attributes != nil:
 		return OptionsFromAttributes(h.Attributes)
 	case h.Options != nil:
-		o := *h.Options
-		return o, o.Resolve()
+		return *h.Options, nil
 	}
 	return current, nil
 }

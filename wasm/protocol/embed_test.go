@@ -38,7 +38,13 @@ func TestOptionsFromAttributes(t *testing.T) {
 		{"unknown strategy", map[string]string{"strategy": "fastest"}, def, `<memplan-plan strategy="fastest">: unknown strategy`},
 		{"bad switch", map[string]string{"no-reuse": "yes"}, def, `<memplan-plan no-reuse="yes">: want true or false (or 1 or 0) for a switch, got "yes"`},
 		{"bad size", map[string]string{"guard": "-5"}, def, `<memplan-plan guard="-5">`},
-		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: symbols:`},
+		{"symbols bound to expressions", map[string]string{"symbols": "total=past+seq, past=4095, seq=1"},
+			with(func(o *Options) {
+				o.SymbolsText, o.Symbols = "total=past+seq, past=4095, seq=1", map[string]int64{"total": 4096, "past": 4095, "seq": 1}
+			}), ""},
+		{"bad symbols", map[string]string{"symbols": "batch"}, def, `<memplan-plan symbols="batch">: column 1: "batch" is not name=value`},
+		{"symbols unresolved", map[string]string{"symbols": "total=past+1"}, def, `<memplan-plan symbols="total=past+1">: total=past+1 uses past, which has no value`},
+		{"symbols in a cycle", map[string]string{"symbols": "a=b, b=a"}, def, `<memplan-plan symbols="a=b, b=a">: symbols defined by each other: a=b, b=a`},
 		{"a device", map[string]string{"webgpu": "intel", "binding": "tensor", "limits": "binding=1GiB,buffer=1GiB", "node-limit": "5000"},
 			with(func(o *Options) {
 				o.WebGPU, o.Binding, o.Limits, o.NodeLimit = "intel", "tensor", "binding=1GiB,buffer=1GiB", 5000
@@ -97,6 +103,11 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 			o.NoReuse, o.SkipParams, o.SkipInputs, o.SkipConstants = true, true, true, true
 			o.Symbols, o.IfBranch = map[string]int64{"seq": 4, "batch": 2}, "else"
 		}), true, `src="m.json" strategy="best-fit" alignment="128" guard="0" budget="1048576" no-reuse skip-inputs skip-constants symbols="batch=2, seq=4" if-branch="else"`},
+		// Expressions stay text in the snippet; the element resolves them
+		// to the values the app planned with.
+		{"symbols bound to expressions", with(func(o *Options) {
+			o.SymbolsText, o.Symbols = "total=past+seq, past=4095, seq=1", map[string]int64{"total": 4096, "past": 4095, "seq": 1}
+		}), false, `src="m.json" symbols="total=past+seq, past=4095, seq=1"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +121,7 @@ func TestEmbedSnippetRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back.SymbolsText = "" // the snippet writes symbols as text; the map is what counts
+			back.SymbolsText = tc.o.SymbolsText // the snippet writes symbols as text; the map is what counts
 			if !tc.params {
 				back.SkipParams = tc.o.SkipParams // no params: skipping them changes nothing
 			}

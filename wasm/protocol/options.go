@@ -78,7 +78,7 @@ const (
 	countKind                     // a whole number
 	switchKind                    // on or off
 	skipKind                      // a comma list of params, inputs, constants
-	symbolsKind                   // name=value pairs, as planner.ParseSymbols reads them
+	symbolsKind                   // name=expression definitions, as ir.ParseSymbolDefs reads them
 )
 
 // optionTable is the table, in the order a snippet writes attributes and
@@ -129,7 +129,7 @@ func (opt *Option) words() (help, deflt string) {
 	case optSkipParams, optSkipInputs, optSkipConstants:
 		return "leave " + strings.TrimPrefix(opt.JSON, "skip_") + " out of the arena", ""
 	case optSymbols:
-		return "bind symbolic dimensions, `sym=value`[,sym=value] (repeatable)", "the graph's"
+		return "bind symbolic dimensions, `sym=value`[,sym=value] (repeatable); a value may be an expression of other symbols with + - * and parentheses (total=past+seq)", "the graph's"
 	case optIfBranch:
 		return "ONNX If nodes whose branches disagree on a shape take this `branch`: then or else", "they must agree"
 	case optWebGPU:
@@ -237,8 +237,9 @@ func (opt *Option) parse(o *Options, text string) error {
 		}
 		*opt.number(o) = n
 	case symbolsKind:
-		// Given once (a link, an attribute), the text stays as written;
-		// the command line's repeated --set merges (ParseRepeated).
+		// Given once (a link, an attribute), the text stays as written and
+		// must resolve alone; the command line's repeated --set merges
+		// (ParseRepeated) and resolves once every flag is read.
 		syms, err := planner.ParseSymbols(text)
 		if err != nil {
 			return err
@@ -252,28 +253,67 @@ func (opt *Option) parse(o *Options, text string) error {
 }
 
 // ParseRepeated is Parse for a flag given again: the command line's --set
-// repeats, its values merging, later ones winning, and the text becomes
-// the merged values'. Only the command line links it.
+// repeats, its definitions merging, a later one of a symbol replacing the
+// earlier (ir.SymbolDefs.Merge), and the text becomes the merged
+// definitions'. Each is read as it comes; they resolve together, once all
+// are read (ResolveSymbols), since one may use a symbol the next defines:
+// --set total=past+seq --set past=4095,seq=1. Only the command line
+// links it.
 func (opt *Option) ParseRepeated(o *Options, text string) error {
-	prev := o.Symbols
-	if opt.kind != symbolsKind || o.SymbolsText == "" {
+	if opt.kind != symbolsKind {
 		return opt.Parse(o, text)
 	}
-	if err := opt.Parse(o, text); err != nil {
+	later, err := ir.ParseSymbolDefs(text)
+	if err != nil {
 		return err
 	}
-	merged := make(map[string]int64, len(prev)+len(o.Symbols))
-	for k, n := range prev {
-		merged[k] = n
-	}
-	for k, n := range o.Symbols {
-		merged[k] = n
-	}
-	if len(merged) > 0 {
-		o.Symbols = merged
-	}
-	o.SymbolsText = symbolsText(merged)
+	// The text is what the flags set: Symbols come from it (ResolveSymbols).
+	o.SymbolsText, o.Symbols = o.SymbolDefs().Merge(later).String(), nil
 	return opt.check(o)
+}
+
+// SymbolDefs are the definitions of the symbols text, nil when there is
+// none or it does not read (ResolveSymbols says why).
+func (o *Options) SymbolDefs() ir.SymbolDefs {
+	defs, err := ir.ParseSymbolDefs(o.SymbolsText)
+	if err != nil {
+		return nil
+	}
+	return defs
+}
+
+// ResolveSymbols evaluates the symbols text into Symbols, once, before
+// anything is decoded or planned: every symbol's value, those bound to
+// expressions of others included (ir.SymbolDefs.Resolve), so that
+// decoders, the planner and the plan record see only whole numbers (the
+// record keeps the values; a link and a snippet keep the text, which
+// resolves to the same). Without text, Symbols stay as they are. search,
+// when not "", is the symbol a fit search sets at each value it tries
+// (FitSearch): it needs no value of its own, and resolves here at 1, the
+// search's first value. The error is an *ir.SymbolError, without the
+// words of any front end: the command line names --set, the page its
+// Symbols field (Resolve).
+func (o *Options) ResolveSymbols(search string) error {
+	if o.SymbolsText == "" {
+		return nil
+	}
+	defs, err := ir.ParseSymbolDefs(o.SymbolsText)
+	if err != nil {
+		return err
+	}
+	var fixed map[string]int64
+	if _, ok := defs.Lookup(search); search != "" && !ok {
+		fixed = map[string]int64{search: 1}
+	}
+	syms, err := defs.Resolve(fixed)
+	if err != nil {
+		return err
+	}
+	o.Symbols = nil
+	if len(syms) > 0 {
+		o.Symbols = syms
+	}
+	return nil
 }
 
 // Format writes o's value of the option as text Parse reads back; ok is
@@ -376,11 +416,10 @@ func (opt *Option) check(o *Options) error {
 			return want("0 (none) or more search nodes", o.NodeLimit, "")
 		}
 	case optSymbols:
-		if o.SymbolsText != "" {
-			if _, err := planner.ParseSymbols(o.SymbolsText); err != nil {
-				return err
-			}
-		}
+		// The text is read where it resolves (ResolveSymbols, Resolve),
+		// which every front end does before it plans, so that a
+		// definition that does not read and one that does not resolve
+		// are told the same way.
 		for k, v := range o.Symbols {
 			if k == "" || v < 0 {
 				return &FieldError{Field: "symbols", Msg: want("names with whole numbers of 0 or more", v, k).Error()}

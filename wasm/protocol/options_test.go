@@ -1,11 +1,13 @@
 package protocol
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"memplan/ir"
 	"memplan/planner"
 )
 
@@ -125,7 +127,8 @@ func TestOptionsValidate(t *testing.T) {
 		// (ResolveGPU); Validate checks their length.
 		{"limits over the profile", map[string]any{"webgpu": "default", "limits": "binding=2GiB"}, "", ""},
 		{"long limits", map[string]any{"limits": strings.Repeat("x", 201)}, "options.limits", "want at most 200 characters"},
-		{"symbols text", map[string]any{"symbols_text": "batch"}, "options.symbols_text", `"batch" is not name=value`},
+		// The text is read where it resolves (TestOptionsResolve).
+		{"symbols text", map[string]any{"symbols_text": "batch"}, "", ""},
 		{"symbol value", map[string]any{"symbols": map[string]any{"batch": -1.0}}, "options.symbols", `got "batch": -1`},
 		{"node limit", map[string]any{"node_limit": -1.0}, "options.node_limit", "want 0 (none) or more search nodes, got -1"},
 		{"a type Decode refuses first", map[string]any{"alignment": "64"}, "options.alignment", `want a number, got the string "64"`},
@@ -159,11 +162,30 @@ func TestSymbolsOptionMerges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if o.Symbols["batch"] != 4 || o.Symbols["seq"] != 16 || o.SymbolsText != "batch=4, seq=16" {
-		t.Fatalf("merged %v, text %q", o.Symbols, o.SymbolsText)
+	if o.SymbolsText != "batch=4, seq=16" {
+		t.Fatalf("merged text %q", o.SymbolsText)
 	}
 	if err := o.Validate(); err != nil {
 		t.Fatal(err)
+	}
+	if err := o.ResolveSymbols(""); err != nil || o.Symbols["batch"] != 4 || o.Symbols["seq"] != 16 {
+		t.Fatalf("merged %v, %v", o.Symbols, err)
+	}
+	// A definition may use a symbol a later --set defines: each is read
+	// as it comes, and they resolve together.
+	o = DefaultOptions()
+	for _, text := range []string{"total=past+seq", "past=1", "past=4095, seq=1"} {
+		if err := set.ParseRepeated(&o, text); err != nil {
+			t.Fatalf("--set %s: %v", text, err)
+		}
+	}
+	if err := o.ResolveSymbols(""); err != nil || o.SymbolsText != "total=past+seq, past=4095, seq=1" || o.Symbols["total"] != 4096 {
+		t.Fatalf("text %q resolved to %v, %v", o.SymbolsText, o.Symbols, err)
+	}
+	// A flag's text that does not read is refused as it comes, with its column.
+	var se *ir.SymbolError
+	if err := set.ParseRepeated(&o, "seq=1+"); !errors.As(err, &se) || se.Column != 7 || se.Symbol != "seq" {
+		t.Fatalf("--set seq=1+: %v, want a *ir.SymbolError at column 7", err)
 	}
 	once := DefaultOptions()
 	if err := set.Parse(&once, "seq=16,batch=2"); err != nil || once.SymbolsText != "seq=16,batch=2" {
@@ -198,5 +220,104 @@ func TestResolveGPUNeedsAProfile(t *testing.T) {
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("%+v: %q, want %q", tt.o, got, tt.want)
 		}
+	}
+}
+
+// Resolve (the page's, the worker's) and ResolveSymbols (the command
+// line's) evaluate the symbols text once into values; an error is an
+// *ir.SymbolError the caller can read, which the page's words name the
+// field of. A fit search's symbol needs no value.
+func TestOptionsResolve(t *testing.T) {
+	tests := []struct {
+		name, text, search string
+		want               map[string]int64
+		err                string // the page's error, "" for none
+		unknown            string // the SymbolError's Unknown
+		cycle              int    // the length of its Cycle
+	}{
+		{name: "values", text: "batch=2, seq=9007199254740993", want: map[string]int64{"batch": 2, "seq": 9007199254740993}},
+		{name: "a decoder's symbols", text: "total_sequence_length=past_sequence_length+sequence_length, past_sequence_length=4095, sequence_length=1",
+			want: map[string]int64{"total_sequence_length": 4096, "past_sequence_length": 4095, "sequence_length": 1}},
+		{name: "the searched symbol needs no value", text: "total=past+1", search: "past", want: map[string]int64{"total": 2, "past": 1}},
+		{name: "a searched symbol's value stays", text: "total=past+1, past=7", search: "past", want: map[string]int64{"total": 8, "past": 7}},
+		{name: "another symbol still needs one", text: "total=past+seq", search: "past", err: "Symbols field: total=past+seq uses seq, which has no value", unknown: "seq"},
+		{name: "unknown", text: "total=past+1", err: "Symbols field: total=past+1 uses past, which has no value", unknown: "past"},
+		{name: "cycle", text: "a=b+1, b=a", err: "Symbols field: symbols defined by each other: a=b+1, b=a", cycle: 3},
+		{name: "syntax", text: "batch", err: `Symbols field: column 1: "batch" is not name=value`},
+		{name: "negative", text: "a=2, b=a-3", err: "Symbols field: b=a-3 is -1"},
+		{name: "overflow", text: "a=4294967296*4294967296", err: "Symbols field: a=4294967296*4294967296 overflows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.SymbolsText = tt.text
+			err := o.ResolveFor(tt.search)
+			if tt.err == "" {
+				if err != nil || !reflect.DeepEqual(o.Symbols, tt.want) {
+					t.Fatalf("%q: %v, %v; want %v", tt.text, o.Symbols, err, tt.want)
+				}
+				return
+			}
+			var se *ir.SymbolError
+			if err == nil || !strings.HasPrefix(err.Error(), tt.err) || !errors.As(err, &se) || se.Unknown != tt.unknown || len(se.Cycle) != tt.cycle {
+				t.Fatalf("%q: %v, want %q wrapping a *ir.SymbolError (unknown %q, cycle of %d)", tt.text, err, tt.err, tt.unknown, tt.cycle)
+			}
+			// The command line's, without the page's words.
+			o.SymbolsText = tt.text
+			if err := o.ResolveSymbols(tt.search); err == nil || strings.Contains(err.Error(), "Symbols field") {
+				t.Errorf("%q: ResolveSymbols: %v, want the error without the page's words", tt.text, err)
+			}
+			// An unknown name is a symbol to give a value, as a file's
+			// unbound one is: the page's hint names it.
+			e := ErrorOf(err)
+			if tt.unknown != "" && (e.Need != ir.NeedSymbols || !slices.Equal(e.Symbols, []string{tt.unknown}) || !strings.Contains(e.Hint, "Give "+tt.unknown+" a value under Symbols")) {
+				t.Errorf("%q: the page's error %+v does not ask for %s", tt.text, e, tt.unknown)
+			}
+		})
+	}
+	// Without text the values stay as set.
+	o := DefaultOptions()
+	o.Symbols = map[string]int64{"batch": 3}
+	if err := o.Resolve(); err != nil || o.Symbols["batch"] != 3 {
+		t.Fatalf("values without text: %v, %v", o.Symbols, err)
+	}
+}
+
+// The page's menu of symbols to search: a plan's symbols with their
+// values (not those that follow others), or when the file needs symbol
+// values, those, which a search needs none of.
+func TestFitChoices(t *testing.T) {
+	o := DefaultOptions()
+	o.SymbolsText = "total=past+seq, past=4095, seq=1"
+	got := PlanFitChoices("dec.onnx", map[string]int64{"past": 4095, "seq": 1, "total": 4096, "batch": 1}, o)
+	want := &FitChoices{File: "dec.onnx", Symbols: []FitSymbol{{"batch", "batch (now 1)"}, {"past", "past (now 4095; total follows)"}, {"seq", "seq (now 1; total follows)"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan choices %+v, want %+v", got, want)
+	}
+	if got := PlanFitChoices("mlp.json", nil, DefaultOptions()); len(got.Symbols) != 0 || got.Note == "" || got.Symbols == nil {
+		t.Errorf("no symbols: %+v, want an empty list and a note", got)
+	}
+	need := ErrorOf(&ir.Error{File: "m.onnx", Msg: "unbound symbols", Need: ir.NeedSymbols, Symbols: []string{"batch", "seq"}})
+	got = ErrorFitChoices("m.onnx", need)
+	want = &FitChoices{File: "m.onnx", Symbols: []FitSymbol{{"batch", "batch (no value yet)"}, {"seq", "seq (no value yet)"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("error choices %+v, want %+v", got, want)
+	}
+	if got := ErrorFitChoices("m.onnx", ErrorOf(&ir.Error{File: "m.onnx", Msg: "truncated"})); len(got.Symbols) != 0 || !strings.Contains(got.Note, "m.onnx did not plan") {
+		t.Errorf("another error: %+v, want nothing to search and a note", got)
+	}
+}
+
+// The page's search follows the symbols text's expressions, as the
+// command line's does: FitSearch carries the definitions.
+func TestFitSearchFollowsTheText(t *testing.T) {
+	o := DefaultOptions()
+	o.SymbolsText = "total = past+seq, seq=1"
+	if err := o.ResolveFor("past"); err != nil {
+		t.Fatal(err)
+	}
+	s := FitSearch(o, "past", nil)
+	if s.Defs.String() != "total=past+seq, seq=1" || !slices.Equal(s.Defs.Followers("past"), []string{"total"}) {
+		t.Errorf("the search's definitions are %q", s.Defs.String())
 	}
 }

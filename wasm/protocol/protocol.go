@@ -10,6 +10,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"memplan/ir"
@@ -36,8 +37,10 @@ type Options struct {
 	Budget int64 `json:"budget"`
 	// IfBranch picks the branch of ONNX If nodes whose branches disagree.
 	IfBranch string `json:"if_branch,omitempty"`
-	// SymbolsText is the page's symbols field as typed ("batch=8, seq=256"):
-	// Go reads it, with the command line's grammar, and exactly.
+	// SymbolsText is the page's symbols field as typed ("batch=8, seq=256",
+	// "total=past+seq, past=4095, seq=1"): Go reads it, with the command
+	// line's grammar, and exactly, and resolves it into Symbols before
+	// planning (Resolve).
 	SymbolsText string `json:"symbols_text,omitempty"`
 	// WebGPU names the device profile to plan for (planner.Profiles; ""
 	// for none) and Binding the binding model ("arena" or "tensor").
@@ -80,8 +83,10 @@ func ResolveGPU(o *Options) error {
 // slice, so that the work is bounded by the plan count and the answer is
 // the same on any machine. lower reads the file again at other symbol
 // values.
+// The symbols bound to expressions follow the symbol searched (o's
+// symbols text, planner.FitSearch.Defs).
 func FitSearch(o Options, symbol string, lower func(map[string]int64) (*planner.Problem, error)) planner.FitSearch {
-	return planner.FitSearch{Symbol: symbol, Symbols: o.Symbols, Lower: lower, Strategy: o.Strategy,
+	return planner.FitSearch{Symbol: symbol, Symbols: o.Symbols, Defs: o.SymbolDefs(), Lower: lower, Strategy: o.Strategy,
 		Place: planner.PlaceOptions{AutoSlice: -1}, MaxPlans: planner.DefaultMaxPlans}
 }
 
@@ -95,17 +100,15 @@ func FitSearchWith(o Options, symbol string, lower func(map[string]int64, func(*
 	return s
 }
 
-// Resolve reads SymbolsText into Symbols.
-func (o *Options) Resolve() error {
-	if o.SymbolsText == "" {
-		return nil
-	}
-	syms, err := planner.ParseSymbols(o.SymbolsText)
-	if err != nil {
-		return err
-	}
-	if len(syms) > 0 {
-		o.Symbols = syms
+// Resolve reads SymbolsText into Symbols (ResolveSymbols) for a plan; an
+// error names the page's field.
+func (o *Options) Resolve() error { return o.ResolveFor("") }
+
+// ResolveFor is Resolve for a fit search of symbol (FitSearch; "" for a
+// plan), which needs no value of its own.
+func (o *Options) ResolveFor(symbol string) error {
+	if err := o.ResolveSymbols(symbol); err != nil {
+		return fmt.Errorf("Symbols field: %w", err)
 	}
 	return nil
 }
@@ -164,9 +167,16 @@ func andList(names []string) string {
 func ErrorOf(err error) *Error {
 	e := &Error{Message: err.Error(), Kind: "input"}
 	var ie *ir.Error
-	if errors.As(err, &ie) {
+	var se *ir.SymbolError
+	switch {
+	case errors.As(err, &ie):
 		e.File, e.Line, e.Column, e.Path, e.Node, e.Need = ie.File, ie.Line, ie.Column, ie.Path, ie.Node, ie.Need
 		e.Hint, e.Symbols = pageHint(ie), ie.Symbols
+	case errors.As(err, &se) && se.Unknown != "":
+		// A symbol an expression uses needs a value, as a file's unbound
+		// symbol does: the same hint, and the same offer to search it.
+		e.Need, e.Symbols = ir.NeedSymbols, []string{se.Unknown}
+		e.Hint = pageHint(&ir.Error{Need: e.Need, Symbols: e.Symbols})
 	}
 	var mem *ir.MemoryError
 	var bug *planner.UnverifiedPlanError
@@ -180,6 +190,66 @@ func ErrorOf(err error) *Error {
 		e.Kind = "bug"
 	}
 	return e
+}
+
+// FitChoices are the symbols the page's "largest that fits" offers to
+// search in the file new options re-plan, in the page's words. Go says
+// which (the symbols of its plan; when it did not plan for want of
+// symbol values, those: a search gives the symbol searched a value at
+// each trial), so the page lists them as they are.
+type FitChoices struct {
+	File    string      `json:"file"`
+	Symbols []FitSymbol `json:"symbols"`
+	// Note says why there is nothing to search, when Symbols is empty.
+	Note string `json:"note,omitempty"`
+}
+
+// FitSymbol is one symbol to search, and how the page's menu lists it.
+type FitSymbol struct {
+	Name  string `json:"name"`
+	Label string `json:"label"` // "batch (now 4)", "past (no value yet)"
+}
+
+// PlanFitChoices are the choices for a plan of file made with o, whose
+// symbols had the values used: each of them with its value, sorted,
+// except those bound to expressions of others, which follow the one
+// searched (FitSearch) rather than being searched.
+func PlanFitChoices(file string, used map[string]int64, o Options) *FitChoices {
+	c := &FitChoices{File: file, Symbols: []FitSymbol{}}
+	defs := o.SymbolDefs()
+	names := make([]string, 0, len(used))
+	for name := range used {
+		if !defs.Follows(name) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		label := name + " (now " + decimal(used[name])
+		if f := defs.Followers(name); len(f) > 0 {
+			label += "; " + andList(f) + map[bool]string{true: " follows", false: " follow"}[len(f) == 1]
+		}
+		c.Symbols = append(c.Symbols, FitSymbol{Name: name, Label: label + ")"})
+	}
+	if len(c.Symbols) == 0 {
+		c.Note = "This plan has no symbols to vary."
+	}
+	return c
+}
+
+// ErrorFitChoices are the choices for file when it failed to plan with
+// e: the symbols it needs values for (e.Symbols, with Need "symbols"),
+// which a search needs no value of; nothing for any other error.
+func ErrorFitChoices(file string, e *Error) *FitChoices {
+	c := &FitChoices{File: file, Symbols: []FitSymbol{}}
+	if e.Need != ir.NeedSymbols || len(e.Symbols) == 0 {
+		c.Note = file + " did not plan: there is nothing to search until it does."
+		return c
+	}
+	for _, name := range e.Symbols {
+		c.Symbols = append(c.Symbols, FitSymbol{Name: name, Label: name + " (no value yet)"})
+	}
+	return c
 }
 
 // PlanRequest asks the worker to plan a file. The file's bytes travel

@@ -68,7 +68,7 @@ func TestOptionsResolveSymbolsText(t *testing.T) {
 		t.Fatalf("Resolve: %v, %v", o.Symbols, err)
 	}
 	bad := Options{SymbolsText: "batch"}
-	if err := bad.Resolve(); err == nil || !strings.Contains(err.Error(), `"batch" is not name=value`) {
+	if err := bad.Resolve(); err == nil || !strings.Contains(err.Error(), `Symbols field: column 1: "batch" is not name=value`) {
 		t.Fatalf("Resolve of %q: %v", bad.SymbolsText, err)
 	}
 }

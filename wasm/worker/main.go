@@ -158,7 +158,8 @@ func (w *worker) handle(m js.Value) {
 			req.Options, err = protocol.OptionsFromAttributes(r.Attributes)
 		}
 		if err == nil {
-			err = resolve(&req.Options)
+			// A fit search's symbol needs no value: each trial gives it one.
+			err = resolve(&req.Options, map[bool]string{true: req.Symbol}[r.Type == "fit"])
 		}
 		if err != nil {
 			if req.Pool > 0 { // the pool waits for the request's outcome
@@ -210,7 +211,7 @@ func (w *worker) handle(m js.Value) {
 			data, err = jsconv.Copy(d.Data)
 			if err == nil {
 				sides[k].Options = d.Options
-				err = resolve(&sides[k].Options)
+				err = resolve(&sides[k].Options, "")
 			}
 			if err != nil {
 				fail(fmt.Errorf("side %s: %w", key, err))
@@ -579,7 +580,7 @@ func answer(req protocol.PlanRequest, data []byte, prob *planner.Problem, p *pla
 	if errors.As(err, &tooLarge) {
 		// No plan binds these tensors: the error is the fit report.
 		fit = planner.FitOfLimits(tooLarge)
-		_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort: the verdict stands without
+		_ = planner.ExplainFit(fit, prob.Symbols, req.Options.SymbolDefs(), relower(req, data)) // best effort: the verdict stands without
 		e := protocol.ErrorOf(err)
 		e.Message = strings.Join(append([]string{fit.Text}, fit.Lines...), "\n")
 		return protocol.WorkerEvent{Type: "error", Error: e, Fit: fit}, nil, err
@@ -589,7 +590,7 @@ func answer(req protocol.PlanRequest, data []byte, prob *planner.Problem, p *pla
 	}
 	// The one verdict (planner.Judge): the viewer shows it as it is.
 	if fit = planner.Judge(p, req.Options.Budget); fit != nil && !fit.Fits && prob != nil {
-		_ = planner.ExplainFit(fit, prob.Symbols, relower(req, data)) // best effort, as above
+		_ = planner.ExplainFit(fit, prob.Symbols, req.Options.SymbolDefs(), relower(req, data)) // best effort, as above
 	}
 	lap("plan")
 	bin, err := p.AppendBinary(nil)
@@ -791,10 +792,11 @@ func postBytes(ev protocol.WorkerEvent, key string, b []byte) {
 
 func encode(ev protocol.WorkerEvent) js.Value { return jsconv.Encode(ev) }
 
-// resolve reads the options' symbols text and WebGPU choices.
-func resolve(o *protocol.Options) error {
+// resolve reads the options' symbols text, for a plan or for a fit
+// search of symbol (which needs no value), and WebGPU choices.
+func resolve(o *protocol.Options, symbol string) error {
 	if err := protocol.ResolveGPU(o); err != nil {
 		return err
 	}
-	return o.Resolve()
+	return o.ResolveFor(symbol)
 }

@@ -126,6 +126,8 @@ type PlanSummary struct {
 	Embed string `json:"embed"`
 	// Rows are the summary as the page lists it: label and text.
 	Rows [][2]string `json:"rows"`
+	// FitChoices are the symbols the page's "largest that fits" offers.
+	FitChoices *protocol.FitChoices `json:"fit_choices"`
 }
 
 // PhaseSummary is one phase of the schedule and its peak.
@@ -141,6 +143,10 @@ type PhaseSummary struct {
 type ErrorEvent struct {
 	protocol.Error
 	Showing *string `json:"showing"`
+	// FitChoices, for a file that did not plan, are what the page's
+	// "largest that fits" offers to search in it (the symbols it lacks
+	// values for); nil for errors of other kinds.
+	FitChoices *protocol.FitChoices `json:"fit_choices,omitempty"`
 }
 
 // TensorInfo is a tensor as events carry it: its record, its index and

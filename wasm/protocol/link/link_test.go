@@ -36,8 +36,10 @@ func TestStateRoundTrip(t *testing.T) {
 	every := defaults()
 	every.Strategy, every.Alignment, every.Guard, every.F32Uniform, every.NoReuse = "exact", 256, 0, true, true
 	every.SkipParams, every.SkipInputs, every.SkipConstants = true, true, true
-	every.SymbolsText, every.Budget, every.IfBranch = "batch=8, seq=256", 128<<20, "else"
-	every.Symbols = map[string]int64{"batch": 8, "seq": 256}
+	// Symbols bound to expressions keep their text in a link, which
+	// resolves to the same values when it opens.
+	every.SymbolsText, every.Budget, every.IfBranch = "total=past+seq, past=4095 seq=1", 128<<20, "else"
+	every.Symbols = map[string]int64{"total": 4096, "past": 4095, "seq": 1}
 	every.WebGPU, every.Binding, every.Limits, every.NodeLimit = "intel", planner.BindTensor, "binding=1GiB,buffer=1GiB", 20000
 	for _, c := range []struct {
 		name string
@@ -112,7 +114,10 @@ func TestStateHostile(t *testing.T) {
 		{"strategy=fastest", "strategy", "unknown strategy"},
 		{"f32=yes", "f32", "want true or false (or 1 or 0)"},
 		{"skip=params,weights", "skip", "unknown kind"},
-		{"sym=batch", "sym", ""},
+		{"sym=batch", "sym", `column 1: "batch" is not name=value`},
+		{"sym=total%3Dpast%2B1", "sym", "total=past+1 uses past, which has no value"},
+		{"sym=a%3Db,b%3Da", "sym", "symbols defined by each other: a=b, b=a"},
+		{"sym=a%3D3-4", "sym", "a=3-4 is -1"},
 		{"budget=0", "budget", "want a size above 0"},
 		{"ifbranch=maybe", "ifbranch", "then or else"},
 		{"webgpu=gtx", "webgpu", "unknown WebGPU profile"},
