@@ -106,7 +106,7 @@ var conformanceSymbols = map[string]string{
 	"attention_mask1d_fp16.onnx":        "batch=1,sequence=128",
 	"bert_toy.onnx":                     "batch=1,max_seq_len_in_batch=128",
 	"bert_toy.symbolic.onnx":            "batch=1,max_seq_len_in_batch=128",
-	"genai_decoder_f32_symbolic.onnx":   "batch_size=1,sequence_length=3,past_sequence_length=5,total_sequence_length=8",
+	"genai_decoder_f32_symbolic.onnx":   "batch_size=1,sequence_length=3,past_sequence_length=5,total_sequence_length=past_sequence_length+sequence_length",
 	"ppocr_mobile_v2_cls.onnx":          "p2o.DynamicDimension.0=1,p2o.DynamicDimension.1=48,p2o.DynamicDimension.2=192",
 	"silero_vad_16k_op15.onnx":          "batch=1,sequence=512",
 	"silero_vad_op18.onnx":              "batch=1,sequence=512",
