@@ -12,7 +12,7 @@ import (
 // AppBudget.
 const (
 	PageBudget = 3_500_000
-	AppBudget  = 4_500_000
+	AppBudget  = 5_000_000
 )
 
 // AfterFirstScreen lists what the app loads only once its first picture

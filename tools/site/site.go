@@ -26,7 +26,7 @@ func WasmExec() string {
 
 // The two programs and how they are built. Size is what the page pays
 // for on every first visit (the first screen has a 3.5 MB budget, both
-// together 4.5 MB, gzipped), so inlining is turned off where it buys
+// together 5 MB, gzipped), so inlining is turned off where it buys
 // little: in the standard library, whose inlined copies cost about 300 kB
 // in the viewer, in ebiten, which spends its frame time in WebGL calls
 // rather than Go, and in the decoders. The Go runtime keeps it: without,
