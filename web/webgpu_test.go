@@ -374,3 +374,49 @@ func TestBrowserSymbolExpressionsFit(t *testing.T) {
 		document.getElementById("largest-text").hidden`)
 	p.screenshot("symbols-expressions-fit")
 }
+
+// TestBrowserDecoderLongestContext: a quantized decoder in ONNX Runtime
+// GenAI's layout, dropped on the page as a user would, answers "the longest
+// context this decoder can take on the default WebGPU device" as Go's
+// search does, with total_sequence_length following the past; and with a
+// cache as long as the sequence (onnxruntime's shared buffer), the table
+// shows each present as a view of its past.
+func TestBrowserDecoderLongestContext(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	p.wait("the default example", viewerShows("transformer.json"))
+	const name = "genai_decoder_f32_symbolic.onnx"
+	model := s.testdata("ir/onnx/testdata/ortoracle/" + name)
+
+	const shared = "batch_size=1, sequence_length=1, past_sequence_length=64, total_sequence_length=past_sequence_length"
+	p.setField("symbols", shared)
+	p.dropBytes(name, model)
+	p.wait("the decoder", viewerShows(name)+` && window.memplanApp.tensorsOf === `+fmt.Sprintf("%q", name))
+	views := eval[string](p, `window.memplanApp.tensors.filter((t) => t.name.startsWith("present.")).map((t) => t.name + ">" + (t.root || "")).join(" ")`)
+	const want = "present.0.key>past_key_values.0.key present.0.value>past_key_values.0.value present.1.key>past_key_values.1.key present.1.value>past_key_values.1.value"
+	if views != want {
+		p.fail("the shared cache's presents are %q, want views of their pasts: %q", views, want)
+	}
+	p.wait("the table says so", `Array.from(document.querySelectorAll("tr[data-name='present.0.key'] td")).some((td) => td.textContent === "view of past_key_values.0.key")`)
+
+	const growing = "batch_size=1, sequence_length=1, total_sequence_length=past_sequence_length+sequence_length"
+	p.setField("symbols", growing)
+	p.setField("webgpu", "default")
+	// The past has no value now: planning asks for it, and the search
+	// takes it without one, with the total following.
+	p.wait("the missing past", `document.getElementById("error-hint").textContent.startsWith("Give past_sequence_length a value")`)
+	p.wait("the menu of what it lacks", `Array.from(document.getElementById("largest-symbol").options).map((o) => o.value + ": " + o.textContent).join(" | ") ===
+		"past_sequence_length: past_sequence_length (no value yet)" && !document.getElementById("largest-run").disabled`)
+	eval[bool](p, `(() => { const s = document.getElementById("largest-symbol"); s.value = "past_sequence_length";
+		document.getElementById("largest-run").click(); return true; })()`)
+	p.wait("the answer", `!document.getElementById("largest-text").hidden &&
+		document.getElementById("largest-text").textContent.startsWith("past_sequence_length=")`)
+	want2 := goLargestOf(t, name, model, growing, "past_sequence_length", "default", "")
+	if got := p.text("#largest-text"); got != want2.Text {
+		p.fail("the page says %q, Go %q", got, want2.Text)
+	}
+	if want2.Value < 100_000 {
+		t.Errorf("the decoder's longest context is %d: its 2 layers' f32 cache should allow over 100,000 tokens in 128 MiB", want2.Value)
+	}
+	p.screenshot("decoder-longest-context")
+}
