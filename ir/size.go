@@ -144,7 +144,7 @@ func NarrowOffset(dims []int64, dt DType, start int64) (int64, error) {
 		return 0, err
 	}
 	if bits%8 != 0 && n%(8/bits) != 0 {
-		return 0, fmt.Errorf("row %d starts %d elements in, inside a byte of packed %s", start, n, dt)
+		return 0, fmt.Errorf("the %d elements before row %d end inside a byte of packed %s", n, start, dt)
 	}
 	return elemBytes(n, bits)
 }

@@ -242,7 +242,7 @@ func (v *validator) narrow(n *Node) error {
 	if n.Alias == AliasNarrow {
 		// A view starts on a byte: with packed 4-bit rows it may not.
 		if _, err := NarrowOffset(dims, parent.DType, n.Start); err != nil {
-			return nodeErr(n, n.Path+".start", "a narrow view of %s at row %d: %v", Quote(parent.Name), n.Start, err)
+			return nodeErr(n, n.Path+".start", "a narrow view of %s: %v", Quote(parent.Name), err)
 		}
 	}
 	return nil

@@ -84,7 +84,7 @@ func TestValidateGraphs(t *testing.T) {
 			g.Nodes[0].Outputs[0] = Tensor{Name: "x", Shape: []Dim{Int(8), Int(3)}, DType: U4}
 			g.Nodes[1] = node(1, "y", OpNarrow, []string{"x"}, U4, Int(2), Int(3))
 			g.Nodes[1].Alias, g.Nodes[1].Start, g.Nodes[1].Len = AliasNarrow, 1, 2
-		}, path: "nodes[1].start", node: "y", msg: `a narrow view of "x" at row 1: row 1 starts 3 elements in, inside a byte of packed u4`},
+		}, path: "nodes[1].start", node: "y", msg: `a narrow view of "x": the 3 elements before row 1 end inside a byte of packed u4`},
 		{name: "unknown alias", edit: func(g *Graph) { g.Nodes[1].Alias = 7 },
 			path: "nodes[1]", node: "y", msg: "unknown alias kind 7"},
 		{name: "alias without input", edit: func(g *Graph) {

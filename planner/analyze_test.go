@@ -287,6 +287,13 @@ func TestPackedDTypes(t *testing.T) {
 					t.Errorf("%s (%s): size %d view offset %d, want %d and %d", name, tn.DType, tn.Size, tn.ViewOffset, w.size, w.viewOffset)
 				}
 			}
+			// The verifier sizes them the same way: the packed u4 tensor's
+			// 3 bytes relabelled u8 are caught; f32-uniform ignores dtypes.
+			tensorOf(t, p, "odd").DType = "u8"
+			err := Verify(p)
+			if msg := `tensor "odd": size is 3, but shape [5] of u8 is 5 bytes`; tc.f32 == (err != nil && strings.Contains(err.Error(), msg)) {
+				t.Errorf("verify of the u4 tensor relabelled u8: %v", err)
+			}
 		})
 	}
 }
