@@ -134,7 +134,7 @@ func (d *decoder) analyze() error {
 			err.Path = fmt.Sprintf("graph.initializer[%d]", i)
 			return err
 		}
-		if err := d.dataErr(&g.inits[i], fmt.Sprintf("graph.initializer[%d]", i)); err != nil {
+		if err := d.dataErr(&g.inits[i], "initializer "+quote(t.name), fmt.Sprintf("graph.initializer[%d]", i)); err != nil {
 			return err
 		}
 		d.infos[t.name] = ti
@@ -299,6 +299,22 @@ func (d *decoder) build() (*ir.Graph, error) {
 func (d *decoder) checkAttrs() error {
 	for k := range d.g.nodes {
 		n := &d.g.nodes[k]
+		if n.op == "Constant" && n.domain == "" {
+			// Its value is planned like an initializer: its data must
+			// match its dims just as much.
+			out := ""
+			if len(n.outputs) > 0 {
+				out = n.outputs[0]
+			}
+			for j := range n.attrs {
+				if a := &n.attrs[j]; a.name == "value" && a.t != nil {
+					if e := d.dataErr(a.t, "the value of Constant "+quote(out), fmt.Sprintf("graph.node[%d].attribute[%d].t", k, j)); e != nil {
+						e.Node = n.name
+						return e
+					}
+				}
+			}
+		}
 		switch n.op {
 		case "Conv", "ConvTranspose", "ConvInteger", "QLinearConv":
 			if n.domain != "" {

@@ -41,9 +41,9 @@
 // its branches must agree unless DecodeOptions.IfBranch picks one. Split
 // without sizes follows the model's opset: an even split, or from opset
 // 18 num_outputs' ceil(n/k) chunks. Every tensor, and the sum of all, must
-// stay below 2^62 bytes; names must be UTF-8. An initializer's data must
-// be as long as its dims and type say (raw_data in bytes, a typed field in
-// entries), or decoding fails naming it; one without data plans from its
-// dims. Errors are *ir.Error; a
+// stay below 2^62 bytes; names must be UTF-8. The data of an initializer
+// or a Constant's value must be as long as its dims and type say (raw_data
+// in bytes, a typed field in entries), or decoding fails naming it; one
+// without data plans from its dims. Errors are *ir.Error; a
 // corrupt or truncated file gives the byte offset where decoding failed.
 package onnx

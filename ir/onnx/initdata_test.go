@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -42,8 +43,8 @@ func typedTensor(name string, elem int64, dims []int64, f protowire.Number, n in
 	return t
 }
 
-// TestInitializerData: an initializer's data must be exactly what its
-// dims and type say; a short or padded one is a located error naming the
+// TestInitializerData: an initializer's data, or a Constant's value's,
+// must be exactly what its dims and type say; a short or padded one is a located error naming the
 // initializer, its dims and type, and both counts. 4-bit types are packed
 // two to a byte in raw_data and two to an int32_data entry.
 func TestInitializerData(t *testing.T) {
@@ -73,10 +74,16 @@ func TestInitializerData(t *testing.T) {
 		{"float16 int32_data one an entry", tFloat16, ints64(5), typedTensor("w", tFloat16, ints64(5), 5, 5), 10},
 		{"uint32 uint64_data", tUint32, ints64(3), typedTensor("w", tUint32, ints64(3), 11, 3), 12},
 		{"double_data", tDouble, ints64(2), typedTensor("w", tDouble, ints64(2), 10, 2), 16},
+		{"Constant value int4 raw", tInt4, ints64(3), rawTensor("", tInt4, ints64(3), 2), 2},
 	}
 	for _, tc := range ok {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := Decode("i.onnx", model(tc.elem, tc.dims, tc.w), ir.DecodeOptions{})
+			data := model(tc.elem, tc.dims, tc.w)
+			if strings.HasPrefix(tc.name, "Constant") { // w is a Constant's value
+				data = modelP(21, op("Constant", nil, []string{"w"}, aTensor("value", tc.w)),
+					op("Identity", []string{"w"}, []string{"y"}), output(vinfo("y", tc.elem)))
+			}
+			g, err := Decode("i.onnx", data, ir.DecodeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,6 +124,10 @@ func TestInitializerData(t *testing.T) {
 			`e.onnx: graph.initializer[1].uint64_data: initializer "w" has 1 values in uint64_data, but dims [2] of uint64 are 2 values`},
 		{"complex128 double_data one a number", bad(typedTensor("w", tComplex128, ints64(2), 10, 2)), ir.DecodeOptions{},
 			`e.onnx: graph.initializer[1].double_data: initializer "w" has 2 values in double_data, but dims [2] of complex128 are 4 values`},
+		{"Constant value raw short", modelP(21, op("Constant", nil, []string{"c"}, aTensor("value", rawTensor("", tFloat, ints64(4, 4), 8))), output(vinfo("c", 0))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0].attribute[0].t.raw_data: the value of Constant "c" has 8 bytes of raw_data, but dims [4 4] of float are 64 bytes`},
+		{"Constant value int4 int32_data", modelP(21, op("Constant", nil, []string{"c"}, aTensor("value", typedTensor("", tInt4, ints64(4), 5, 4))), output(vinfo("c", 0))), ir.DecodeOptions{},
+			`e.onnx: graph.node[0].attribute[0].t.int32_data: the value of Constant "c" has 4 values in int32_data, but dims [4] of int4 are 2 values`},
 	})
 }
 

@@ -48,8 +48,8 @@ func rawBytes(dims []int64, et int64) (int64, bool, error) {
 	return n, true, err
 }
 
-// dataErr checks that an initializer's data holds exactly what its dims
-// and type say, so a file cut short or padded is not planned as if it
+// dataErr checks that the data of an initializer or a Constant's value
+// (what names it in the message) holds exactly what its dims and type say, so a file cut short or padded is not planned as if it
 // were whole. raw_data holds the tensor's bytes (4-bit types two to a
 // byte); a typed field holds one entry an element, but two 4-bit
 // elements to an int32_data entry and two numbers to a complex one. A
@@ -57,7 +57,7 @@ func rawBytes(dims []int64, et int64) (int64, bool, error) {
 // still plan. Data in a file beside the model is not read, so not
 // checked; sizeErr and dtype speak for sizes that overflow and types
 // memplan does not know.
-func (d *decoder) dataErr(t *tensor, path string) *ir.Error {
+func (d *decoder) dataErr(t *tensor, what, path string) *ir.Error {
 	if t.external {
 		return nil
 	}
@@ -73,8 +73,8 @@ func (d *decoder) dataErr(t *tensor, path string) *ir.Error {
 	if t.hasRaw {
 		want, ok, err := rawBytes(t.dims, t.dtype)
 		if ok && err == nil && int64(len(t.raw)) != want {
-			return located("raw_data", "initializer %s has %d bytes of raw_data, but dims %v of %s are %d bytes",
-				quote(t.name), len(t.raw), t.dims, elemName(t.dtype), want)
+			return located("raw_data", "%s has %d bytes of raw_data, but dims %v of %s are %d bytes",
+				what, len(t.raw), t.dims, elemName(t.dtype), want)
 		}
 		return nil
 	}
@@ -103,8 +103,8 @@ func (d *decoder) dataErr(t *tensor, path string) *ir.Error {
 		want = 2 * n // n < 2^62: no wrap
 	}
 	if int64(got) != want {
-		return located(field, "initializer %s has %d values in %s, but dims %v of %s are %d values",
-			quote(t.name), got, field, t.dims, elemName(t.dtype), want)
+		return located(field, "%s has %d values in %s, but dims %v of %s are %d values",
+			what, got, field, t.dims, elemName(t.dtype), want)
 	}
 	return nil
 }
