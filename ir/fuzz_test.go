@@ -76,7 +76,7 @@ func FuzzDecodeGraph(f *testing.F) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := Bytes(dims, o.DType.Size()); err != nil {
+				if _, err := TensorBytes(dims, o.DType); err != nil {
 					t.Fatalf("tensor %q: %v", o.Name, err)
 				}
 			}

@@ -100,11 +100,51 @@ func NumElements(dims []int64) (int64, error) {
 	return n, nil
 }
 
-// Bytes is prod(dims) * elemBytes, checked against ByteLimit.
-func Bytes(dims []int64, elemBytes int64) (int64, error) {
+// TensorBytes is the size in bytes of a dense tensor of dims and dtype
+// dt, checked against ByteLimit: prod(dims) elements of dt.Bits() bits,
+// rounded up to a whole byte, so 4-bit types take two elements a byte as
+// ONNX stores them. Every tensor size memplan computes comes from here.
+func TensorBytes(dims []int64, dt DType) (int64, error) {
+	bits := dt.Bits()
+	if bits <= 0 {
+		return 0, fmt.Errorf("invalid dtype %s", dt)
+	}
 	n, err := NumElements(dims)
 	if err != nil {
 		return 0, err
 	}
-	return MulSize(n, elemBytes)
+	return elemBytes(n, bits)
+}
+
+// elemBytes is the bytes of n elements of the given width: whole bytes
+// each, or several to a byte with the last byte rounded up. Widths are a
+// multiple of 8 or divide it; n < ByteLimit, so nothing here wraps.
+func elemBytes(n, bits int64) (int64, error) {
+	if bits%8 == 0 {
+		return MulSize(n, bits/8)
+	}
+	per := 8 / bits
+	return n/per + min(n%per, 1), nil
+}
+
+// NarrowOffset is the byte offset of row start of axis 0 of a tensor of
+// dims and dtype dt: the bytes of the rows before it. A packed 4-bit
+// tensor whose rows before start end inside a byte has no such offset,
+// and the error says so: a view cannot start there.
+func NarrowOffset(dims []int64, dt DType, start int64) (int64, error) {
+	if len(dims) == 0 {
+		return 0, errors.New("a scalar has no axis 0")
+	}
+	bits := dt.Bits()
+	if bits <= 0 {
+		return 0, fmt.Errorf("invalid dtype %s", dt)
+	}
+	n, err := NumElements(append([]int64{start}, dims[1:]...))
+	if err != nil {
+		return 0, err
+	}
+	if bits%8 != 0 && n%(8/bits) != 0 {
+		return 0, fmt.Errorf("the %d elements before row %d end inside a byte of packed %s", n, start, dt)
+	}
+	return elemBytes(n, bits)
 }

@@ -145,11 +145,11 @@ func (v *validator) tensor(i, k int) error {
 			Quote(t.Name), Quote(v.g.Nodes[prev.node].Name), v.g.Nodes[prev.node].Path)
 	}
 	v.tensors[t.Name] = tensorRef{i, k}
-	if t.DType == InvalidDType || t.DType.Size() == 0 {
+	if !t.DType.Valid() {
 		return nodeErr(n, outPath(n, k)+".dtype", "tensor %s has unknown dtype %s", Quote(t.Name), t.DType)
 	}
 	// Check every dim for unknown symbols first, then the size with the
-	// same arithmetic as Bytes, so that what passes here never overflows
+	// same arithmetic as TensorBytes, so that what passes here never overflows
 	// in the planner.
 	dims := make([]int64, len(t.Shape))
 	for j, d := range t.Shape {
@@ -164,7 +164,7 @@ func (v *validator) tensor(i, k int) error {
 		}
 		dims[j] = val
 	}
-	size, err := Bytes(dims, t.DType.Size())
+	size, err := TensorBytes(dims, t.DType)
 	if err != nil {
 		return nodeErr(n, outPath(n, k)+".shape", "tensor %s of shape %s and dtype %s: %v",
 			Quote(t.Name), shapeString(t.Shape), t.DType, ErrOverflow)
@@ -275,6 +275,12 @@ func (v *validator) narrow(n *Node) error {
 	if !sameShape(out.Shape, want) {
 		return nodeErr(n, outPath(n, 0)+".shape", "narrow output shape is %s, want %s (input %s with axis %d of size len)",
 			shapeString(out.Shape), shapeString(want), Quote(parent.Name), n.Axis)
+	}
+	if n.Alias == AliasNarrow {
+		// A view starts on a byte: with packed 4-bit rows it may not.
+		if _, err := NarrowOffset(dims, parent.DType, n.Start); err != nil {
+			return nodeErr(n, n.Path+".start", "a narrow view of %s: %v", Quote(parent.Name), err)
+		}
 	}
 	return nil
 }

@@ -75,6 +75,16 @@ func TestValidateGraphs(t *testing.T) {
 			g.Nodes[1] = node(1, "y", OpNarrow, []string{"x"}, F32, Int(1), Int(4))
 			g.Nodes[1].Start, g.Nodes[1].Len = 1<<62, 1<<62
 		}, path: "nodes[1].len", node: "y", msg: "exceeds 8"},
+		{name: "narrow view of packed int4 on a byte", edit: func(g *Graph) {
+			g.Nodes[0].Outputs[0].DType = I4
+			g.Nodes[1] = node(1, "y", OpNarrow, []string{"x"}, I4, Int(2), Int(4))
+			g.Nodes[1].Alias, g.Nodes[1].Start, g.Nodes[1].Len = AliasNarrow, 3, 2
+		}},
+		{name: "narrow view of packed u4 inside a byte", edit: func(g *Graph) {
+			g.Nodes[0].Outputs[0] = Tensor{Name: "x", Shape: []Dim{Int(8), Int(3)}, DType: U4}
+			g.Nodes[1] = node(1, "y", OpNarrow, []string{"x"}, U4, Int(2), Int(3))
+			g.Nodes[1].Alias, g.Nodes[1].Start, g.Nodes[1].Len = AliasNarrow, 1, 2
+		}, path: "nodes[1].start", node: "y", msg: `a narrow view of "x": the 3 elements before row 1 end inside a byte of packed u4`},
 		{name: "unknown alias", edit: func(g *Graph) { g.Nodes[1].Alias = 7 },
 			path: "nodes[1]", node: "y", msg: "unknown alias kind 7"},
 		{name: "alias without input", edit: func(g *Graph) {

@@ -80,12 +80,13 @@ type analysis struct {
 	stepOf []int
 	byName map[string]int
 	infos  []TensorInfo
-	step   []int    // producing step of each tensor
-	node   []int    // producing node index of each tensor
-	pin    []ir.Pin // the pin each tensor was declared with
-	parent []int    // view parent tensor, -1 if not a view
-	inputs [][]int  // tensors read by each node
-	output []bool   // graph output
+	step   []int      // producing step of each tensor
+	node   []int      // producing node index of each tensor
+	pin    []ir.Pin   // the pin each tensor was declared with
+	dtype  []ir.DType // each tensor's own dtype, for view offsets
+	parent []int      // view parent tensor, -1 if not a view
+	inputs [][]int    // tensors read by each node
+	output []bool     // graph output
 	used   map[string]int64
 }
 
@@ -121,12 +122,6 @@ func checkSymbols(g *ir.Graph, values map[string]int64) error {
 
 // tensors binds shapes, computes sizes and indexes every tensor by name.
 func (a *analysis) tensors() error {
-	elem := func(d ir.DType) int64 {
-		if a.opts.F32Uniform {
-			return 4
-		}
-		return d.Size()
-	}
 	// Sized up front: growing these by appending was most of the time
 	// on graphs of 100,000s of nodes.
 	count := 0
@@ -136,6 +131,7 @@ func (a *analysis) tensors() error {
 	a.byName = make(map[string]int, count)
 	a.infos = make([]TensorInfo, 0, count)
 	a.step, a.node, a.pin = make([]int, 0, count), make([]int, 0, count), make([]ir.Pin, 0, count)
+	a.dtype = make([]ir.DType, 0, count)
 	for s := range a.g.Nodes {
 		n := &a.g.Nodes[s]
 		for _, t := range n.Outputs {
@@ -152,7 +148,7 @@ func (a *analysis) tensors() error {
 					a.used[d.Symbol] = v[0]
 				}
 			}
-			size, err := ir.Bytes(shape, elem(t.DType))
+			size, err := a.opts.TensorBytes(shape, t.DType)
 			if err != nil {
 				return a.errorf(n, "tensor %s of shape %v %s: %v", ir.Quote(t.Name), shape, t.DType, err)
 			}
@@ -167,6 +163,7 @@ func (a *analysis) tensors() error {
 			a.step = append(a.step, s)
 			a.node = append(a.node, s)
 			a.pin = append(a.pin, t.Pin)
+			a.dtype = append(a.dtype, t.DType)
 		}
 	}
 	a.parent = make([]int, len(a.infos))
@@ -229,12 +226,8 @@ func (a *analysis) views() error {
 			if n.Start < 0 || n.Len < 0 || n.Start > pi.Shape[0]-n.Len {
 				return a.errorf(n, "narrow [%d, %d) is outside axis 0 of %s (length %d)", n.Start, n.Start+n.Len, ir.Quote(pi.Name), pi.Shape[0])
 			}
-			row := pi.Size
-			if pi.Shape[0] > 0 {
-				row = pi.Size / pi.Shape[0]
-			}
 			var err error
-			if off, err = ir.MulSize(n.Start, row); err != nil {
+			if off, err = ir.NarrowOffset(pi.Shape, a.opts.StoredDType(a.dtype[par]), n.Start); err != nil {
 				return a.errorf(n, "view offset: %v", err)
 			}
 		}

@@ -252,6 +252,52 @@ func TestOptions(t *testing.T) {
 	}
 }
 
+// TestPackedDTypes: 4-bit tensors take two elements a byte, rounded up,
+// and a narrow view of them starts at the bytes of the rows before it;
+// f32-uniform stores them, like any tensor, at 4 bytes an element.
+func TestPackedDTypes(t *testing.T) {
+	g := &ir.Graph{Name: "packed", Nodes: []ir.Node{
+		node("w", ir.OpParam, ir.I4, []int64{6, 3}),
+		node("odd", ir.OpParam, ir.U4, []int64{5}),
+		node("f4", ir.OpParam, ir.F4E2M1, []int64{7}),
+		node("s", ir.OpParam, ir.F8E8M0, []int64{5}),
+		node("q", ir.OpInput, ir.U16, []int64{3}),
+		narrow(node("n", ir.OpNarrow, ir.I4, []int64{4, 3}, "w"), 2, 4),
+		node("y", "dequantize", ir.F8E4M3FN, []int64{4, 3}, "n", "odd", "f4", "s", "q"),
+		node("z", "cast", ir.U64, []int64{4, 3}, "y"),
+	}, Outputs: []string{"z"}}
+	type want struct{ size, viewOffset int64 }
+	tests := []struct {
+		name string
+		f32  bool
+		want map[string]want
+	}{
+		{"packed", false, map[string]want{
+			"w": {9, 0}, "odd": {3, 0}, "f4": {4, 0}, "s": {5, 0}, "q": {6, 0}, "n": {6, 3}, "y": {12, 0}, "z": {96, 0}}},
+		{"f32-uniform", true, map[string]want{
+			"w": {72, 0}, "odd": {20, 0}, "f4": {28, 0}, "s": {20, 0}, "q": {12, 0}, "n": {48, 24}, "y": {48, 0}, "z": {48, 0}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.F32Uniform = tc.f32
+			p := planGraph(t, g, o, "")
+			for name, w := range tc.want {
+				if tn := tensorOf(t, p, name); tn.Size != w.size || tn.ViewOffset != w.viewOffset {
+					t.Errorf("%s (%s): size %d view offset %d, want %d and %d", name, tn.DType, tn.Size, tn.ViewOffset, w.size, w.viewOffset)
+				}
+			}
+			// The verifier sizes them the same way: the packed u4 tensor's
+			// 3 bytes relabelled u8 are caught; f32-uniform ignores dtypes.
+			tensorOf(t, p, "odd").DType = "u8"
+			err := Verify(p)
+			if msg := `tensor "odd": size is 3, but shape [5] of u8 is 5 bytes`; tc.f32 == (err != nil && strings.Contains(err.Error(), msg)) {
+				t.Errorf("verify of the u4 tensor relabelled u8: %v", err)
+			}
+		})
+	}
+}
+
 func TestAnalyzeErrors(t *testing.T) {
 	f32 := ir.F32
 	big := node("big", "relu", f32, []int64{1 << 40, 1 << 30}, "x")

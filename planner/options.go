@@ -36,6 +36,23 @@ type Options struct {
 	GPU *GPU `json:"-"`
 }
 
+// StoredDType is the dtype a tensor of dtype dt takes in the arena: f32
+// in f32-uniform mode, whatever dt is (a 4-bit tensor too: a WebGPU
+// backend storing everything as f32 unpacks it), else dt itself. Every
+// size the planner gives or checks goes through here.
+func (o Options) StoredDType(dt ir.DType) ir.DType {
+	if o.F32Uniform && dt.Valid() {
+		return ir.F32
+	}
+	return dt
+}
+
+// TensorBytes is the arena bytes of a tensor of shape and dtype dt under
+// these options.
+func (o Options) TensorBytes(shape []int64, dt ir.DType) (int64, error) {
+	return ir.TensorBytes(shape, o.StoredDType(dt))
+}
+
 // key is the options as a record writes them, for comparing two.
 func (o Options) key() string {
 	b, _ := ir.EncodeJSON(o, "") // plain fields and a map of ints: cannot fail

@@ -225,11 +225,7 @@ func verifyGraphTensor(plan *Plan, t *PlanTensor, loadedOp bool, v *violations) 
 		v.add("tensor %s: dtype %s is not one memplan knows", ir.Quote(t.Name), ir.Quote(t.DType))
 		return
 	}
-	elem := dt.Size()
-	if plan.Options.F32Uniform {
-		elem = 4
-	}
-	if size, err := ir.Bytes(t.Shape, elem); err != nil {
+	if size, err := plan.Options.TensorBytes(t.Shape, dt); err != nil {
 		v.add("tensor %s: shape %v: %v", ir.Quote(t.Name), t.Shape, err)
 	} else if size != t.Size {
 		v.add("tensor %s: size is %d, but shape %v of %s is %d bytes", ir.Quote(t.Name), t.Size, t.Shape, t.DType, size)

@@ -97,9 +97,8 @@ type decoder struct {
 	need  string // what the user could supply to get past it (ir.Error.Need)
 	cur   int    // index of the node being inferred
 
-	noteUnsigned bool
-	depth        int  // subgraph nesting, for inferSubgraph
-	noVI         bool // tests: ignore value_info to measure inference alone
+	depth int  // subgraph nesting, for inferSubgraph
+	noVI  bool // tests: ignore value_info to measure inference alone
 }
 
 func (d *decoder) errf(format string, args ...any) *ir.Error {
@@ -133,6 +132,9 @@ func (d *decoder) analyze() error {
 		}
 		if err != nil {
 			err.Path = fmt.Sprintf("graph.initializer[%d]", i)
+			return err
+		}
+		if err := d.dataErr(&g.inits[i], "initializer "+quote(t.name), fmt.Sprintf("graph.initializer[%d]", i)); err != nil {
 			return err
 		}
 		d.infos[t.name] = ti
@@ -298,6 +300,22 @@ func (d *decoder) build() (*ir.Graph, error) {
 func (d *decoder) checkAttrs() error {
 	for k := range d.g.nodes {
 		n := &d.g.nodes[k]
+		if n.op == "Constant" && n.domain == "" {
+			// Its value is planned like an initializer: its data must
+			// match its dims just as much.
+			out := ""
+			if len(n.outputs) > 0 {
+				out = n.outputs[0]
+			}
+			for j := range n.attrs {
+				if a := &n.attrs[j]; a.name == "value" && a.t != nil {
+					if e := d.dataErr(a.t, "the value of Constant "+quote(out), fmt.Sprintf("graph.node[%d].attribute[%d].t", k, j)); e != nil {
+						e.Node = n.name
+						return e
+					}
+				}
+			}
+		}
 		switch n.op {
 		case "Conv", "ConvTranspose", "ConvInteger", "QLinearConv":
 			if n.domain != "" {
@@ -567,7 +585,11 @@ func (d *decoder) setView(n *node, nn *ir.Node) {
 		}
 	case "Slice":
 		if start, length, ok := d.axis0Slice(n, src); ok {
-			nn.Alias, nn.Axis, nn.Start, nn.Len = ir.AliasNarrow, 0, start, length
+			// Rows of packed 4-bit elements may start inside a byte:
+			// such a slice is a copy.
+			if _, err := ir.NarrowOffset(src.shape, irDTypes[src.dt], start); err == nil {
+				nn.Alias, nn.Axis, nn.Start, nn.Len = ir.AliasNarrow, 0, start, length
+			}
 		}
 	}
 }
@@ -621,40 +643,10 @@ func (d *decoder) tensor(name string) (ir.Tensor, *ir.Error) {
 }
 
 func (d *decoder) dtype(name string, et int64) (ir.DType, *ir.Error) {
-	switch et {
-	case tFloat:
-		return ir.F32, nil
-	case tFloat16:
-		return ir.F16, nil
-	case tBFloat16:
-		return ir.BF16, nil
-	case tDouble:
-		return ir.F64, nil
-	case tInt64:
-		return ir.I64, nil
-	case tInt32:
-		return ir.I32, nil
-	case tInt16:
-		return ir.I16, nil
-	case tInt8:
-		return ir.I8, nil
-	case tUint8:
-		return ir.U8, nil
-	case tBool:
-		return ir.Bool, nil
-	case tUint16, tUint32, tUint64:
-		if !d.noteUnsigned {
-			d.noteUnsigned = true
-			d.notes = append(d.notes, "unsigned 16/32/64-bit tensors are planned as signed ints of the same width")
-		}
-		switch et {
-		case tUint16:
-			return ir.I16, nil
-		case tUint32:
-			return ir.I32, nil
-		}
-		return ir.I64, nil
-	case 0:
+	if dt, ok := irDTypes[et]; ok {
+		return dt, nil
+	}
+	if et == 0 {
 		return 0, d.errf("tensor %s has no known element type", quote(name))
 	}
 	return 0, d.errf("tensor %s has element type %s, which memplan cannot plan", quote(name), elemName(et))

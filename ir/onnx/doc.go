@@ -21,6 +21,11 @@
 //   - Reshape, Flatten, Squeeze, Unsqueeze and Identity alias their data
 //     input (ir.AliasWhole); a Slice with constant bounds and step 1 that
 //     cuts only axis 0 is an ir.AliasNarrow of its input;
+//   - element types map to ir dtypes by name (uint16 to u16, int4 to i4,
+//     float8e4m3fn to f8e4m3fn, ...); int4, uint4 and float4e2m1 are
+//     packed two to a byte as ONNX stores them, and a Slice of them whose
+//     first row starts inside a byte is a copy, not a view. string and
+//     complex tensors are refused by name;
 //   - If, Loop and Scan are single steps: their outputs are planned, the
 //     tensors inside their subgraphs are not (a note says so), and the
 //     outer tensors a subgraph reads are added to the node's inputs.
@@ -36,6 +41,9 @@
 // its branches must agree unless DecodeOptions.IfBranch picks one. Split
 // without sizes follows the model's opset: an even split, or from opset
 // 18 num_outputs' ceil(n/k) chunks. Every tensor, and the sum of all, must
-// stay below 2^62 bytes; names must be UTF-8. Errors are *ir.Error; a
+// stay below 2^62 bytes; names must be UTF-8. The data of an initializer
+// or a Constant's value must be as long as its dims and type say (raw_data
+// in bytes, a typed field in entries), or decoding fails naming it; one
+// without data plans from its dims. Errors are *ir.Error; a
 // corrupt or truncated file gives the byte offset where decoding failed.
 package onnx

@@ -89,6 +89,10 @@ func castFold(v *tval, to int64) *tval {
 	if v == nil || to == tString || to == 0 {
 		return nil
 	}
+	switch to {
+	case tInt4, tUint4, tFloat4E2M1, tFloat8E4M3FN, tFloat8E4M3FNUZ, tFloat8E5M2, tFloat8E5M2FNUZ, tFloat8E8M0:
+		return nil // values in these narrow types are not modelled: no shape comes from them
+	}
 	out := &tval{isF: isFloat(to)}
 	for k := 0; k < v.len(); k++ {
 		i, f := v.at(k)

@@ -202,14 +202,12 @@ func feedsFor(m *oxModel, syms map[string]int64) ([]ortFeed, error) {
 }
 
 // memplanDType is the dtype memplan must give a tensor of ONNX element
-// type elem: its own name for it, else (unsigned 16/32/64-bit) the signed
-// type of the same width memplan documents planning it as.
+// type elem: its own name for it.
 func memplanDType(elem int64) (ir.DType, bool) {
 	names := map[int64][]string{
 		elF32: {"f32"}, elF16: {"f16"}, 16: {"bf16"}, elF64: {"f64"}, elI64: {"i64"}, elI32: {"i32"},
 		elI16: {"i16"}, elI8: {"i8"}, elU8: {"u8"}, elBool: {"bool"},
-		elU16: {"u16", "i16"}, elU32: {"u32", "i32"}, elU64: {"u64", "i64"},
-		elU4: {"u4", "uint4"}, elI4: {"i4", "int4"},
+		elU16: {"u16"}, elU32: {"u32"}, elU64: {"u64"}, elU4: {"u4"}, elI4: {"i4"},
 	}[elem]
 	for _, n := range names {
 		if dt, ok := ir.ParseDType(n); ok {
@@ -256,8 +254,8 @@ func compareOrt(g *ir.Graph, syms map[string]int64, ort []ortOutput) []string {
 		case t.DType != want:
 			diffs = append(diffs, fmt.Sprintf("%s: memplan dtype %s, onnxruntime %s", o.Name, t.DType, o.DType))
 		}
-		// The planner sizes a tensor as ir.Bytes of its dims and dtype size.
-		size, err := ir.Bytes(dims, t.DType.Size())
+		// The planner sizes a tensor as ir.TensorBytes of its dims and dtype.
+		size, err := ir.TensorBytes(dims, t.DType)
 		if err != nil || size != o.Bytes {
 			diffs = append(diffs, fmt.Sprintf("%s: memplan %d bytes (%v), onnxruntime %d", o.Name, size, err, o.Bytes))
 		}

@@ -40,7 +40,7 @@ func naivePeak(t *testing.T, g *ir.Graph) int64 {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := ir.Bytes(dims, o.DType.Size())
+			b, err := ir.TensorBytes(dims, o.DType)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"memplan/ir"
 )
 
 // ONNX TensorProto.DataType values.
@@ -24,14 +26,35 @@ const (
 	tComplex64  = 14
 	tComplex128 = 15
 	tBFloat16   = 16
+	// Opset 19 on: 8-bit floats, then 4-bit types packed two to a byte.
+	tFloat8E4M3FN   = 17
+	tFloat8E4M3FNUZ = 18
+	tFloat8E5M2     = 19
+	tFloat8E5M2FNUZ = 20
+	tUint4          = 21
+	tInt4           = 22
+	tFloat4E2M1     = 23
+	tFloat8E8M0     = 24
 )
 
 var elemNames = map[int64]string{
 	tFloat: "float", tUint8: "uint8", tInt8: "int8", tUint16: "uint16", tInt16: "int16",
 	tInt32: "int32", tInt64: "int64", tString: "string", tBool: "bool", tFloat16: "float16",
 	tDouble: "double", tUint32: "uint32", tUint64: "uint64", tComplex64: "complex64",
-	tComplex128: "complex128", tBFloat16: "bfloat16", 17: "float8e4m3fn", 18: "float8e4m3fnuz",
-	19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4", 22: "int4", 23: "float4e2m1",
+	tComplex128: "complex128", tBFloat16: "bfloat16", tFloat8E4M3FN: "float8e4m3fn",
+	tFloat8E4M3FNUZ: "float8e4m3fnuz", tFloat8E5M2: "float8e5m2", tFloat8E5M2FNUZ: "float8e5m2fnuz",
+	tUint4: "uint4", tInt4: "int4", tFloat4E2M1: "float4e2m1", tFloat8E8M0: "float8e8m0",
+	25: "uint2", 26: "int2",
+}
+
+// irDTypes maps the ONNX element types memplan plans to its dtypes.
+var irDTypes = map[int64]ir.DType{
+	tFloat: ir.F32, tFloat16: ir.F16, tBFloat16: ir.BF16, tDouble: ir.F64,
+	tInt64: ir.I64, tInt32: ir.I32, tInt16: ir.I16, tInt8: ir.I8,
+	tUint64: ir.U64, tUint32: ir.U32, tUint16: ir.U16, tUint8: ir.U8, tBool: ir.Bool,
+	tInt4: ir.I4, tUint4: ir.U4, tFloat4E2M1: ir.F4E2M1,
+	tFloat8E4M3FN: ir.F8E4M3FN, tFloat8E4M3FNUZ: ir.F8E4M3FNUZ,
+	tFloat8E5M2: ir.F8E5M2, tFloat8E5M2FNUZ: ir.F8E5M2FNUZ, tFloat8E8M0: ir.F8E8M0,
 }
 
 func elemName(et int64) string {

@@ -155,8 +155,31 @@ func TestShapeRules(t *testing.T) {
 			op("Resize", []string{"x", "", "", "sz"}, []string{"y"})}, ints64(1, 2, 8, 12), ir.F32},
 		{"cast", 13, []part{
 			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat16))}, ints64(3), ir.F16},
-		{"uint32 maps to i32", 13, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint32))}, ints64(3), ir.I32},
+		{"cast to uint16", 13, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint16))}, ints64(3), ir.U16},
+		{"cast to uint32", 13, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint32))}, ints64(3), ir.U32},
+		{"cast to uint64", 13, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint64))}, ints64(3), ir.U64},
+		{"cast to int4", 21, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tInt4))}, ints64(3), ir.I4},
+		{"cast to uint4", 21, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint4))}, ints64(3), ir.U4},
+		{"cast to float4e2m1", 23, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat4E2M1))}, ints64(3), ir.F4E2M1},
+		{"cast to float8e4m3fn", 19, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E4M3FN))}, ints64(3), ir.F8E4M3FN},
+		{"cast to float8e4m3fnuz", 19, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E4M3FNUZ))}, ints64(3), ir.F8E4M3FNUZ},
+		{"cast to float8e5m2", 19, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E5M2))}, ints64(3), ir.F8E5M2},
+		{"cast to float8e5m2fnuz", 19, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E5M2FNUZ))}, ints64(3), ir.F8E5M2FNUZ},
+		{"cast to float8e8m0", 24, []part{
+			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E8M0))}, ints64(3), ir.F8E8M0},
+		{"dequantize int4", 21, []part{
+			input(vinfo("x", tInt4, 4, 6)), input(scalar("s", tFloat)),
+			op("DequantizeLinear", []string{"x", "s"}, []string{"y"})}, ints64(4, 6), ir.F32},
 		{"range folds", 13, []part{
 			initz(tproto("s", tInt64, nil, 2)), initz(tproto("l", tInt64, nil, 11)), initz(tproto("d", tInt64, nil, 3)),
 			op("Range", []string{"s", "l", "d"}, []string{"y"})}, ints64(3), ir.I64},
