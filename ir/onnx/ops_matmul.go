@@ -8,6 +8,7 @@ import (
 // Matrix products.
 
 var matmulRules = []ruleSet{
+	{ops: []string{"Det"}, rule: ruleDet},
 	{ops: []string{"Gemm"}, rule: ruleGemm},
 	{ops: []string{"MatMul", "MatMulInteger"}, rule: ruleMatMul},
 	{ops: []string{"Einsum"}, rule: ruleEinsum},
@@ -198,4 +199,21 @@ func einsumShape(eq string, shapes [][]int64) ([]int64, bool) {
 		i++
 	}
 	return out, true
+}
+
+// ruleDet: the determinants of square matrices [*, M, M] are [*].
+func ruleDet(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, xok := d.shape(n, 0)
+	if !xok {
+		if x != nil {
+			res[0].dt = x.dt
+		}
+		return res
+	}
+	if len(xs) < 2 || xs[len(xs)-1] != xs[len(xs)-2] {
+		return d.fail(res, "Det needs square matrices [*, M, M], got %v", xs)
+	}
+	res[0] = known(x.dt, xs[:len(xs)-2])
+	return res
 }

@@ -10,6 +10,7 @@ var quantRules = []ruleSet{
 	{ops: []string{"QuantizeLinear"}, rule: ruleQuantizeLinear},
 	{ops: []string{"DequantizeLinear"}, rule: ruleDequantizeLinear},
 	{ops: []string{"DynamicQuantizeLinear"}, rule: ruleDynamicQuantizeLinear},
+	{ops: []string{"QLinearMatMul"}, rule: ruleQLinearMatMul},
 	{domains: []string{msDomain}, ops: []string{"MatMulNBits"}, rule: ruleMatMulNBits},
 	{domains: []string{msDomain}, ops: []string{"GatherBlockQuantized"}, rule: ruleGatherBlockQuantized},
 	{domains: []string{msDomain}, ops: []string{"DynamicQuantizeMatMul", "MatMulIntegerToFloat"}, rule: ruleQuantMatMul},
@@ -192,3 +193,24 @@ func ruleQuantMatMul(d *decoder, n *node, res []tinfo) []tinfo {
 
 // ceilDiv is a/b rounded up, for positive b and non-negative a.
 func ceilDiv(a, b int64) int64 { return a/b + min(a%b, 1) }
+
+// ruleQLinearMatMul: quantized A (input 0) times quantized B (input 3), in
+// the output zero point's type (input 7).
+func ruleQLinearMatMul(d *decoder, n *node, res []tinfo) []tinfo {
+	dt := dtOf(d.in(n, 7))
+	if dt == 0 {
+		return d.fail(res, "input 7 (the output zero point, whose type is the output's) is missing")
+	}
+	as, aok := d.shape(n, 0)
+	bs, bok := d.shape(n, 3)
+	if !aok || !bok {
+		res[0].dt = dt
+		return res
+	}
+	out, why := matmulShapeWhy(as, bs)
+	if why != "" {
+		return d.fail(res, "QLinearMatMul %s", why)
+	}
+	res[0] = known(dt, out)
+	return res
+}

@@ -40,6 +40,8 @@ var ruleFamilies = []family{
 	{"Shape and indexing", "ops_shape.go", shapeRules},
 	{"Convolution and pooling", "ops_conv.go", convRules},
 	{"Reductions", "ops_reduce.go", reduceRules},
+	{"Training losses", "ops_loss.go", lossRules},
+	{"Random", "ops_random.go", randomRules},
 	{"Matrix products", "ops_matmul.go", matmulRules},
 	{"Normalization", "ops_norm.go", normRules},
 	{"Quantization", "ops_quant.go", quantRules},
