@@ -28,7 +28,10 @@ func (d *decoder) inputInfo(vi *valueInfo, path string) *tinfo {
 	ti := &tinfo{dt: vi.elem, ok: vi.hasShape}
 	var why string
 	var syms []string
-	if !vi.hasShape {
+	switch {
+	case vi.kind != "":
+		why = fmt.Sprintf("the graph input is a %s, not a tensor; memplan plans tensors only", vi.kind)
+	case !vi.hasShape:
 		why = "the graph input declares no shape"
 	}
 	for i, dim := range vi.dims {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"memplan/ir"
 )
 
@@ -87,4 +89,20 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestNonTensorInputSaysSo: a sequence or optional graph input is refused
+// as what it is, not as a tensor that lacks a shape.
+func TestNonTensorInputSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		field protowire.Number
+		kind  string
+	}{{4, "sequence"}, {9, "optional"}, {5, "map"}} {
+		vi := pb{}.str(1, "s").msg(2, pb{}.msg(tc.field, pb{}))
+		model := modelP(13, input(vi), op("Identity", []string{"s"}, []string{"y"}))
+		_, err := Decode("seq.onnx", model, ir.DecodeOptions{})
+		if err == nil || !strings.Contains(err.Error(), "the graph input is a "+tc.kind+", not a tensor") {
+			t.Errorf("%s: error %v", tc.kind, err)
+		}
+	}
 }

@@ -71,6 +71,9 @@ type valueInfo struct {
 	elem     int64
 	hasShape bool
 	dims     []vdim
+	// kind names a value that is not a tensor (a sequence, map, optional
+	// or sparse tensor), for the message that memplan does not plan it.
+	kind string
 }
 
 // vdim is one TensorShapeProto.Dimension: a value, a parameter, or neither.
@@ -420,6 +423,9 @@ func parseTensor(b []byte, base int64) (tensor, error) {
 	return t, err
 }
 
+// typeKinds are TypeProto's fields for values other than dense tensors.
+var typeKinds = map[fieldNum]string{4: "sequence", 5: "map", 8: "sparse tensor", 9: "optional"}
+
 func parseValueInfo(b []byte, base int64) (valueInfo, error) {
 	var vi valueInfo
 	err := walk(b, base, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
@@ -428,6 +434,9 @@ func parseValueInfo(b []byte, base int64) (valueInfo, error) {
 			vi.name = string(v)
 		case 2: // TypeProto
 			return walk(v, voff, func(num fieldNum, typ wireType, x uint64, v []byte, voff int64) error {
+				if k, ok := typeKinds[num]; ok {
+					vi.kind = k
+				}
 				if num != 1 { // only tensor_type
 					return nil
 				}
