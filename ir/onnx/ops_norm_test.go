@@ -89,3 +89,11 @@ func TestElementwiseAndContribRules(t *testing.T) {
 	}
 	runRuleCases(t, cases)
 }
+
+func TestNormShapes(t *testing.T) {
+	runShapeCases(t, []shapeCase{
+		{"layernorm mean output", 17, []part{
+			input(vinfo("x", tFloat16, 2, 3, 4)), input(vinfo("sc", tFloat16, 4)),
+			op("LayerNormalization", []string{"x", "sc"}, []string{"o", "y"})}, ints64(2, 3, 1), ir.F32},
+	})
+}

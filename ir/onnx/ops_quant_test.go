@@ -63,3 +63,14 @@ func TestQuantRules(t *testing.T) {
 	}
 	runRuleCases(t, cases)
 }
+
+func TestQuantShapes(t *testing.T) {
+	runShapeCases(t, []shapeCase{
+		{"dequantize int4", 21, []part{
+			input(vinfo("x", tInt4, 4, 6)), input(scalar("s", tFloat)),
+			op("DequantizeLinear", []string{"x", "s"}, []string{"y"})}, ints64(4, 6), ir.F32},
+		{"quantize", 13, []part{
+			input(vinfo("x", tFloat, 2, 3)), input(scalar("s", tFloat)), input(scalar("z", tInt8)),
+			op("QuantizeLinear", []string{"x", "s", "z"}, []string{"y"})}, ints64(2, 3), ir.I8},
+	})
+}

@@ -97,157 +97,19 @@ func TestViews(t *testing.T) {
 	}
 }
 
-func TestShapeRules(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		opset int64
-		parts []part
-		shape []int64
-		dtype ir.DType
-	}{
-		{"conv pads strides", 13, []part{
-			input(vinfo("x", tFloat, 1, 3, 10, 9)), initz(tproto("w", tFloat, ints64(8, 3, 3, 3))),
-			op("Conv", []string{"x", "w"}, []string{"y"}, aInts("pads", 1, 0, 1, 0), aInts("strides", 2, 2))}, ints64(1, 8, 5, 4), ir.F32},
-		{"maxpool ceil", 13, []part{
-			input(vinfo("x", tFloat, 1, 2, 10, 10)),
-			op("MaxPool", []string{"x"}, []string{"y"}, aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInt("ceil_mode", 1))}, ints64(1, 2, 5, 5), ir.F32},
-		{"convtranspose", 13, []part{
-			input(vinfo("x", tFloat, 1, 4, 5, 5)), initz(tproto("w", tFloat, ints64(4, 2, 2, 2))),
-			op("ConvTranspose", []string{"x", "w"}, []string{"y"}, aInts("strides", 2, 2), aInt("group", 2))}, ints64(1, 4, 10, 10), ir.F32},
-		{"matmul broadcast", 13, []part{
-			input(vinfo("a", tFloat, 2, 1, 3, 4)), input(vinfo("b", tFloat, 5, 4, 6)),
-			op("MatMul", []string{"a", "b"}, []string{"y"})}, ints64(2, 5, 3, 6), ir.F32},
-		{"matmul vector", 13, []part{
-			input(vinfo("a", tFloat, 4)), input(vinfo("b", tFloat, 2, 4, 6)),
-			op("MatMul", []string{"a", "b"}, []string{"y"})}, ints64(2, 6), ir.F32},
-		{"gemm trans", 13, []part{
-			input(vinfo("a", tFloat, 4, 3)), input(vinfo("b", tFloat, 5, 4)),
-			op("Gemm", []string{"a", "b"}, []string{"y"}, aInt("transA", 1), aInt("transB", 1))}, ints64(3, 5), ir.F32},
-		{"broadcast compare", 13, []part{
-			input(vinfo("a", tFloat, 3, 1)), input(vinfo("b", tFloat, 4)),
-			op("Less", []string{"a", "b"}, []string{"y"})}, ints64(3, 4), ir.Bool},
-		{"split opset 13 input", 13, []part{
-			input(vinfo("x", tFloat, 2, 10)), initz(tproto("s", tInt64, ints64(2), 3, 7)),
-			op("Split", []string{"x", "s"}, []string{"a", "y"}, aInt("axis", 1))}, ints64(2, 7), ir.F32},
-		{"split opset 11 attr", 11, []part{
-			input(vinfo("x", tFloat, 2, 10)),
-			op("Split", []string{"x"}, []string{"a", "y"}, aInt("axis", -1), aInts("split", 4, 6))}, ints64(2, 6), ir.F32},
-		{"split opset 18 uneven", 18, []part{
-			input(vinfo("x", tFloat, 10)),
-			op("Split", []string{"x"}, []string{"a", "b", "y"}, aInt("num_outputs", 3))}, ints64(2), ir.F32},
-		{"reduce keepdims 0 opset 18 input", 18, []part{
-			input(vinfo("x", tFloat, 2, 3, 4)), initz(tproto("ax", tInt64, ints64(1), -1)),
-			op("ReduceMean", []string{"x", "ax"}, []string{"y"}, aInt("keepdims", 0))}, ints64(2, 3), ir.F32},
-		{"reduce attr", 13, []part{
-			input(vinfo("x", tFloat, 2, 3, 4)),
-			op("ReduceMax", []string{"x"}, []string{"y"}, aInts("axes", 0, 2))}, ints64(1, 3, 1), ir.F32},
-		{"shape start end", 15, []part{
-			input(vinfo("x", tFloat, 2, 3, 4)),
-			op("Shape", []string{"x"}, []string{"y"}, aInt("start", -2))}, ints64(2), ir.I64},
-		{"gather", 13, []part{
-			input(vinfo("x", tFloat, 5, 6)), input(vinfo("i", tInt64, 2, 3)),
-			op("Gather", []string{"x", "i"}, []string{"y"}, aInt("axis", 1))}, ints64(5, 2, 3), ir.F32},
-		{"pad", 13, []part{
-			input(vinfo("x", tFloat, 1, 5)), initz(tproto("p", tInt64, ints64(4), 0, 2, 0, 3)),
-			op("Pad", []string{"x", "p"}, []string{"y"})}, ints64(1, 10), ir.F32},
-		{"resize sizes", 13, []part{
-			input(vinfo("x", tFloat, 1, 2, 4, 4)), initz(tproto("sz", tInt64, ints64(4), 1, 2, 8, 12)),
-			op("Resize", []string{"x", "", "", "sz"}, []string{"y"})}, ints64(1, 2, 8, 12), ir.F32},
-		{"cast", 13, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat16))}, ints64(3), ir.F16},
-		{"cast to uint16", 13, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint16))}, ints64(3), ir.U16},
-		{"cast to uint32", 13, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint32))}, ints64(3), ir.U32},
-		{"cast to uint64", 13, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint64))}, ints64(3), ir.U64},
-		{"cast to int4", 21, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tInt4))}, ints64(3), ir.I4},
-		{"cast to uint4", 21, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tUint4))}, ints64(3), ir.U4},
-		{"cast to float4e2m1", 23, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat4E2M1))}, ints64(3), ir.F4E2M1},
-		{"cast to float8e4m3fn", 19, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E4M3FN))}, ints64(3), ir.F8E4M3FN},
-		{"cast to float8e4m3fnuz", 19, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E4M3FNUZ))}, ints64(3), ir.F8E4M3FNUZ},
-		{"cast to float8e5m2", 19, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E5M2))}, ints64(3), ir.F8E5M2},
-		{"cast to float8e5m2fnuz", 19, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E5M2FNUZ))}, ints64(3), ir.F8E5M2FNUZ},
-		{"cast to float8e8m0", 24, []part{
-			input(vinfo("x", tFloat, 3)), op("Cast", []string{"x"}, []string{"y"}, aInt("to", tFloat8E8M0))}, ints64(3), ir.F8E8M0},
-		{"dequantize int4", 21, []part{
-			input(vinfo("x", tInt4, 4, 6)), input(scalar("s", tFloat)),
-			op("DequantizeLinear", []string{"x", "s"}, []string{"y"})}, ints64(4, 6), ir.F32},
-		{"range folds", 13, []part{
-			initz(tproto("s", tInt64, nil, 2)), initz(tproto("l", tInt64, nil, 11)), initz(tproto("d", tInt64, nil, 3)),
-			op("Range", []string{"s", "l", "d"}, []string{"y"})}, ints64(3), ir.I64},
-		{"shape arithmetic folds into reshape", 13, []part{
-			input(vinfo("x", tFloat, 2, 3, 4)),
-			op("Shape", []string{"x"}, []string{"sh"}),
-			initz(tproto("i", tInt64, ints64(1), 0)),
-			op("Gather", []string{"sh", "i"}, []string{"n"}),
-			initz(tproto("m1", tInt64, ints64(1), -1)),
-			op("Concat", []string{"n", "m1"}, []string{"s"}, aInt("axis", 0)),
-			op("Reshape", []string{"x", "s"}, []string{"y"})}, ints64(2, 12), ir.F32},
-		{"expand", 13, []part{
-			input(vinfo("x", tFloat, 3, 1)), initz(tproto("s", tInt64, ints64(3), 2, 1, 4)),
-			op("Expand", []string{"x", "s"}, []string{"y"})}, ints64(2, 3, 4), ir.F32},
-		{"constant of shape zero size", 13, []part{
-			initz(tproto("s", tInt64, ints64(2), 0, 4)),
-			op("ConstantOfShape", []string{"s"}, []string{"y"})}, ints64(0, 4), ir.F32},
-		{"layernorm mean output", 17, []part{
-			input(vinfo("x", tFloat16, 2, 3, 4)), input(vinfo("sc", tFloat16, 4)),
-			op("LayerNormalization", []string{"x", "sc"}, []string{"o", "y"})}, ints64(2, 3, 1), ir.F32},
-		{"gathernd", 13, []part{
-			input(vinfo("x", tFloat, 2, 3, 4)), input(vinfo("i", tInt64, 5, 2)),
-			op("GatherND", []string{"x", "i"}, []string{"y"})}, ints64(5, 4), ir.F32},
-		{"onehot", 13, []part{
-			input(vinfo("x", tInt64, 2, 3)), initz(tproto("dep", tInt64, nil, 10)), input(vinfo("v", tFloat, 2)),
-			op("OneHot", []string{"x", "dep", "v"}, []string{"y"}, aInt("axis", 1))}, ints64(2, 10, 3), ir.F32},
-		{"quantize", 13, []part{
-			input(vinfo("x", tFloat, 2, 3)), input(scalar("s", tFloat)), input(scalar("z", tInt8)),
-			op("QuantizeLinear", []string{"x", "s", "z"}, []string{"y"})}, ints64(2, 3), ir.I8},
-		{"einsum", 13, []part{
-			input(vinfo("a", tFloat, 2, 3)), input(vinfo("b", tFloat, 3, 5)),
-			op("Einsum", []string{"a", "b"}, []string{"y"}, func(b pb) pb {
-				return b.msg(5, pb{}.str(1, "equation").i64(20, 3).str(4, "ij,jk->ki"))
-			})}, ints64(5, 2), ir.F32},
-		{"lstm bidirectional", 14, []part{
-			input(vinfo("x", tFloat, 7, 2, 5)), input(vinfo("w", tFloat, 2, 64, 5)), input(vinfo("r", tFloat, 2, 64, 16)),
-			op("LSTM", []string{"x", "w", "r"}, []string{"", "y", "c"}, aInt("hidden_size", 16),
-				func(b pb) pb { return b.msg(5, pb{}.str(1, "direction").i64(20, 3).str(4, "bidirectional")) })}, ints64(2, 2, 16), ir.F32},
-		{"resize scales opset 13", 13, []part{
-			input(vinfo("x", tFloat, 1, 2, 5, 4)), initz(tproto("roi", tFloat, ints64(0))),
-			initz(ftproto("sc", 1, 1, 2, 1.5)),
-			op("Resize", []string{"x", "roi", "sc"}, []string{"y"})}, ints64(1, 2, 10, 6), ir.F32},
-		{"resize scales in float32", 13, []part{
-			input(vinfo("x", tFloat, 1, 1, 10, 10)), initz(ftproto("sc", 1, 1, 0.7, 0.35)),
-			op("Resize", []string{"x", "", "sc"}, []string{"y"})}, ints64(1, 1, 7, 3), ir.F32},
-		{"resize not_larger", 18, []part{
-			input(vinfo("x", tFloat, 1, 1, 10, 20)), initz(tproto("sz", tInt64, ints64(2), 5, 5)),
-			op("Resize", []string{"x", "", "", "sz"}, []string{"y"}, aInts("axes", 2, 3),
-				func(b pb) pb {
-					return b.msg(5, pb{}.str(1, "keep_aspect_ratio_policy").i64(20, 3).str(4, "not_larger"))
-				})},
-			ints64(1, 1, 3, 5), ir.F32},
-		{"tile", 13, []part{
-			input(vinfo("x", tFloat, 2, 3)), initz(tproto("r", tInt64, ints64(2), 3, 1)),
-			op("Tile", []string{"x", "r"}, []string{"y"})}, ints64(6, 3), ir.F32},
-		{"where broadcast", 13, []part{
-			input(vinfo("c", tBool, 4, 1)), input(vinfo("a", tFloat16, 1, 5)), input(scalar("b", tFloat16)),
-			op("Where", []string{"c", "a", "b"}, []string{"y"})}, ints64(4, 5), ir.F16},
-		{"squeeze all ones", 13, []part{
-			input(vinfo("x", tFloat, 1, 3, 1, 2)), op("Squeeze", []string{"x"}, []string{"y"})}, ints64(3, 2), ir.F32},
-		{"avgpool same upper", 13, []part{
-			input(vinfo("x", tFloat, 1, 2, 7, 8)),
-			op("AveragePool", []string{"x"}, []string{"y"}, aInts("kernel_shape", 3, 3), aInts("strides", 2, 3),
-				func(b pb) pb { return b.msg(5, pb{}.str(1, "auto_pad").i64(20, 3).str(4, "SAME_UPPER")) })}, ints64(1, 2, 4, 3), ir.F32},
-		{"topk", 13, []part{
-			input(vinfo("x", tFloat, 2, 9)), initz(tproto("k", tInt64, ints64(1), 4)),
-			op("TopK", []string{"x", "k"}, []string{"v", "y"})}, ints64(2, 4), ir.I64},
-	} {
+// shapeCase is one row of the op families' tables of single-output
+// rules: the model's parts and the shape and dtype of its tensor "y".
+type shapeCase struct {
+	name  string
+	opset int64
+	parts []part
+	shape []int64
+	dtype ir.DType
+}
+
+func runShapeCases(t *testing.T, cases []shapeCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			parts := append(tc.parts, output(vinfo("y", 0)))
 			g, err := Decode("t.onnx", modelP(tc.opset, parts...), ir.DecodeOptions{})
