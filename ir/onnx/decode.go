@@ -43,6 +43,9 @@ func match(name string, data []byte) bool {
 // opts.Symbols; every tensor must end with a concrete shape, or Decode
 // fails naming the tensors it could not size and the symbols to bind.
 func Decode(fileName string, data []byte, opts ir.DecodeOptions) (*ir.Graph, error) {
+	if err := checkDecodeMemory(fileName, data, opts.MaxMemory); err != nil {
+		return nil, err
+	}
 	m, err := parseModel(data)
 	if err != nil {
 		var we *wireErr
