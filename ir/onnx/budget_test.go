@@ -46,3 +46,37 @@ func TestDecodeMemoryIsHeldBeforeTheWork(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDeclaredShapesDoNotHideBadNodes: a shape the file declares for an
+// output does not stand in for an op that cannot be valid.
+func TestDeclaredShapesDoNotHideBadNodes(t *testing.T) {
+	long := make([]int64, 200_000)
+	for i := range long {
+		long[i] = int64(i)
+	}
+	x := input(vinfo("x", tFloat, 2, 3))
+	y := output(vinfo("y", tFloat, 3, 2))
+	for _, tc := range []struct {
+		name  string
+		model []byte
+		want  string
+	}{
+		{"a perm of 200,000 axes on rank 2", modelP(13, x, op("Transpose", []string{"x"}, []string{"y"}, aInts("perm", long...)), y),
+			`p.onnx: graph.node[0]: cannot determine the shape of "y" (Transpose): input [2 3]: perm [0 1 2 3] … [199996 199997 199998 199999] (200000 values) is not a permutation of the 2 axes`},
+		{"two perm attributes", modelP(13, x, op("Transpose", []string{"x"}, []string{"y"}, aInts("perm", 1, 0), aInts("perm", 0, 1)), y),
+			`p.onnx: graph.node[0].attribute[1]: Transpose has two attributes named "perm" (attribute[0] and attribute[1])`},
+		{"an axis out of range", modelP(13, x, op("Flatten", []string{"x"}, []string{"y"}, aInt("axis", 7)), output(vinfo("y", tFloat, 1, 6))),
+			`p.onnx: graph.node[0]: cannot determine the shape of "y" (Flatten): input [2 3]: axis 7 is out of range for rank 2`},
+		{"reshape shape of 3 bytes", modelP(13, x,
+			initz(pb{}.i64(1, 2).i64(2, tInt64).str(8, "s").str(9, "abc")),
+			op("Reshape", []string{"x", "s"}, []string{"y"}), y),
+			`p.onnx: graph.initializer[0].raw_data: initializer "s" has 3 bytes of raw_data, but dims [2] of int64 are 16 bytes`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode("p.onnx", tc.model, ir.DecodeOptions{})
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error\n%v\nwant\n%s", err, tc.want)
+			}
+		})
+	}
+}

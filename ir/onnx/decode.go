@@ -97,8 +97,11 @@ type decoder struct {
 
 	scope string // "graph", or the path of a subgraph being inferred
 	why   string // the failed rule of the node being inferred
-	need  string // what the user could supply to get past it (ir.Error.Need)
-	cur   int    // index of the node being inferred
+	// invalid: the rule found the node invalid whatever its inputs hold
+	// (d.bad), which value_info cannot cover.
+	invalid bool
+	need    string // what the user could supply to get past it (ir.Error.Need)
+	cur     int    // index of the node being inferred
 
 	depth int  // subgraph nesting, for inferSubgraph
 	noVI  bool // tests: ignore value_info to measure inference alone
@@ -303,6 +306,17 @@ func (d *decoder) build() (*ir.Graph, error) {
 func (d *decoder) checkAttrs() error {
 	for k := range d.g.nodes {
 		n := &d.g.nodes[k]
+		// ONNX forbids two attributes of one name: which one a runtime
+		// reads is anyone's guess.
+		seen := make(map[string]int, len(n.attrs))
+		for j := range n.attrs {
+			if i, dup := seen[n.attrs[j].name]; dup {
+				e := d.errf("%s has two attributes named %s (attribute[%d] and attribute[%d])", clip(n.op), quote(n.attrs[j].name), i, j)
+				e.Path, e.Node = fmt.Sprintf("graph.node[%d].attribute[%d]", k, j), n.name
+				return e
+			}
+			seen[n.attrs[j].name] = j
+		}
 		if n.op == "Constant" && n.domain == "" {
 			// Its value is planned like an initializer: its data must
 			// match its dims just as much.

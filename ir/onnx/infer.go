@@ -244,8 +244,18 @@ func (d *decoder) inferAll() error {
 	}
 	for _, k := range d.order {
 		n := &d.g.nodes[k]
-		d.why, d.need, d.cur = "", "", k
+		d.why, d.need, d.cur, d.invalid = "", "", k, false
 		res := d.infer(n)
+		if d.invalid {
+			f := failure{op: nodeOp(n), inputs: d.inputShapes(n), rule: d.why}
+			for _, o := range n.outputs {
+				if o != "" {
+					f.tensor = o
+					break
+				}
+			}
+			return &ir.Error{File: d.file, Path: d.nodePath(k), Node: n.name, Msg: f.msg()}
+		}
 		var cause *failure // shared by the node's unknown outputs
 		for j, o := range n.outputs {
 			if o == "" {

@@ -43,7 +43,7 @@ func ruleLayerNormalization(d *decoder, n *node, res []tinfo) []tinfo {
 		ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
 		if !ok {
 			if len(res) > 1 {
-				return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+				return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
 			}
 			return res
 		}
@@ -67,7 +67,7 @@ func ruleRMSNormalization(d *decoder, n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
 	if !ok {
-		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
 	}
 	if ss, ok := d.shape(n, 1); ok {
 		if _, ok := broadcast(xs[ax:], ss); !ok || len(ss) > len(xs)-ax {

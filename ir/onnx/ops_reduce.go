@@ -36,7 +36,7 @@ func ruleTopK(d *decoder, n *node, res []tinfo) []tinfo {
 	if xok {
 		ax, ok := normAxis(n.attrInt("axis", -1), len(xs))
 		if !ok {
-			return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+			return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
 		}
 		if k < 0 {
 			return d.fail(res, "k is %d", k)
@@ -95,7 +95,7 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	for _, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
+			return d.bad(res, "axis %d is out of range for rank %d", a, len(xs))
 		}
 		red[ax] = true
 	}

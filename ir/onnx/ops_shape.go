@@ -99,7 +99,7 @@ func ruleFlatten(d *decoder, n *node, res []tinfo) []tinfo {
 			ax += int64(len(xs))
 		}
 		if ax < 0 || ax > int64(len(xs)) {
-			return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 1), len(xs))
+			return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", 1), len(xs))
 		}
 		res[0] = known(xdt, []int64{numel(xs[:ax]), numel(xs[ax:])})
 		if res[0].ok {
@@ -122,7 +122,7 @@ func ruleTranspose(d *decoder, n *node, res []tinfo) []tinfo {
 		}
 		out, ok := permute(xs, perm)
 		if !ok {
-			return d.fail(res, "perm %v is not a permutation of the %d axes", perm, len(xs))
+			return d.bad(res, "perm %s is not a permutation of the %d axes", clipInts(perm), len(xs))
 		}
 		res[0] = known(xdt, out)
 		res[0].val = transposeFold(x.val, xs, perm, out)
@@ -292,7 +292,7 @@ func ruleOneHot(d *decoder, n *node, res []tinfo) []tinfo {
 		}
 		ax, aok := normAxis(n.attrInt("axis", -1), len(is)+1)
 		if !aok {
-			return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(is)+1)
+			return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(is)+1)
 		}
 		out := slices.Insert(slices.Clone(is), ax, dv[0])
 		res[0] = known(vals.dt, out)
@@ -418,7 +418,7 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	r := len(shapes[0])
 	ax, ok := normAxis(n.attrInt("axis", 0), r)
 	if !ok {
-		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
+		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
 	}
 	out := append([]int64(nil), shapes[0]...)
 	out[ax] = 0
@@ -462,7 +462,7 @@ func (d *decoder) split(n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
 	if !ok {
-		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
+		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
 	}
 	dim, k := xs[ax], int64(len(res))
 	var sizes []int64
@@ -631,7 +631,7 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 		for _, a := range axes {
 			ax, ok := normAxis(a, len(xs))
 			if !ok {
-				return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
+				return d.bad(res, "axis %d is out of range for rank %d", a, len(xs))
 			}
 			if xs[ax] != 1 {
 				return d.fail(res, "Squeeze of axis %d needs dim 1, got %d", ax, xs[ax])
@@ -653,7 +653,7 @@ func (d *decoder) squeeze(n *node, res []tinfo) []tinfo {
 		for _, a := range axes {
 			ax, ok := normAxis(a, r)
 			if !ok {
-				return d.fail(res, "axis %d is out of range for the output rank %d", a, r)
+				return d.bad(res, "axis %d is out of range for the output rank %d", a, r)
 			}
 			if ins[ax] {
 				return d.fail(res, "axes %v name axis %d twice", axes, ax)
@@ -826,7 +826,7 @@ func (d *decoder) gather(n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", 0), len(xs))
 	if !ok {
-		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
+		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), len(xs))
 	}
 	out := append(append(append([]int64(nil), xs[:ax]...), is...), xs[ax+1:]...)
 	res[0] = known(x.dt, out)
@@ -876,7 +876,7 @@ func (d *decoder) pad(n *node, res []tinfo) []tinfo {
 	for i, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return d.fail(res, "axis %d is out of range for rank %d", a, len(xs))
+			return d.bad(res, "axis %d is out of range for rank %d", a, len(xs))
 		}
 		pb, pe := pads[i], pads[i+len(axes)]
 		if abs(pb) > 1<<40 || abs(pe) > 1<<40 {
@@ -1052,7 +1052,7 @@ func ruleTensorScatter(d *decoder, n *node, res []tinfo) []tinfo {
 	}
 	ax, ok := normAxis(n.attrInt("axis", -2), len(ps))
 	if !ok {
-		return d.fail(res, "axis %d is out of range for rank %d", n.attrInt("axis", -2), len(ps))
+		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -2), len(ps))
 	}
 	if us, ok := d.shape(n, 1); ok {
 		bad := len(us) != len(ps)
@@ -1065,4 +1065,14 @@ func ruleTensorScatter(d *decoder, n *node, res []tinfo) []tinfo {
 	}
 	res[0] = known(past.dt, ps)
 	return res
+}
+
+// clipInts prints a list of ints, its middle elided past a few: an
+// attribute may hold 200,000 of them.
+func clipInts(v []int64) string {
+	const show = 8
+	if len(v) <= show {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%v … %v (%d values)", v[:show/2], v[len(v)-show/2:], len(v))
 }

@@ -39,6 +39,14 @@ func (d *decoder) fail(res []tinfo, format string, args ...any) []tinfo {
 	return res
 }
 
+// bad is fail for a node that cannot be valid whatever its inputs hold,
+// such as an attribute that contradicts the input's rank: a shape the
+// file declares for its outputs does not make it plannable.
+func (d *decoder) bad(res []tinfo, format string, args ...any) []tinfo {
+	d.invalid = true
+	return d.fail(res, format, args...)
+}
+
 // constInts is ints for an input the rule needs as a constant, recording
 // why when it is missing or computed from data. An input of unknown shape
 // records nothing: its own failure is the one reported.
