@@ -195,6 +195,11 @@ func Decode(fileName string, data []byte, opts DecodeOptions) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if src.Graph != nil {
+		if note := lookAlikeNote(src.Graph); note != "" {
+			src.Graph.Notes = append(src.Graph.Notes, note)
+		}
+	}
 	switch {
 	case src.Graph != nil && src.Graph.File == "":
 		src.Graph.File = fileName
