@@ -13,24 +13,9 @@ import (
 // layers, whose outputs follow their attributes and sequence length.
 
 var controlRules = []ruleSet{
-	{ops: []string{"If"}, rule: ruleIf},
-	{ops: []string{"Loop"}, rule: ruleLoop},
-	{ops: []string{"LSTM", "GRU", "RNN"}, rule: ruleLSTM},
-}
-
-func ruleIf(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.ifOutputs(n, res)
-}
-
-func ruleLoop(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.loop(n, res)
-}
-
-func ruleLSTM(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.rnn(n, res)
+	{ops: []string{"If"}, rule: (*decoder).ifOutputs},
+	{ops: []string{"Loop"}, rule: (*decoder).loop},
+	{ops: []string{"LSTM", "GRU", "RNN"}, rule: (*decoder).rnn},
 }
 
 func (d *decoder) rnn(n *node, res []tinfo) []tinfo {

@@ -9,15 +9,10 @@ import (
 // Convolution and pooling ops, and the spatial samplers beside them.
 
 var convRules = []ruleSet{
-	{ops: []string{"Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose"}, rule: ruleConv},
+	{ops: []string{"Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose"}, rule: (*decoder).convPool},
 	{ops: []string{"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}, rule: ruleGlobalAveragePool},
 	{ops: []string{"RoiAlign"}, rule: ruleRoiAlign},
 	{ops: []string{"GridSample"}, rule: ruleGridSample},
-}
-
-func ruleConv(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.convPool(n, res)
 }
 
 func ruleGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {

@@ -15,7 +15,7 @@ var elementwiseRules = []ruleSet{
 	{ops: []string{"Dropout"}, rule: ruleDropout},
 	{ops: []string{"Cast"}, rule: ruleCast},
 	{ops: []string{"CastLike"}, rule: ruleCastLike},
-	{ops: []string{"Trilu", "ReverseSequence"}, rule: ruleTrilu},
+	{ops: []string{"Trilu", "ReverseSequence"}, rule: sameAsInput},
 }
 
 // ruleUnary: the output is the input's type and shape; a few ops that
@@ -118,16 +118,6 @@ func ruleCastLike(d *decoder, n *node, res []tinfo) []tinfo {
 	if xok {
 		res[0] = known(y.dt, xs)
 		res[0].val = castFold(x.val, y.dt)
-	}
-	return res
-}
-
-func ruleTrilu(d *decoder, n *node, res []tinfo) []tinfo {
-	x := d.in(n, 0)
-	xs, xok := d.shape(n, 0)
-	xdt := dtOf(x)
-	if xok {
-		res[0] = known(xdt, xs)
 	}
 	return res
 }

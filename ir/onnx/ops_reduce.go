@@ -5,13 +5,8 @@ import ()
 // Reductions: ops that drop or shrink axes.
 
 var reduceRules = []ruleSet{
-	{ops: []string{"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin"}, rule: ruleReduceMean},
+	{ops: []string{"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin"}, rule: (*decoder).reduce},
 	{ops: []string{"TopK"}, rule: ruleTopK},
-}
-
-func ruleReduceMean(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.reduce(n, res)
 }
 
 func ruleTopK(d *decoder, n *node, res []tinfo) []tinfo {

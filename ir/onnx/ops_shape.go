@@ -16,24 +16,24 @@ var shapeRules = []ruleSet{
 	{ops: []string{"Constant"}, rule: ruleConstant},
 	{ops: []string{"Shape"}, rule: ruleShape},
 	{ops: []string{"Size"}, rule: ruleSize},
-	{ops: []string{"Concat"}, rule: ruleConcat},
-	{ops: []string{"Split"}, rule: ruleSplit},
-	{ops: []string{"Reshape"}, rule: ruleReshape},
+	{ops: []string{"Concat"}, rule: (*decoder).concat},
+	{ops: []string{"Split"}, rule: (*decoder).split},
+	{ops: []string{"Reshape"}, rule: (*decoder).reshape},
 	{ops: []string{"Flatten"}, rule: ruleFlatten},
 	{ops: []string{"Transpose"}, rule: ruleTranspose},
-	{ops: []string{"Squeeze", "Unsqueeze"}, rule: ruleSqueeze},
-	{ops: []string{"Slice"}, rule: ruleSlice},
-	{ops: []string{"Gather"}, rule: ruleGather},
+	{ops: []string{"Squeeze", "Unsqueeze"}, rule: (*decoder).squeeze},
+	{ops: []string{"Slice"}, rule: (*decoder).slice},
+	{ops: []string{"Gather"}, rule: (*decoder).gather},
 	{ops: []string{"GatherElements"}, rule: ruleGatherElements},
-	{ops: []string{"ScatterND", "ScatterElements", "Scatter"}, rule: ruleScatterND},
-	{ops: []string{"Pad"}, rule: rulePad},
-	{ops: []string{"Resize", "Upsample"}, rule: ruleResize},
-	{ops: []string{"ConstantOfShape"}, rule: ruleConstantOfShape},
+	{ops: []string{"ScatterND", "ScatterElements", "Scatter"}, rule: sameAsInput},
+	{ops: []string{"Pad"}, rule: (*decoder).pad},
+	{ops: []string{"Resize", "Upsample"}, rule: (*decoder).resize},
+	{ops: []string{"ConstantOfShape"}, rule: (*decoder).constantOfShape},
 	{ops: []string{"Expand"}, rule: ruleExpand},
 	{ops: []string{"Tile"}, rule: ruleTile},
-	{ops: []string{"Range"}, rule: ruleRange},
+	{ops: []string{"Range"}, rule: (*decoder).rangeOp},
 	{ops: []string{"DepthToSpace", "SpaceToDepth"}, rule: ruleDepthToSpace},
-	{ops: []string{"EyeLike"}, rule: ruleEyeLike},
+	{ops: []string{"EyeLike"}, rule: likeInput},
 	{ops: []string{"GatherND"}, rule: ruleGatherND},
 	{ops: []string{"OneHot"}, rule: ruleOneHot},
 }
@@ -72,21 +72,6 @@ func ruleSize(d *decoder, n *node, res []tinfo) []tinfo {
 		res[0].val = &tval{i: []int64{numel(xs)}}
 	}
 	return res
-}
-
-func ruleConcat(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.concat(n, res)
-}
-
-func ruleSplit(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.split(n, res)
-}
-
-func ruleReshape(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.reshape(n, res)
 }
 
 func ruleFlatten(d *decoder, n *node, res []tinfo) []tinfo {
@@ -130,21 +115,6 @@ func ruleTranspose(d *decoder, n *node, res []tinfo) []tinfo {
 	return res
 }
 
-func ruleSqueeze(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.squeeze(n, res)
-}
-
-func ruleSlice(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.slice(n, res)
-}
-
-func ruleGather(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.gather(n, res)
-}
-
 func ruleGatherElements(d *decoder, n *node, res []tinfo) []tinfo {
 	x := d.in(n, 0)
 	xdt := dtOf(x)
@@ -152,31 +122,6 @@ func ruleGatherElements(d *decoder, n *node, res []tinfo) []tinfo {
 		res[0] = known(xdt, is)
 	}
 	return res
-}
-
-func ruleScatterND(d *decoder, n *node, res []tinfo) []tinfo {
-	x := d.in(n, 0)
-	xs, xok := d.shape(n, 0)
-	xdt := dtOf(x)
-	if xok {
-		res[0] = known(xdt, xs)
-	}
-	return res
-}
-
-func rulePad(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.pad(n, res)
-}
-
-func ruleResize(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.resize(n, res)
-}
-
-func ruleConstantOfShape(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.constantOfShape(n, res)
 }
 
 func ruleExpand(d *decoder, n *node, res []tinfo) []tinfo {
@@ -215,11 +160,6 @@ func ruleTile(d *decoder, n *node, res []tinfo) []tinfo {
 	return res
 }
 
-func ruleRange(d *decoder, n *node, res []tinfo) []tinfo {
-
-	return d.rangeOp(n, res)
-}
-
 func ruleDepthToSpace(d *decoder, n *node, res []tinfo) []tinfo {
 	x := d.in(n, 0)
 	xs, xok := d.shape(n, 0)
@@ -243,17 +183,6 @@ func ruleDepthToSpace(d *decoder, n *node, res []tinfo) []tinfo {
 		default:
 			res[0] = known(xdt, []int64{xs[0], mulOK(mulOK(xs[1], b), b), xs[2] / b, xs[3] / b})
 		}
-	}
-	return res
-}
-
-func ruleEyeLike(d *decoder, n *node, res []tinfo) []tinfo {
-	x := d.in(n, 0)
-	xs, xok := d.shape(n, 0)
-	xdt := dtOf(x)
-	if xok {
-		dt := n.attrInt("dtype", xdt)
-		res[0] = known(dt, xs)
 	}
 	return res
 }

@@ -150,3 +150,16 @@ func sameAsInput(d *decoder, n *node, res []tinfo) []tinfo {
 	}
 	return res
 }
+
+// likeInput gives output 0 input 0's shape, in the type its dtype
+// attribute names, else input 0's (EyeLike, the random -Like ops).
+func likeInput(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	dt := n.attrInt("dtype", dtOf(x))
+	if xs, ok := d.shape(n, 0); ok {
+		res[0] = known(dt, xs)
+	} else {
+		res[0].dt = dt
+	}
+	return res
+}
