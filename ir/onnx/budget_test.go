@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"memplan/ir"
@@ -76,6 +77,74 @@ func TestDeclaredShapesDoNotHideBadNodes(t *testing.T) {
 			_, err := Decode("p.onnx", tc.model, ir.DecodeOptions{})
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error\n%v\nwant\n%s", err, tc.want)
+			}
+		})
+	}
+}
+
+// allocated is the bytes f allocates in all.
+func allocated(f func()) uint64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestDecodeMemoryBeyondTheCount: work no count of the file foresees is
+// bounded too. Subgraphs read the enclosing scope without copying it, and
+// the constants inference folds are charged against MaxMemory.
+func TestDecodeMemoryBeyondTheCount(t *testing.T) {
+	const n = 2000
+	// n Relu nodes, then n If nodes whose branches read one of them: a
+	// decoder that copies the outer scope for each branch allocates
+	// about 2n^2 map entries.
+	ifs := []part{input(vinfo("t0", tFloat, 4)), input(scalar("c", tBool))}
+	for k := range n {
+		ifs = append(ifs, op("Relu", []string{fmt.Sprintf("t%d", k)}, []string{fmt.Sprintf("t%d", k+1)}))
+	}
+	branch := graphP(op("Relu", []string{"t1"}, []string{"b"}), output(vinfo("b", tFloat, 4)))
+	for k := range n {
+		ifs = append(ifs, op("If", []string{"c"}, []string{fmt.Sprintf("y%d", k)}, aGraph("then_branch", branch), aGraph("else_branch", branch)))
+	}
+	// n Adds, each folding maxVal values from the last and a constant:
+	// a file of tens of kilobytes that folds n*maxVal values.
+	folds := []part{initz(ftproto("c0", make([]float32, maxVal)...))}
+	for k := range n {
+		folds = append(folds, op("Add", []string{fmt.Sprintf("c%d", k), "c0"}, []string{fmt.Sprintf("c%d", k+1)}))
+	}
+	folds = append(folds, output(vinfo(fmt.Sprintf("c%d", n), tFloat)))
+	cases := []struct {
+		name     string
+		model    []byte
+		limit    int64
+		wantErr  string // part of the MemoryError's What; "" for success
+		maxAlloc uint64
+	}{
+		{"If nodes decode without copying the scope", modelP(13, ifs...), 8 << 30, "", 64 << 20},
+		{"folding past the limit is refused", modelP(13, folds...), 64 << 20, "folding ", 2 * (64 << 20)},
+		{"folding within the limit decodes", modelP(13, folds[:50]...), 64 << 20, "", 64 << 20},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if int64(len(tc.model))*8 > tc.limit {
+				t.Fatalf("the file (%d bytes) fails the file-size check; the case needs one that passes it", len(tc.model))
+			}
+			var err error
+			got := allocated(func() { _, err = Decode("m.onnx", tc.model, ir.DecodeOptions{MaxMemory: tc.limit}) })
+			var me *ir.MemoryError
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatal(err)
+			case tc.wantErr != "" && (!errors.As(err, &me) || !strings.Contains(me.What, tc.wantErr) || me.Limit != tc.limit):
+				t.Fatalf("error %v, want a memory error about %q", err, tc.wantErr)
+			}
+			if got > tc.maxAlloc {
+				t.Errorf("decoding allocated %d bytes, want at most %d", got, tc.maxAlloc)
+			}
+			if me != nil {
+				t.Log(me)
 			}
 		})
 	}

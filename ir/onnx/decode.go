@@ -43,8 +43,13 @@ func match(name string, data []byte) bool {
 // opts.Symbols; every tensor must end with a concrete shape, or Decode
 // fails naming the tensors it could not size and the symbols to bind.
 func Decode(fileName string, data []byte, opts ir.DecodeOptions) (*ir.Graph, error) {
-	if err := checkDecodeMemory(fileName, data, opts.MaxMemory); err != nil {
-		return nil, err
+	var meter *foldMeter
+	if opts.MaxMemory > 0 {
+		need, err := checkDecodeMemory(fileName, data, opts.MaxMemory)
+		if err != nil {
+			return nil, err
+		}
+		meter = &foldMeter{left: (opts.MaxMemory - need) / bytesPerFoldedValue, base: need, limit: opts.MaxMemory}
 	}
 	m, err := parseModel(data)
 	if err != nil {
@@ -66,7 +71,7 @@ func Decode(fileName string, data []byte, opts ir.DecodeOptions) (*ir.Graph, err
 	default:
 		return nil, &ir.Error{File: fileName, Msg: fmt.Sprintf("the If branch to pick is %s; want then, else or none", quote(opts.IfBranch))}
 	}
-	d := &decoder{file: fileName, m: m, g: m.graph, opts: opts}
+	d := &decoder{file: fileName, m: m, g: m.graph, opts: opts, meter: meter}
 	d.opset = m.opsets[""]
 	if d.opset == 0 {
 		d.opset = 1 // ONNX says a missing default opset import means version 1
@@ -103,8 +108,20 @@ type decoder struct {
 	need    string // what the user could supply to get past it (ir.Error.Need)
 	cur     int    // index of the node being inferred
 
-	depth int  // subgraph nesting, for inferSubgraph
-	noVI  bool // tests: ignore value_info to measure inference alone
+	depth int        // subgraph nesting, for inferSubgraph
+	noVI  bool       // tests: ignore value_info to measure inference alone
+	outer *decoder   // the scope a subgraph's decoder reads through
+	meter *foldMeter // what the memory limit leaves for folded constants; nil: no limit
+}
+
+// info is what is known of a tensor of this scope or an enclosing one.
+func (d *decoder) info(name string) *tinfo {
+	for s := d; s != nil; s = s.outer {
+		if t, ok := s.infos[name]; ok {
+			return t
+		}
+	}
+	return nil
 }
 
 func (d *decoder) errf(format string, args ...any) *ir.Error {
@@ -359,7 +376,7 @@ func (d *decoder) checkProducers() error {
 			if o == "" {
 				continue
 			}
-			if _, src := d.infos[o]; src || seen[o] {
+			if d.info(o) != nil || seen[o] {
 				if !dupSeen[o] {
 					dupSeen[o] = true
 					dups = append(dups, o)
@@ -382,7 +399,7 @@ func (d *decoder) checkProducers() error {
 	d.extra = make([][]string, len(g.nodes))
 	for k, n := range g.nodes {
 		for _, in := range n.inputs {
-			if in == "" || seen[in] || d.infos[in] != nil || missSeen[in] {
+			if in == "" || seen[in] || d.info(in) != nil || missSeen[in] {
 				continue
 			}
 			missSeen[in] = true
@@ -400,7 +417,7 @@ func (d *decoder) checkProducers() error {
 		}
 		var ex []string
 		for name := range free {
-			if seen[name] || d.infos[name] != nil {
+			if seen[name] || d.info(name) != nil {
 				ex = append(ex, name)
 			}
 		}

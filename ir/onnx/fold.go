@@ -142,7 +142,6 @@ func (d *decoder) foldElementwise(n *node, out []int64, dt int64) *tval {
 		return nil
 	}
 	var vals []*tval
-	var maps [][]int
 	anyF := false
 	for i := range n.inputs {
 		t := d.in(n, i)
@@ -153,10 +152,13 @@ func (d *decoder) foldElementwise(n *node, out []int64, dt int64) *tval {
 			anyF = true
 		}
 		vals = append(vals, t.val)
-		maps = append(maps, bcastIndex(out, t.shape))
 	}
-	if len(vals) == 0 {
+	if len(vals) == 0 || !d.charge(cnt*int64(len(vals))) { // an index map per input
 		return nil
+	}
+	maps := make([][]int, len(vals))
+	for i := range vals {
+		maps[i] = bcastIndex(out, d.info(n.inputs[i]).shape)
 	}
 	fmod := n.attrInt("fmod", 0) != 0
 	res := &tval{isF: isFloat(dt)}

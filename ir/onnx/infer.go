@@ -246,6 +246,14 @@ func (d *decoder) inferAll() error {
 		n := &d.g.nodes[k]
 		d.why, d.need, d.cur, d.invalid = "", "", k, false
 		res := d.infer(n)
+		for j := range res {
+			if res[j].val != nil {
+				d.charge(int64(res[j].val.len()))
+			}
+		}
+		if err := d.overMemory(); err != nil {
+			return err
+		}
 		if d.invalid {
 			f := failure{op: nodeOp(n), inputs: d.inputShapes(n), rule: d.why}
 			for _, o := range n.outputs {
@@ -368,9 +376,12 @@ func (d *decoder) in(n *node, i int) *tinfo {
 	if i >= len(n.inputs) || n.inputs[i] == "" {
 		return nil
 	}
-	t := d.infos[n.inputs[i]]
+	t := d.info(n.inputs[i])
 	if t != nil && t.src != nil { // decode initializer contents on first use
 		t.val, t.src = tensorValue(t.src), nil
+		if t.val != nil {
+			d.charge(int64(t.val.len()))
+		}
 	}
 	return t
 }
@@ -404,7 +415,7 @@ func (d *decoder) present(n *node, i int) bool {
 	if i >= len(n.inputs) || n.inputs[i] == "" {
 		return false
 	}
-	t := d.infos[n.inputs[i]]
+	t := d.info(n.inputs[i])
 	return t == nil || !t.ok || numel(t.shape) != 0
 }
 

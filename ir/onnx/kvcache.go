@@ -35,7 +35,7 @@ func (d *decoder) setShares(n *node, nn *ir.Node) {
 		if out >= len(n.outputs) || in >= len(n.inputs) || n.outputs[out] == "" || n.inputs[in] == "" {
 			continue
 		}
-		present, past := d.infos[n.outputs[out]], d.infos[n.inputs[in]]
+		present, past := d.info(n.outputs[out]), d.info(n.inputs[in])
 		if present == nil || past == nil || !present.ok || !past.ok ||
 			present.dt != past.dt || !slices.Equal(present.shape, past.shape) {
 			continue

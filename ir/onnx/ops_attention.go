@@ -394,7 +394,7 @@ func attScalar(d *decoder, n *node, i int, what, why string) (int64, bool) {
 // boundAs says how to give a graph input's value: a symbol of its name.
 func boundAs(d *decoder, n *node, i int) string {
 	name := n.inputs[i]
-	if _, produced := d.prod[name]; produced || d.infos[name] == nil || d.infos[name].isInit {
+	if _, produced := d.prod[name]; produced || d.info(name) == nil || d.info(name).isInit {
 		return ""
 	}
 	return fmt.Sprintf(", or, as a graph input, when a symbol of its name gives its value: %s=N", clip(name))

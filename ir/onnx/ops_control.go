@@ -195,12 +195,12 @@ func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 	if d.depth >= maxDepth {
 		return unknown("subgraphs are nested too deeply to infer")
 	}
+	// The subgraph reads this scope's tensors through outer: copying them
+	// for each subgraph would cost every If node the whole graph so far.
 	sub := &decoder{file: d.file, m: d.m, g: g, opts: d.opts, opset: d.opset,
-		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1, scope: scope}
-	sub.infos = make(map[string]*tinfo, len(d.infos)+len(g.nodes))
-	for k, v := range d.infos {
-		sub.infos[k] = v
-	}
+		symUsed: d.symUsed, unbound: d.unbound, depth: d.depth + 1, scope: scope,
+		outer: d, meter: d.meter}
+	sub.infos = make(map[string]*tinfo, len(g.inits)+len(g.inputs)+len(g.nodes))
 	for i := range g.inits {
 		if ti, err := sub.initInfo(&g.inits[i]); err == nil {
 			sub.infos[g.inits[i].name] = ti
@@ -218,7 +218,7 @@ func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 		return unknown(e.Path + ": " + e.Msg) // a tensor of the subgraph is too large
 	}
 	for i, o := range g.outputs {
-		if t := sub.infos[o.name]; t != nil {
+		if t := sub.info(o.name); t != nil {
 			res[i] = *t
 			res[i].isInit = false
 		}

@@ -81,7 +81,7 @@ func (d *decoder) inputShapes(n *node) string {
 			s = append(s, fmt.Sprintf("%d more", len(n.inputs)-max))
 			break
 		}
-		t := d.infos[in]
+		t := d.info(in)
 		switch {
 		case in == "":
 			s = append(s, "none")
@@ -114,12 +114,12 @@ func unknownInfo(t *tinfo) bool { return t == nil || !t.ok || t.dt == 0 }
 // unknown input's, or the node's own rule (d.why).
 func (d *decoder) blame(k int, n *node) *failure {
 	for _, in := range n.inputs {
-		if t := d.infos[in]; in != "" && unknownInfo(t) && t != nil && t.cause != nil {
+		if t := d.info(in); in != "" && unknownInfo(t) && t != nil && t.cause != nil {
 			return t.cause
 		}
 	}
 	for _, in := range d.extra[k] {
-		if t := d.infos[in]; unknownInfo(t) && t != nil && t.cause != nil {
+		if t := d.info(in); unknownInfo(t) && t != nil && t.cause != nil {
 			return t.cause
 		}
 	}
@@ -173,13 +173,13 @@ func (d *decoder) unknownShapes() error {
 	}
 	for _, i := range d.inputs {
 		name := d.g.inputs[i].name
-		add(name, "graph input", d.infos[name])
+		add(name, "graph input", d.info(name))
 	}
 	for _, k := range d.order {
 		n := &d.g.nodes[k]
 		for _, o := range n.outputs {
 			if o != "" {
-				add(o, nodeOp(n), d.infos[o])
+				add(o, nodeOp(n), d.info(o))
 			}
 		}
 	}
