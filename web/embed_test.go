@@ -4,12 +4,14 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"memplan/ir"
 	"memplan/planner"
 	"memplan/tools/site"
 	"memplan/tools/site/browser"
@@ -79,6 +82,11 @@ const embedElements = `<memplan-plan id="a" src="files/mlp.json" strategy="auto"
 // its files from another, and opens the host page, holding elements, in
 // a browser. served counts memplan's requests.
 func embedSession(t *testing.T, scheme, elements string, memplan func(http.Handler) http.Handler) *session {
+	return embedSessionAt(t, scheme, elements, memplan, 1280, 800)
+}
+
+// embedSessionAt is embedSession in a viewport of vw×vh.
+func embedSessionAt(t *testing.T, scheme, elements string, memplan func(http.Handler) http.Handler, vw, vh int64) *session {
 	root := moduleRoot(t)
 	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
 	var h http.Handler = served
@@ -136,7 +144,7 @@ func embedSession(t *testing.T, scheme, elements string, memplan func(http.Handl
 	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(cancelT)
 	s := &session{page: &page{t: t, ctx: ctx}, url: hostSrv.URL, served: served, root: root}
-	s.run("viewport", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(hostSrv.URL+"/blank"))
+	s.run("viewport", chromedp.EmulateViewport(vw, vh), chromedp.Navigate(hostSrv.URL+"/blank"))
 	s.scheme(scheme)
 	s.run("open the host page", chromedp.Navigate(hostSrv.URL+"/"))
 	return s
@@ -603,4 +611,99 @@ func TestBrowserStaticSite(t *testing.T) {
 	eval[bool](p, `(window.memplan.send({type: "example", name: "mlp.json"}), true)`)
 	p.waitLong("mlp.json planned from file://", `window.memplan.state().file === "mlp.json" && !window.memplan.state().dirty`)
 	p.screenshot("single-file")
+}
+
+// pictureFactsElements are widgets whose plans the test also makes in
+// Go: the docs page's f32-uniform MLP at batch 512 (held to WebGPU's
+// binding), a buffer list, and a real model over a budget. A node limit
+// makes auto's plan the same on any machine.
+var pictureFactsElements = []struct {
+	id, src, file string
+	attrs         map[string]string
+	height        int
+}{
+	{"m", "files/mlp.json", "examples/mlp.json", map[string]string{"symbols": "batch=512", "f32-uniform": "", "node-limit": "20000"}, 300},
+	{"b", "files/buffers.csv", "docs/site/buffers.csv", map[string]string{"strategy": "auto", "node-limit": "20000"}, 280},
+	{"e", "files/mnist.onnx", "web/lessons/mnist.onnx", map[string]string{"budget": "16KiB", "node-limit": "20000"}, 320},
+}
+
+// goFacts plans file as a widget with attrs plans it, in Go: the facts
+// its picture event must carry.
+func goFacts(t *testing.T, root, file string, attrs map[string]string) *protocol.PlanFacts {
+	t.Helper()
+	o, err := protocol.OptionsFromAttributes(attrs)
+	if err == nil {
+		err = protocol.ResolveGPU(&o)
+	}
+	if err == nil {
+		err = o.ResolveFor("")
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatalf("test input: %v", err)
+	}
+	name := filepath.Base(file)
+	in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := planner.Lower(in.Source, o.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := planner.PlanProblem(context.Background(), prob, o.Strategy, planner.PlaceOptions{NodeLimit: o.NodeLimit, Budget: o.Budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return protocol.FactsOf(name, p, planner.Judge(p, o.Budget))
+}
+
+// A docs page learns each widget's numbers from its picture event,
+// before anyone clicks and with no viewer started: the facts of the plan
+// (arena, lower bound, fit verdict, and the sentence that says them) as
+// Go makes them for the same file and attributes. At a desktop's width
+// and a phone's, each widget fires picture once as the page loads.
+func TestBrowserEmbedPictureFacts(t *testing.T) {
+	root := moduleRoot(t)
+	var elems strings.Builder
+	want := map[string]*protocol.PlanFacts{}
+	for _, e := range pictureFactsElements {
+		fmt.Fprintf(&elems, `<memplan-plan id=%q src=%q height="%d"`, e.id, e.src, e.height)
+		for k, v := range e.attrs {
+			fmt.Fprintf(&elems, ` %s=%q`, k, v)
+		}
+		elems.WriteString("></memplan-plan>\n")
+		want[e.id] = goFacts(t, root, e.file, e.attrs)
+	}
+	for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			s := embedSessionAt(t, "light", elems.String(), nil, size.w, size.h)
+			p := s.page
+			for _, e := range pictureFactsElements {
+				eval[bool](p, fmt.Sprintf(`(document.getElementById(%q).scrollIntoView(), true)`, e.id))
+				s.waitLong(e.id+"'s picture", fmt.Sprintf(`last(%q, "picture") !== null`, e.id))
+				var got protocol.PlanFacts
+				if err := json.Unmarshal([]byte(eval[string](p, fmt.Sprintf(`JSON.stringify(last(%q, "picture").summary)`, e.id))), &got); err != nil {
+					t.Fatalf("%s's picture event: %v", e.id, err)
+				}
+				if !reflect.DeepEqual(&got, want[e.id]) {
+					t.Errorf("%s's picture tells %+v (fit %+v), Go's plan %+v (fit %+v)", e.id, got, got.Fit, *want[e.id], want[e.id].Fit)
+				}
+			}
+			eval[bool](p, `(window.scrollTo(0, 0), true)`)
+			if n := eval[int](p, `Object.values(events).flat().filter((e) => e.type === "live").length`); n != 0 {
+				t.Errorf("%d live events before any click", n)
+			}
+			if req := s.served.Requests(); req["/memplan.wasm"] != 0 || req["/viewer.js"] != 0 {
+				t.Errorf("the pictures' facts fetched the viewer: %v", req)
+			}
+			for _, e := range pictureFactsElements {
+				t.Logf("%s: %d pictures", e.id, eval[int](p, fmt.Sprintf(`count(%q, "picture")`, e.id)))
+			}
+			s.screenshot(fmt.Sprintf("embed-facts-%dx%d", size.w, size.h))
+		})
+	}
 }

@@ -251,6 +251,17 @@
  */
 
 /**
+ * @typedef {object} PictureEvent
+ * @property {"memplan"} source
+ * @property {"picture"} type
+ * @property {string} file
+ * @property {number} width
+ * @property {number} height
+ * @property {string} theme
+ * @property {PlanFacts|null} [summary]
+ */
+
+/**
  * @typedef {object} PongEvent
  * @property {"memplan"} source
  * @property {"pong"} type
@@ -432,6 +443,18 @@
  */
 
 /**
+ * @typedef {object} PlanFacts
+ * @property {string} name
+ * @property {string} strategy
+ * @property {number} arena_size
+ * @property {number} lower_bound
+ * @property {boolean} proven
+ * @property {number} tensors
+ * @property {Fit|null} [fit]
+ * @property {string} text
+ */
+
+/**
  * @typedef {object} KeyBinding
  * @property {Array<string>} keys
  * @property {string} label
@@ -578,6 +601,21 @@
  */
 
 /**
+ * @typedef {object} Fit
+ * @property {number} budget
+ * @property {string} limit
+ * @property {boolean} fits
+ * @property {number} [over]
+ * @property {string} text
+ * @property {string} [binding]
+ * @property {Limits|null} [limits]
+ * @property {Array<Violation>} [violations]
+ * @property {RequiredLimits|null} [required_limits]
+ * @property {string} [runs_on]
+ * @property {Array<string>} [lines]
+ */
+
+/**
  * @typedef {object} PlannerOptions
  * @property {number} alignment
  * @property {boolean} f32_uniform
@@ -617,21 +655,6 @@
  * @property {number} first
  * @property {number} last
  * @property {number} peak
- */
-
-/**
- * @typedef {object} Fit
- * @property {number} budget
- * @property {string} limit
- * @property {boolean} fits
- * @property {number} [over]
- * @property {string} text
- * @property {string} [binding]
- * @property {Limits|null} [limits]
- * @property {Array<Violation>} [violations]
- * @property {RequiredLimits|null} [required_limits]
- * @property {string} [runs_on]
- * @property {Array<string>} [lines]
  */
 
 /**
