@@ -147,8 +147,12 @@ function enqueue(el, first) {
 function pump() {
   clearTimeout(page.idle);
   for (let lane = 0; lane < lanes; lane++) {
-    if (page.lanes[lane] || !page.queue.length) continue;
-    const el = page.queue.shift();
+    if (page.lanes[lane]) continue;
+    // An element a worker already works for waits for it: two workers
+    // would plan and draw it twice.
+    const at = page.queue.findIndex((el) => !page.lanes.includes(el));
+    if (at < 0) break;
+    const el = page.queue.splice(at, 1)[0];
     page.lanes[lane] = el;
     el.work(lane).catch((err) => el.fail({ kind: "stopped", message: String(err && err.message || err) })).finally(() => {
       page.lanes[lane] = null;
@@ -407,8 +411,12 @@ class MemplanPlan extends HTMLElement {
       // facts are Go's too, for the picture event (protocol.PlanFacts).
       this.plan = { bytes: ev.plan, budget: ev.fit ? ev.fit.budget : 0, name: file.name, summary: ev.summary || null };
       this.planned = seq;
+      this.drawn = ""; // a new plan: its picture is still to draw
     }
-    if (this.plan) await this.draw(lane);
+    // Asked again for a picture already shown (the element came near
+    // once more while it was planned), it draws nothing, and fires no
+    // second picture.
+    if (this.plan && this.drawn !== this.drawnKey()) await this.draw(lane);
   }
 
   async runtime() {

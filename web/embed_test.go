@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -102,9 +103,24 @@ func embedSessionAt(t *testing.T, scheme, elements string, memplan func(http.Han
 		"/files/mnist.onnx":   filepath.Join(root, "web", "lessons", "mnist.onnx"),
 		"/files/missing.json": "",
 	}
+	// held.json is mlp.json held back until the page asks for /release:
+	// an element waits for its file while the test moves the page.
+	held := make(chan struct{})
+	release := sync.OnceFunc(func() { close(held) })
 	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/blank": // where the browser waits while the test sets it up
+			return
+		case "/release":
+			release()
+			return
+		case "/files/held.json":
+			select {
+			case <-held:
+			case <-r.Context().Done():
+				return
+			}
+			http.ServeFile(w, r, filepath.Join(root, "examples", "mlp.json"))
 			return
 		case "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -700,10 +716,73 @@ func TestBrowserEmbedPictureFacts(t *testing.T) {
 			if req := s.served.Requests(); req["/memplan.wasm"] != 0 || req["/viewer.js"] != 0 {
 				t.Errorf("the pictures' facts fetched the viewer: %v", req)
 			}
+			// Once the planner has nothing left to do (its workers end when
+			// idle), each widget has fired picture once.
+			p.waitIdle()
 			for _, e := range pictureFactsElements {
-				t.Logf("%s: %d pictures", e.id, eval[int](p, fmt.Sprintf(`count(%q, "picture")`, e.id)))
+				if n := eval[int](p, fmt.Sprintf(`count(%q, "picture")`, e.id)); n != 1 {
+					t.Errorf("%s fired picture %d times on load, want once", e.id, n)
+				}
 			}
 			s.screenshot(fmt.Sprintf("embed-facts-%dx%d", size.w, size.h))
 		})
 	}
+}
+
+// waitIdle waits, once a picture has come, until the page's shared
+// planner has ended its workers, which it does once it has been idle a
+// while: every element's work is done, and every event it fires has fired.
+func (p *page) waitIdle() {
+	p.t.Helper()
+	p.waitLong("the planner to go idle", `[...memplanRuntimes.values()].every((rt) => !rt.pool)`)
+}
+
+// An element that comes near the viewport again while it is being
+// planned or drawn (the page moved under a phone's narrow screen) is
+// planned and drawn once: one plan asked of the planner, one picture, not
+// one per time it came near. The test holds the element's file, then its
+// picture's export, and moves the page at each.
+func TestBrowserEmbedPictureOnce(t *testing.T) {
+	s := embedSessionAt(t, "light", `<memplan-plan id="h" src="files/held.json" height="260"></memplan-plan>
+<div style="height: 6000px"></div>`, nil, 390, 844)
+	p := s.page
+	// Every request to the planner, by type; exports wait for the test.
+	// (runtime.js loads once the held file has come.)
+	eval[bool](p, `(() => {
+		window.asked = [];
+		let gate, mr;
+		window.exportsHeld = new Promise((r) => { gate = r; });
+		window.releaseExports = gate;
+		Object.defineProperty(globalThis, "MemplanRuntime", { configurable: true, get: () => mr, set: (v) => {
+			mr = v;
+			const ask = v.prototype.ask;
+			v.prototype.ask = function (to, msg, tr) {
+				asked.push(msg.type);
+				if (msg.type === "export") return exportsHeld.then(() => ask.call(this, to, msg, tr));
+				return ask.call(this, to, msg, tr);
+			};
+		} });
+		return true; })()`)
+	away := func(what string) {
+		p.t.Helper()
+		eval[bool](p, `(window.scrollTo(0, document.body.scrollHeight), true)`)
+		p.wait("h away "+what, `document.getElementById("h").near === false`)
+		eval[bool](p, `(window.scrollTo(0, 0), true)`)
+		p.wait("h near again "+what, `document.getElementById("h").near === true`)
+	}
+	p.wait("h near", `document.getElementById("h").near === true`)
+	away("while its file comes")
+	eval[bool](p, `(fetch("/release"), true)`)
+	s.waitLong("h's export", `asked.includes("export")`)
+	away("while its picture is drawn")
+	eval[bool](p, `(releaseExports(), true)`)
+	s.waitLong("h's picture", `last("h", "picture") !== null`)
+	p.waitIdle()
+	if got := eval[string](p, `asked.filter((t) => t === "plan" || t === "export").join(" ")`); got != "plan export" {
+		t.Errorf("the planner was asked %q, want one plan and one export", got)
+	}
+	if n := eval[int](p, `count("h", "picture")`); n != 1 {
+		t.Errorf("h fired picture %d times, want once", n)
+	}
+	p.pictureShows("h")
 }
