@@ -739,3 +739,57 @@ func TestLessonWords(t *testing.T) {
 		}
 	}
 }
+
+// A lesson's words before the task is done (its prose, caption, task and
+// buttons) never name a tensor that answers the task: the learner finds
+// it. The answers are the names the task's conditions accept, from the
+// engine's facts.
+func TestLessonWordsKeepTheAnswer(t *testing.T) {
+	names, lessons := readLessons(t)
+	for k, name := range names {
+		l := lessons[k]
+		t.Run(name, func(t *testing.T) {
+			var answers []string
+			for _, c := range slices.Concat(l.Task.Answer, l.Task.When) {
+				if c.Path != "tensor.tensor.name" || (c.Op != "in" && c.Op != "==") {
+					continue
+				}
+				var v any = c.Value
+				if c.Fact != "" {
+					v = field(lessonFactsIn(t, l), c.Fact)
+				}
+				switch v := v.(type) {
+				case string:
+					answers = append(answers, v)
+				case []any:
+					for _, n := range v {
+						answers = append(answers, fmt.Sprint(n))
+					}
+				}
+			}
+			words := slices.Concat(l.Prose, []string{l.Caption, l.Task.Text})
+			if l.Beside != nil {
+				words = append(words, l.Beside.Caption)
+			}
+			for _, a := range l.Actions {
+				words = append(words, a.Label)
+			}
+			for _, a := range answers {
+				// An ONNX exporter's name says its node's: naming the node
+				// names the answer.
+				if node, _, ok := strings.Cut(a, "_Output_"); ok {
+					answers = append(answers, node)
+				}
+			}
+			for _, a := range answers {
+				// The name as a word: not part of a longer name.
+				re := regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(a) + `($|[^\w])`)
+				for _, w := range words {
+					if re.MatchString(w) {
+						t.Errorf("the lesson gives its answer %q away before the task: %q", a, w)
+					}
+				}
+			}
+		})
+	}
+}
