@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -788,6 +789,42 @@ func TestLessonWordsKeepTheAnswer(t *testing.T) {
 					if re.MatchString(w) {
 						t.Errorf("the lesson gives its answer %q away before the task: %q", a, w)
 					}
+				}
+			}
+		})
+	}
+}
+
+// A hint speaks of what the learner sees. One that says a tensor is
+// dimmed holds only while the time cursor is shown (the select event's
+// cursor, -1 when hidden), and the same wrong answer with the cursor
+// hidden, as every lesson opens, has a hint of its own.
+func TestLessonHintsMatchTheCursor(t *testing.T) {
+	names, lessons := readLessons(t)
+	dimmed := regexp.MustCompile(`\b(is|are) dimmed\b`)
+	isCursor := func(c condition) bool { return c.Path == "cursor" }
+	without := func(cs []condition) []condition { return slices.DeleteFunc(slices.Clone(cs), isCursor) }
+	for k, name := range names {
+		l := lessons[k]
+		t.Run(name, func(t *testing.T) {
+			for _, w := range l.Task.Wrong {
+				if !dimmed.MatchString(w.Hint) {
+					continue
+				}
+				k := slices.IndexFunc(w.When, isCursor)
+				if k < 0 || w.When[k].Op != ">=" || w.When[k].Value != 0.0 {
+					t.Errorf("the hint %q says what the time cursor shows, but holds whether or not it is shown: %+v", w.Hint, w.When)
+					continue
+				}
+				hidden := slices.ContainsFunc(l.Task.Wrong, func(o struct {
+					When []condition `json:"when"`
+					Hint string      `json:"hint"`
+				}) bool {
+					j := slices.IndexFunc(o.When, isCursor)
+					return j >= 0 && o.When[j].Op == "<" && o.When[j].Value == 0.0 && reflect.DeepEqual(without(o.When), without(w.When)) && !dimmed.MatchString(o.Hint)
+				})
+				if !hidden {
+					t.Errorf("the hint %q has no twin for the same answer with the cursor hidden", w.Hint)
 				}
 			}
 		})

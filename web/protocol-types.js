@@ -319,6 +319,7 @@
  * @property {"select"} type
  * @property {TensorInfo|null} [tensor]
  * @property {Array<TensorInfo>} partners
+ * @property {number} cursor
  */
 
 /**
