@@ -631,8 +631,8 @@ func TestBrowserStaticSite(t *testing.T) {
 
 // pictureFactsElements are widgets whose plans the test also makes in
 // Go: the docs page's f32-uniform MLP at batch 512 (held to WebGPU's
-// binding), a buffer list, and a real model over a budget. A node limit
-// makes auto's plan the same on any machine.
+// binding), a buffer list, and a real model over a budget and with its
+// params. A node limit makes auto's plan the same on any machine.
 var pictureFactsElements = []struct {
 	id, src, file string
 	attrs         map[string]string
@@ -641,6 +641,8 @@ var pictureFactsElements = []struct {
 	{"m", "files/mlp.json", "examples/mlp.json", map[string]string{"symbols": "batch=512", "f32-uniform": "", "node-limit": "20000"}, 300},
 	{"b", "files/buffers.csv", "docs/site/buffers.csv", map[string]string{"strategy": "auto", "node-limit": "20000"}, 280},
 	{"e", "files/mnist.onnx", "web/lessons/mnist.onnx", map[string]string{"budget": "16KiB", "node-limit": "20000"}, 320},
+	// With its params: the widest legend of these.
+	{"p", "files/mnist.onnx", "web/lessons/mnist.onnx", map[string]string{"skip-params": "false", "node-limit": "20000"}, 300},
 }
 
 // goFacts plans file as a widget with attrs plans it, in Go: the facts
@@ -707,6 +709,24 @@ func TestBrowserEmbedPictureFacts(t *testing.T) {
 				}
 				if !reflect.DeepEqual(&got, want[e.id]) {
 					t.Errorf("%s's picture tells %+v (fit %+v), Go's plan %+v (fit %+v)", e.id, got, got.Fit, *want[e.id], want[e.id].Fit)
+				}
+			}
+			// Each picture's legend and title lie inside it, as the reader's
+			// font draws them (measured in the page).
+			for _, e := range pictureFactsElements {
+				type box struct{ X0, X1, W float64 }
+				for _, sel := range []string{"text.legend", "text[font-weight]"} {
+					b := eval[box](p, fmt.Sprintf(`(() => { const pic = document.getElementById(%q).picture;
+						const holder = document.createElement("div");
+						holder.style = "position: absolute; left: 0; top: 0; visibility: hidden";
+						holder.innerHTML = pic.svg;
+						document.body.append(holder);
+						const r = holder.querySelector(%q).getBBox();
+						holder.remove();
+						return {X0: r.x, X1: r.x + r.width, W: pic.width}; })()`, e.id, sel))
+					if b.X0 < 0 || b.X1 > b.W || b.X1 <= b.X0 {
+						t.Errorf("%s's %s runs from %.1f to %.1f in a picture %v wide", e.id, sel, b.X0, b.X1, b.W)
+					}
 				}
 			}
 			eval[bool](p, `(window.scrollTo(0, 0), true)`)
