@@ -2,6 +2,7 @@ package viz
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"memplan/viz/internal/sample"
@@ -114,11 +115,12 @@ func TestViewLabelsNeverCollide(t *testing.T) {
 	p.Schedule = []string{"x", "w", "h", "y", "out"}
 	p.Phases = []string{"", "prefill", "prefill", "decode", "decode"}
 	for _, budget := range []int64{0, 7400, 1 << 30} {
-		for _, sz := range [][2]int{{640, 400}, {800, 600}, {1280, 800}, {320, 240}} {
+		for _, sz := range [][2]int{{640, 400}, {800, 600}, {1280, 800}, {320, 240}, {390, 300}} {
 			for _, scale := range []float64{1, 2} {
 				for _, zoom := range []string{"", "w", "ww", "sss", "wwwwwwww"} {
 					v := NewView(int(float64(sz[0])*scale), int(float64(sz[1])*scale))
 					v.SetScale(scale)
+					v.ShowTitle(sz[0] != 800) // as a widget's viewer; the app's has none
 					v.SetLayout(NewLayout(p, budget), false)
 					for _, k := range zoom {
 						v.Key(string(k), false)
@@ -148,6 +150,56 @@ func TestViewLabelsNeverCollide(t *testing.T) {
 						}
 						if b.X0 < 0 || b.X1 > float64(v.W) || b.Y0 < 0 || b.Y1 > float64(v.H) {
 							t.Errorf("%s: %q at %+v is off the %dx%d screen", name, a.Text, b, v.W, v.H)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// A budget far above the arena is named in a row above the plot, clear
+// of every buffer, whether the canvas shows the plan's title (a widget
+// gone live) or not (the app), and the title is there when asked for,
+// in glyphs the font has.
+func TestFarBudgetAboveThePlot(t *testing.T) {
+	p := sample.Plan()
+	far := p.ArenaSize * 40
+	for _, titled := range []bool{true, false} {
+		for _, sz := range [][2]int{{390, 300}, {1280, 300}, {320, 240}} {
+			for _, scale := range []float64{1, 2} {
+				name := fmt.Sprintf("title %v, %dx%d@%gx", titled, sz[0], sz[1], scale)
+				v := NewView(int(float64(sz[0])*scale), int(float64(sz[1])*scale))
+				v.SetScale(scale)
+				v.ShowTitle(titled)
+				v.SetLayout(NewLayout(p, far), false)
+				plot := v.PlotRect()
+				var budget, title *Label
+				ls := v.Labels(nil)
+				for i, l := range ls {
+					switch {
+					case strings.HasPrefix(l.Text, "budget "):
+						budget = &ls[i]
+					case l.Text == Title(p):
+						title = &ls[i]
+					}
+				}
+				if budget == nil || !strings.HasSuffix(budget.Text, ", off the top") {
+					t.Fatalf("%s: no label says the budget is off the top: %v", name, ls)
+				}
+				if b := budget.box(v.m.gs, 0); b.Y1 > plot.Y0 {
+					t.Errorf("%s: %q at %+v reaches into the plot (top %v)", name, budget.Text, b, plot.Y0)
+				}
+				if (title != nil) != titled {
+					t.Errorf("%s: the title shown: %v", name, title != nil)
+				}
+				if title != nil {
+					if b := title.box(v.m.gs, 0); b.Y1 > plot.Y0 || b.X1 > float64(v.W) {
+						t.Errorf("%s: the title at %+v is not above the plot (top %v) or off the screen", name, b, plot.Y0)
+					}
+					for _, r := range title.Text {
+						if _, ok := glyphs[r]; !ok {
+							t.Errorf("%s: the title %q has no glyph for %q", name, title.Text, r)
 						}
 					}
 				}

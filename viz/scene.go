@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"memplan/planner"
 )
 
 // Quad is one opaque screen-space rectangle to draw, in pixels. Hatched
@@ -41,6 +43,11 @@ type metrics struct {
 	strip                    float64 // the live strip's height
 	phaseRow                 float64 // room for phase names, 0 without phases
 	legend                   []legendItem
+	// head is the rows above the legend: the title (ShowTitle) and the
+	// names of lines beyond the plan's reach (a far budget), clear of
+	// the buffers.
+	head  []Label
+	axisY float64 // the row of the y axis's title and the legend
 }
 
 // View is the interactive state of the picture: the layout, the camera,
@@ -88,6 +95,7 @@ type View struct {
 
 	m        metrics
 	noLegend bool
+	titled   bool
 
 	// Rectangles thinner than a pixel are painted into grid, one colour
 	// id a screen pixel, and drawn as runs of equal pixels along each row:
@@ -153,19 +161,95 @@ func (v *View) relayout() {
 		m.phaseRow = m.ch + u
 	}
 	m.bottom = 4*u + m.ch + m.phaseRow + 6*u + m.strip + 8*u
-	// The top band holds the y axis title and, right-aligned, the legend.
+	// The top band holds the head rows (the title, the names of far
+	// lines), then the y axis title and, right-aligned, the legend.
+	m.head = v.headLabels(4*u, 4*u, float64(v.W)-m.right, gs)
+	y0 := 4 * u
+	for _, lb := range m.head {
+		y0 = max(y0, lb.Y+m.ch)
+	}
+	m.axisY = y0
 	rows := 1
 	if v.Layout != nil && !v.noLegend {
 		x0 := 4*u + textWidth("offset (MiB)", gs) + 16*u
-		m.legend, rows = layoutLegend(Legend(v.Theme, v.Layout), x0, float64(v.W)-m.right, 4*u, gs)
+		m.legend, rows = layoutLegend(Legend(v.Theme, v.Layout), x0, float64(v.W)-m.right, y0, gs)
 		rows = max(rows, 1)
 	}
-	m.top = 4*u + float64(rows)*m.ch + 6*u
+	m.top = y0 + float64(rows)*m.ch + 6*u
 	v.m = m
 	if p := v.PlotRect(); p != v.Cam.View {
 		v.Cam.Resize(p)
 	}
 	v.Dirty = true
+}
+
+// ShowTitle shows the plan's heading (the graph, its strategy and arena)
+// in a row above the plot, as the plan's picture (svgplot) has it: for a
+// viewer that stands in for that picture, a widget gone live. memplan's
+// app and lessons say it in panels of their own.
+func (v *View) ShowTitle(on bool) {
+	if v.titled != on {
+		v.titled = on
+		v.relayout()
+	}
+}
+
+// Title is the canvas's heading of plan p, in the words the font draws
+// (the picture's, with the graph's name in lower case).
+func Title(p *planner.Plan) string {
+	name := strings.ToLower(p.Name)
+	if name == "" {
+		name = "plan"
+	}
+	s := name + ": " + p.Strategy + ", arena " + FormatBytes(p.ArenaSize)
+	if p.Optimal || p.OptimalBySearch {
+		s += " (optimal)"
+	}
+	return s
+}
+
+// farLine says whether line ln lies beyond the whole plan's reach (a
+// budget far above the arena): fitting the plot leaves it out, so its
+// name goes in a head row, clear of the buffers.
+func (l *Layout) farLine(ln Line) bool { return ln.Y > l.Bounds.Y1 }
+
+// lineName is line ln's name as labels write it.
+func (l *Layout) lineName(ln Line) string {
+	if ln.Role == LineBudget && l.OverBudget {
+		return ln.Label + " exceeded by " + FormatBytes(l.Plan.ArenaSize-l.Budget)
+	}
+	return ln.Label
+}
+
+// headLabels lays out the head rows between the left margin x0 and x1
+// from y: the title on the left of the first, then the far lines' names,
+// right-aligned, beside it where they fit, else on rows of their own.
+func (v *View) headLabels(x0, y, x1 float64, gs int) []Label {
+	l := v.Layout
+	if l == nil {
+		return nil
+	}
+	u, h := float64(gs), float64(CharH*gs)
+	var out []Label
+	left, end := x0, x1-4*u // the row's free span; names end where a line's label does
+	if v.titled {
+		t := Title(l.Plan)
+		out = append(out, Label{X: x0, Y: y, Text: t, C: v.Theme.Text})
+		left += textWidth(t, gs) + 16*u
+	}
+	for _, ln := range l.Lines {
+		if !l.farLine(ln) {
+			continue
+		}
+		t := l.lineName(ln) + ", off the top"
+		w := textWidth(t, gs)
+		if end-w < left && (left > x0 || end < x1-4*u) {
+			y, left, end = y+h, x0, x1-4*u
+		}
+		out = append(out, Label{X: end - w, Y: y, Text: t, C: v.lineColor(ln)})
+		end -= w + 16*u
+	}
+	return out
 }
 
 // SetScale sets the device pixel ratio (see View.Scale).
@@ -971,7 +1055,8 @@ func (v *View) Labels(dst []Label) []Label {
 
 	// y: the title, with the unit of the tick labels, above the axis.
 	ticks, unit := ByteTicks(vis.Y0, vis.Y1, v.Cam.KY, 48*u)
-	dst = append(dst, text(4*u, 4*u, "offset ("+unit+")"))
+	dst = append(dst, text(4*u, m.axisY, "offset ("+unit+")"))
+	dst = append(dst, m.head...)
 	cands = cands[:0]
 	for _, t := range ticks {
 		_, sy := v.Cam.ToScreen(0, t.V)
@@ -984,10 +1069,7 @@ func (v *View) Labels(dst []Label) []Label {
 	widest := 0.0
 	names := make([]string, len(l.Lines))
 	for i, ln := range l.Lines {
-		names[i] = ln.Label
-		if ln.Role == LineBudget && l.OverBudget {
-			names[i] += " exceeded by " + FormatBytes(l.Plan.ArenaSize-l.Budget)
-		}
+		names[i] = l.lineName(ln)
 		widest = max(widest, textWidth(names[i], gs))
 		if sy, ok := v.lineY(ln); ok {
 			bands = append(bands, Rect{plot.X0, sy - u, plot.X1, sy + u})
@@ -999,6 +1081,9 @@ func (v *View) Labels(dst []Label) []Label {
 		if sy, ok := v.lineY(ln); ok {
 			cands = append(cands, lineLabelCandidates(names[i], c, sy, plot.X1, gs, widest))
 			continue
+		}
+		if l.farLine(ln) {
+			continue // named in a head row, clear of the buffers
 		}
 		// Off screen (a far budget, or zoomed in): say where it went,
 		// at the edge it is beyond.

@@ -150,7 +150,7 @@ func (a *app) hovered(h viz.Hit, sx, sy float64) {
 }
 
 func (a *app) postSelect(i int) {
-	ev := events.Selected{Partners: []events.TensorInfo{}} // [] rather than null when nothing shared its bytes
+	ev := events.Selected{Partners: []events.TensorInfo{}, Cursor: a.view.Cursor} // [] rather than null when nothing shared its bytes
 	if l := a.view.Layout; l != nil && i >= 0 {
 		info := a.tensorInfo(i)
 		ev.Tensor = &info

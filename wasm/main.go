@@ -129,6 +129,11 @@ func main() {
 	a.share.opening = true
 	a.opts = protocol.Options{Options: planner.DefaultOptions()}
 	a.view = viz.NewView(800, 600)
+	// Outside memplan's app and lessons (viewer.html?app), which name the
+	// plan in panels of their own, the canvas heads the plot with its
+	// title, as the picture a widget shows first does.
+	search := js.Global().Get("location").Get("search")
+	a.view.ShowTitle(!js.Global().Get("URLSearchParams").New(search).Call("has", "app").Bool())
 	a.game = viz.NewGame(a.view)
 	a.game.BeforeUpdate = func() { a.updates++; a.watchCamera(); a.drain(); a.watchState() }
 	a.game.OnHover = a.hovered

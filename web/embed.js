@@ -16,7 +16,8 @@
 // fetches src itself, relative to the host page, so the host needs no
 // CORS set-up for its files; its attributes go to Go as written, which
 // reads them as planning options (JavaScript here parses none). Events:
-// "picture" (a picture is shown), "live" (the viewer took over),
+// "picture" (a picture is shown, with its plan's facts: arena, lower
+// bound, fit verdict, in Go's words too), "live" (the viewer took over),
 // "error", and once live the viewer's own (ready, summary, select, …;
 // detail is the event); el.send(msg) sends the live viewer any message
 // of docs/embedding.md.
@@ -146,8 +147,12 @@ function enqueue(el, first) {
 function pump() {
   clearTimeout(page.idle);
   for (let lane = 0; lane < lanes; lane++) {
-    if (page.lanes[lane] || !page.queue.length) continue;
-    const el = page.queue.shift();
+    if (page.lanes[lane]) continue;
+    // An element a worker already works for waits for it: two workers
+    // would plan and draw it twice.
+    const at = page.queue.findIndex((el) => !page.lanes.includes(el));
+    if (at < 0) break;
+    const el = page.queue.splice(at, 1)[0];
     page.lanes[lane] = el;
     el.work(lane).catch((err) => el.fail({ kind: "stopped", message: String(err && err.message || err) })).finally(() => {
       page.lanes[lane] = null;
@@ -297,8 +302,8 @@ class MemplanPlan extends HTMLElement {
   // send posts a message to this element's live viewer (docs/embedding.md).
   send(msg) { this.post(msg); }
 
-  // picture is the picture shown: its SVG (Go's), size and theme; null
-  // before the first.
+  // picture is the picture shown: its SVG (Go's), size, theme, file and
+  // the facts of its plan (protocol.PlanFacts); null before the first.
   get picture() { return this.svg || null; }
 
   post(msg, transfer) {
@@ -402,11 +407,16 @@ class MemplanPlan extends HTMLElement {
         await this.planFailed(error, file.name);
         return;
       }
-      // The budget line is Go's verdict's (summary.fit.budget).
-      this.plan = { bytes: ev.plan, budget: ev.fit ? ev.fit.budget : 0, name: file.name };
+      // The budget line is Go's verdict's (summary.fit.budget); the
+      // facts are Go's too, for the picture event (protocol.PlanFacts).
+      this.plan = { bytes: ev.plan, budget: ev.fit ? ev.fit.budget : 0, name: file.name, summary: ev.summary || null };
       this.planned = seq;
+      this.drawn = ""; // a new plan: its picture is still to draw
     }
-    if (this.plan) await this.draw(lane);
+    // Asked again for a picture already shown (the element came near
+    // once more while it was planned), it draws nothing, and fires no
+    // second picture.
+    if (this.plan && this.drawn !== this.drawnKey()) await this.draw(lane);
   }
 
   async runtime() {
@@ -433,11 +443,20 @@ class MemplanPlan extends HTMLElement {
     this.errorBox.hidden = true;
     this.drawn = key;
     this.dataset.theme = theme;
-    this.svg = { svg: new TextDecoder().decode(out.data), width, height, theme };
+    this.svg = { svg: new TextDecoder().decode(out.data), width, height, theme, file: plan.name, summary: plan.summary };
     if (this.img.src) this.oldURL = this.img.src;
     this.img.src = URL.createObjectURL(new Blob([out.data], { type: "image/svg+xml" }));
     await this.img.decode().catch(() => {});
-    this.emit({ type: "picture", file: plan.name, width, height, theme });
+    this.emitPicture();
+  }
+
+  // emitPicture fires "picture" (protocol.Picture): the picture shown
+  // and the facts of its plan as the worker wrote them, so the host can
+  // state the arena before anyone makes the element live.
+  emitPicture() {
+    const pic = this.svg;
+    if (!pic) return; // no picture yet: nothing to tell
+    this.emit({ type: "picture", file: pic.file, width: pic.width, height: pic.height, theme: pic.theme, summary: pic.summary });
   }
 
   // planFailed shows why there is no plan or picture. A planner that
@@ -573,8 +592,7 @@ class MemplanPlan extends HTMLElement {
     this.viewerUp = false;
     this.img.classList.remove("behind");
     if (this.isConnected && this.plan && this.drawn !== this.drawnKey()) enqueue(this); // resized meanwhile
-    if (this.isConnected) this.emit({ type: "picture", file: this.plan ? this.plan.name : null, width: this.svg && this.svg.width,
-      height: this.svg && this.svg.height, theme: this.svg && this.svg.theme });
+    if (this.isConnected) this.emitPicture();
   }
 
   // attended: the reader turned to this element: it is the most recent.

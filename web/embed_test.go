@@ -4,19 +4,23 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"memplan/ir"
 	"memplan/planner"
 	"memplan/tools/site"
 	"memplan/tools/site/browser"
@@ -79,6 +83,11 @@ const embedElements = `<memplan-plan id="a" src="files/mlp.json" strategy="auto"
 // its files from another, and opens the host page, holding elements, in
 // a browser. served counts memplan's requests.
 func embedSession(t *testing.T, scheme, elements string, memplan func(http.Handler) http.Handler) *session {
+	return embedSessionAt(t, scheme, elements, memplan, 1280, 800)
+}
+
+// embedSessionAt is embedSession in a viewport of vw×vh.
+func embedSessionAt(t *testing.T, scheme, elements string, memplan func(http.Handler) http.Handler, vw, vh int64) *session {
 	root := moduleRoot(t)
 	served := &site.Counter{Next: site.Handler(filepath.Join(root, "web"), build.wasm)}
 	var h http.Handler = served
@@ -94,9 +103,24 @@ func embedSession(t *testing.T, scheme, elements string, memplan func(http.Handl
 		"/files/mnist.onnx":   filepath.Join(root, "web", "lessons", "mnist.onnx"),
 		"/files/missing.json": "",
 	}
+	// held.json is mlp.json held back until the page asks for /release:
+	// an element waits for its file while the test moves the page.
+	held := make(chan struct{})
+	release := sync.OnceFunc(func() { close(held) })
 	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/blank": // where the browser waits while the test sets it up
+			return
+		case "/release":
+			release()
+			return
+		case "/files/held.json":
+			select {
+			case <-held:
+			case <-r.Context().Done():
+				return
+			}
+			http.ServeFile(w, r, filepath.Join(root, "examples", "mlp.json"))
 			return
 		case "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -136,7 +160,7 @@ func embedSession(t *testing.T, scheme, elements string, memplan func(http.Handl
 	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(cancelT)
 	s := &session{page: &page{t: t, ctx: ctx}, url: hostSrv.URL, served: served, root: root}
-	s.run("viewport", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(hostSrv.URL+"/blank"))
+	s.run("viewport", chromedp.EmulateViewport(vw, vh), chromedp.Navigate(hostSrv.URL+"/blank"))
 	s.scheme(scheme)
 	s.run("open the host page", chromedp.Navigate(hostSrv.URL+"/"))
 	return s
@@ -603,4 +627,182 @@ func TestBrowserStaticSite(t *testing.T) {
 	eval[bool](p, `(window.memplan.send({type: "example", name: "mlp.json"}), true)`)
 	p.waitLong("mlp.json planned from file://", `window.memplan.state().file === "mlp.json" && !window.memplan.state().dirty`)
 	p.screenshot("single-file")
+}
+
+// pictureFactsElements are widgets whose plans the test also makes in
+// Go: the docs page's f32-uniform MLP at batch 512 (held to WebGPU's
+// binding), a buffer list, and a real model over a budget and with its
+// params. A node limit makes auto's plan the same on any machine.
+var pictureFactsElements = []struct {
+	id, src, file string
+	attrs         map[string]string
+	height        int
+}{
+	{"m", "files/mlp.json", "examples/mlp.json", map[string]string{"symbols": "batch=512", "f32-uniform": "", "node-limit": "20000"}, 300},
+	{"b", "files/buffers.csv", "docs/site/buffers.csv", map[string]string{"strategy": "auto", "node-limit": "20000"}, 280},
+	{"e", "files/mnist.onnx", "web/lessons/mnist.onnx", map[string]string{"budget": "16KiB", "node-limit": "20000"}, 320},
+	// With its params: the widest legend of these.
+	{"p", "files/mnist.onnx", "web/lessons/mnist.onnx", map[string]string{"skip-params": "false", "node-limit": "20000"}, 300},
+}
+
+// goFacts plans file as a widget with attrs plans it, in Go: the facts
+// its picture event must carry.
+func goFacts(t *testing.T, root, file string, attrs map[string]string) *protocol.PlanFacts {
+	t.Helper()
+	o, err := protocol.OptionsFromAttributes(attrs)
+	if err == nil {
+		err = protocol.ResolveGPU(&o)
+	}
+	if err == nil {
+		err = o.ResolveFor("")
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatalf("test input: %v", err)
+	}
+	name := filepath.Base(file)
+	in, err := planner.Load(name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := planner.Lower(in.Source, o.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := planner.PlanProblem(context.Background(), prob, o.Strategy, planner.PlaceOptions{NodeLimit: o.NodeLimit, Budget: o.Budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return protocol.FactsOf(name, p, planner.Judge(p, o.Budget))
+}
+
+// A docs page learns each widget's numbers from its picture event,
+// before anyone clicks and with no viewer started: the facts of the plan
+// (arena, lower bound, fit verdict, and the sentence that says them) as
+// Go makes them for the same file and attributes. At a desktop's width
+// and a phone's, each widget fires picture once as the page loads.
+func TestBrowserEmbedPictureFacts(t *testing.T) {
+	root := moduleRoot(t)
+	var elems strings.Builder
+	want := map[string]*protocol.PlanFacts{}
+	for _, e := range pictureFactsElements {
+		fmt.Fprintf(&elems, `<memplan-plan id=%q src=%q height="%d"`, e.id, e.src, e.height)
+		for k, v := range e.attrs {
+			fmt.Fprintf(&elems, ` %s=%q`, k, v)
+		}
+		elems.WriteString("></memplan-plan>\n")
+		want[e.id] = goFacts(t, root, e.file, e.attrs)
+	}
+	for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			s := embedSessionAt(t, "light", elems.String(), nil, size.w, size.h)
+			p := s.page
+			for _, e := range pictureFactsElements {
+				eval[bool](p, fmt.Sprintf(`(document.getElementById(%q).scrollIntoView(), true)`, e.id))
+				s.waitLong(e.id+"'s picture", fmt.Sprintf(`last(%q, "picture") !== null`, e.id))
+				var got protocol.PlanFacts
+				if err := json.Unmarshal([]byte(eval[string](p, fmt.Sprintf(`JSON.stringify(last(%q, "picture").summary)`, e.id))), &got); err != nil {
+					t.Fatalf("%s's picture event: %v", e.id, err)
+				}
+				if !reflect.DeepEqual(&got, want[e.id]) {
+					t.Errorf("%s's picture tells %+v (fit %+v), Go's plan %+v (fit %+v)", e.id, got, got.Fit, *want[e.id], want[e.id].Fit)
+				}
+			}
+			// Each picture's legend and title lie inside it, as the reader's
+			// font draws them (measured in the page).
+			for _, e := range pictureFactsElements {
+				type box struct{ X0, X1, W float64 }
+				for _, sel := range []string{"text.legend", "text[font-weight]"} {
+					b := eval[box](p, fmt.Sprintf(`(() => { const pic = document.getElementById(%q).picture;
+						const holder = document.createElement("div");
+						holder.style = "position: absolute; left: 0; top: 0; visibility: hidden";
+						holder.innerHTML = pic.svg;
+						document.body.append(holder);
+						const r = holder.querySelector(%q).getBBox();
+						holder.remove();
+						return {X0: r.x, X1: r.x + r.width, W: pic.width}; })()`, e.id, sel))
+					if b.X0 < 0 || b.X1 > b.W || b.X1 <= b.X0 {
+						t.Errorf("%s's %s runs from %.1f to %.1f in a picture %v wide", e.id, sel, b.X0, b.X1, b.W)
+					}
+				}
+			}
+			eval[bool](p, `(window.scrollTo(0, 0), true)`)
+			if n := eval[int](p, `Object.values(events).flat().filter((e) => e.type === "live").length`); n != 0 {
+				t.Errorf("%d live events before any click", n)
+			}
+			if req := s.served.Requests(); req["/memplan.wasm"] != 0 || req["/viewer.js"] != 0 {
+				t.Errorf("the pictures' facts fetched the viewer: %v", req)
+			}
+			// Once the planner has nothing left to do (its workers end when
+			// idle), each widget has fired picture once.
+			p.waitIdle()
+			for _, e := range pictureFactsElements {
+				if n := eval[int](p, fmt.Sprintf(`count(%q, "picture")`, e.id)); n != 1 {
+					t.Errorf("%s fired picture %d times on load, want once", e.id, n)
+				}
+			}
+			s.screenshot(fmt.Sprintf("embed-facts-%dx%d", size.w, size.h))
+		})
+	}
+}
+
+// waitIdle waits, once a picture has come, until the page's shared
+// planner has ended its workers, which it does once it has been idle a
+// while: every element's work is done, and every event it fires has fired.
+func (p *page) waitIdle() {
+	p.t.Helper()
+	p.waitLong("the planner to go idle", `[...memplanRuntimes.values()].every((rt) => !rt.pool)`)
+}
+
+// An element that comes near the viewport again while it is being
+// planned or drawn (the page moved under a phone's narrow screen) is
+// planned and drawn once: one plan asked of the planner, one picture, not
+// one per time it came near. The test holds the element's file, then its
+// picture's export, and moves the page at each.
+func TestBrowserEmbedPictureOnce(t *testing.T) {
+	s := embedSessionAt(t, "light", `<memplan-plan id="h" src="files/held.json" height="260"></memplan-plan>
+<div style="height: 6000px"></div>`, nil, 390, 844)
+	p := s.page
+	// Every request to the planner, by type; exports wait for the test.
+	// (runtime.js loads once the held file has come.)
+	eval[bool](p, `(() => {
+		window.asked = [];
+		let gate, mr;
+		window.exportsHeld = new Promise((r) => { gate = r; });
+		window.releaseExports = gate;
+		Object.defineProperty(globalThis, "MemplanRuntime", { configurable: true, get: () => mr, set: (v) => {
+			mr = v;
+			const ask = v.prototype.ask;
+			v.prototype.ask = function (to, msg, tr) {
+				asked.push(msg.type);
+				if (msg.type === "export") return exportsHeld.then(() => ask.call(this, to, msg, tr));
+				return ask.call(this, to, msg, tr);
+			};
+		} });
+		return true; })()`)
+	away := func(what string) {
+		p.t.Helper()
+		eval[bool](p, `(window.scrollTo(0, document.body.scrollHeight), true)`)
+		p.wait("h away "+what, `document.getElementById("h").near === false`)
+		eval[bool](p, `(window.scrollTo(0, 0), true)`)
+		p.wait("h near again "+what, `document.getElementById("h").near === true`)
+	}
+	p.wait("h near", `document.getElementById("h").near === true`)
+	away("while its file comes")
+	eval[bool](p, `(fetch("/release"), true)`)
+	s.waitLong("h's export", `asked.includes("export")`)
+	away("while its picture is drawn")
+	eval[bool](p, `(releaseExports(), true)`)
+	s.waitLong("h's picture", `last("h", "picture") !== null`)
+	p.waitIdle()
+	if got := eval[string](p, `asked.filter((t) => t === "plan" || t === "export").join(" ")`); got != "plan export" {
+		t.Errorf("the planner was asked %q, want one plan and one export", got)
+	}
+	if n := eval[int](p, `count("h", "picture")`); n != 1 {
+		t.Errorf("h fired picture %d times, want once", n)
+	}
+	p.pictureShows("h")
 }

@@ -201,6 +201,9 @@ type lessonTry struct {
 	button string // press the lesson's button with this label, or
 	tensor string // select this tensor, or
 	cursor string // move the time cursor to the "first" or "last" step or the "peak"
+	// cursorFirst moves the time cursor there before a tensor is
+	// selected: not an answer, what the learner sees as it picks.
+	cursorFirst string
 	// want is the hint the page must show (a wrong answer's index; -1:
 	// the generic hint), unless right: then it completes the task.
 	want  int
@@ -320,7 +323,11 @@ var lessonCases = []lessonCase{
 		}
 		return lessonTry{want: -1}
 	}},
-	{file: "mnist.onnx", click: []string{"Convolution28_Output_0", "Plus30_Output_0"}, judge: func(f, tn map[string]any) lessonTry {
+	{file: "mnist.onnx", tries: func(map[string]any) []lessonTry {
+		// Not alive at the peak, picked with the cursor there: dimmed.
+		// (Every tensor is tried first with the cursor hidden.)
+		return []lessonTry{{cursorFirst: "peak", tensor: "ReLU32_Output_0", want: 3}}
+	}, click: []string{"Convolution28_Output_0", "Plus30_Output_0"}, judge: func(f, tn map[string]any) lessonTry {
 		in := func(path string) bool { return slices.Contains(field(f, path).([]any), tn["name"]) }
 		switch {
 		case in("lesson.peak.writes"):
@@ -330,7 +337,7 @@ var lessonCases = []lessonCase{
 		case tn["kind"] == "param":
 			return lessonTry{want: 1}
 		case !in("lesson.peak.live.name"):
-			return lessonTry{want: 2}
+			return lessonTry{want: 2} // with the cursor hidden, as the lesson opens
 		}
 		return lessonTry{want: -1}
 	}},
@@ -456,6 +463,9 @@ func (p *page) driveLesson(i int, l *lesson, lc lessonCase, facts map[string]any
 	p.t.Helper()
 	do := func(tr lessonTry, more bool) {
 		p.t.Helper()
+		if tr.cursorFirst != "" {
+			p.moveCursor(i, tr.cursorFirst, facts, keyboard)
+		}
 		before := eval[int](p, `window.memplanLearn.answers`)
 		what := tr.button + tr.tensor + tr.cursor
 		switch {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -737,5 +738,95 @@ func TestLessonWords(t *testing.T) {
 		if got := holdsOp(c.a, c.op, c.b); got != c.want {
 			t.Errorf("%v %s %v = %v, want %v", c.a, c.op, c.b, got, c.want)
 		}
+	}
+}
+
+// A lesson's words before the task is done (its prose, caption, task and
+// buttons) never name a tensor that answers the task: the learner finds
+// it. The answers are the names the task's conditions accept, from the
+// engine's facts.
+func TestLessonWordsKeepTheAnswer(t *testing.T) {
+	names, lessons := readLessons(t)
+	for k, name := range names {
+		l := lessons[k]
+		t.Run(name, func(t *testing.T) {
+			var answers []string
+			for _, c := range slices.Concat(l.Task.Answer, l.Task.When) {
+				if c.Path != "tensor.tensor.name" || (c.Op != "in" && c.Op != "==") {
+					continue
+				}
+				var v any = c.Value
+				if c.Fact != "" {
+					v = field(lessonFactsIn(t, l), c.Fact)
+				}
+				switch v := v.(type) {
+				case string:
+					answers = append(answers, v)
+				case []any:
+					for _, n := range v {
+						answers = append(answers, fmt.Sprint(n))
+					}
+				}
+			}
+			words := slices.Concat(l.Prose, []string{l.Caption, l.Task.Text})
+			if l.Beside != nil {
+				words = append(words, l.Beside.Caption)
+			}
+			for _, a := range l.Actions {
+				words = append(words, a.Label)
+			}
+			for _, a := range answers {
+				// An ONNX exporter's name says its node's: naming the node
+				// names the answer.
+				if node, _, ok := strings.Cut(a, "_Output_"); ok {
+					answers = append(answers, node)
+				}
+			}
+			for _, a := range answers {
+				// The name as a word: not part of a longer name.
+				re := regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(a) + `($|[^\w])`)
+				for _, w := range words {
+					if re.MatchString(w) {
+						t.Errorf("the lesson gives its answer %q away before the task: %q", a, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A hint speaks of what the learner sees. One that says a tensor is
+// dimmed holds only while the time cursor is shown (the select event's
+// cursor, -1 when hidden), and the same wrong answer with the cursor
+// hidden, as every lesson opens, has a hint of its own.
+func TestLessonHintsMatchTheCursor(t *testing.T) {
+	names, lessons := readLessons(t)
+	dimmed := regexp.MustCompile(`\b(is|are) dimmed\b`)
+	isCursor := func(c condition) bool { return c.Path == "cursor" }
+	without := func(cs []condition) []condition { return slices.DeleteFunc(slices.Clone(cs), isCursor) }
+	for k, name := range names {
+		l := lessons[k]
+		t.Run(name, func(t *testing.T) {
+			for _, w := range l.Task.Wrong {
+				if !dimmed.MatchString(w.Hint) {
+					continue
+				}
+				k := slices.IndexFunc(w.When, isCursor)
+				if k < 0 || w.When[k].Op != ">=" || w.When[k].Value != 0.0 {
+					t.Errorf("the hint %q says what the time cursor shows, but holds whether or not it is shown: %+v", w.Hint, w.When)
+					continue
+				}
+				hidden := slices.ContainsFunc(l.Task.Wrong, func(o struct {
+					When []condition `json:"when"`
+					Hint string      `json:"hint"`
+				}) bool {
+					j := slices.IndexFunc(o.When, isCursor)
+					return j >= 0 && o.When[j].Op == "<" && o.When[j].Value == 0.0 && reflect.DeepEqual(without(o.When), without(w.When)) && !dimmed.MatchString(o.Hint)
+				})
+				if !hidden {
+					t.Errorf("the hint %q has no twin for the same answer with the cursor hidden", w.Hint)
+				}
+			}
+		})
 	}
 }

@@ -251,6 +251,17 @@
  */
 
 /**
+ * @typedef {object} PictureEvent
+ * @property {"memplan"} source
+ * @property {"picture"} type
+ * @property {string} file
+ * @property {number} width
+ * @property {number} height
+ * @property {string} theme
+ * @property {PlanFacts|null} [summary]
+ */
+
+/**
  * @typedef {object} PongEvent
  * @property {"memplan"} source
  * @property {"pong"} type
@@ -308,6 +319,7 @@
  * @property {"select"} type
  * @property {TensorInfo|null} [tensor]
  * @property {Array<TensorInfo>} partners
+ * @property {number} cursor
  */
 
 /**
@@ -429,6 +441,18 @@
  * @property {Array<string>} [symbols]
  * @property {string} [param]
  * @property {string} kind
+ */
+
+/**
+ * @typedef {object} PlanFacts
+ * @property {string} name
+ * @property {string} strategy
+ * @property {number} arena_size
+ * @property {number} lower_bound
+ * @property {boolean} proven
+ * @property {number} tensors
+ * @property {Fit|null} [fit]
+ * @property {string} text
  */
 
 /**
@@ -578,6 +602,21 @@
  */
 
 /**
+ * @typedef {object} Fit
+ * @property {number} budget
+ * @property {string} limit
+ * @property {boolean} fits
+ * @property {number} [over]
+ * @property {string} text
+ * @property {string} [binding]
+ * @property {Limits|null} [limits]
+ * @property {Array<Violation>} [violations]
+ * @property {RequiredLimits|null} [required_limits]
+ * @property {string} [runs_on]
+ * @property {Array<string>} [lines]
+ */
+
+/**
  * @typedef {object} PlannerOptions
  * @property {number} alignment
  * @property {boolean} f32_uniform
@@ -617,21 +656,6 @@
  * @property {number} first
  * @property {number} last
  * @property {number} peak
- */
-
-/**
- * @typedef {object} Fit
- * @property {number} budget
- * @property {string} limit
- * @property {boolean} fits
- * @property {number} [over]
- * @property {string} text
- * @property {string} [binding]
- * @property {Limits|null} [limits]
- * @property {Array<Violation>} [violations]
- * @property {RequiredLimits|null} [required_limits]
- * @property {string} [runs_on]
- * @property {Array<string>} [lines]
  */
 
 /**

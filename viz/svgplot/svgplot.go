@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -97,6 +98,21 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 			fit = fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, width-marginRight-8)
 		}
 	}
+	// A budget beyond the plot is named above it, clear of the buffers:
+	// beside the arena's label where the row has room (past the y axis's
+	// title), else on a row of its own over it.
+	var farX, farY float64
+	var farText string
+	if o.Budget > top {
+		farText = budgetText(p, o.Budget) + " \u2191"
+		farX, farY = plot.x1-4, plot.y0-4
+		arenaW := guessWidth("arena " + ir.FormatBytes(p.ArenaSize))
+		if plot.x1-4-arenaW-16-guessWidth(farText) >= 8+guessWidth("offset (MiB)")+16 {
+			farX -= arenaW + 16
+		} else {
+			plot.y0 = min(plot.y0+16, plot.y1-16)
+		}
+	}
 	kx, ky := (plot.x1-plot.x0)/steps, (plot.y1-plot.y0)/float64(top)
 	x := func(step float64) float64 { return plot.x0 + step*kx }
 	y := func(offset float64) float64 { return plot.y1 - offset*ky }
@@ -159,8 +175,8 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 				class, num(plot.x0), yy, num(plot.x1), yy, c.Hex(), dash)
 		}
 		// Haloed in the background's colour: a label may lie over buffers.
-		f(`<text x="%s" y="%s" text-anchor="end" fill="%s" stroke="%s" stroke-width="3" stroke-linejoin="round" paint-order="stroke">%s</text>`+"\n",
-			num(plot.x1-4), num(y(float64(min(at, top)))+dy), c.Hex(), th.Background.Hex(), esc(label))
+		f(`<text class="%s-label" x="%s" y="%s" text-anchor="end" fill="%s" stroke="%s" stroke-width="3" stroke-linejoin="round" paint-order="stroke">%s</text>`+"\n",
+			class, num(plot.x1-4), num(y(float64(min(at, top)))+dy), c.Hex(), th.Background.Hex(), esc(label))
 	}
 	line("arena", p.ArenaSize, th.Arena, "", "arena "+ir.FormatBytes(p.ArenaSize), -4)
 	if p.LowerBound != p.ArenaSize {
@@ -171,14 +187,15 @@ func Write(w io.Writer, p *planner.Plan, o Options) error {
 		line("lower-bound", p.LowerBound, th.Lower, ` stroke-dasharray="6 4"`, "lower bound "+ir.FormatBytes(p.LowerBound), dy)
 	}
 	if o.Budget > 0 {
-		c, label, dy := th.BudgetOK, "budget "+ir.FormatBytes(o.Budget), -4.0
+		c := th.BudgetOK
 		if p.ArenaSize > o.Budget {
-			c, label = th.BudgetOver, label+" exceeded by "+ir.FormatBytes(p.ArenaSize-o.Budget)
+			c = th.BudgetOver
 		}
-		if o.Budget > top {
-			label, dy = label+" \u2191", 26 // above the plot, below the arena's label
+		if farText != "" {
+			f(`<text class="budget-label" x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`+"\n", num(farX), num(farY), c.Hex(), esc(farText))
+		} else {
+			line("budget", o.Budget, c, ` stroke-dasharray="2 3"`, budgetText(p, o.Budget), -4)
 		}
-		line("budget", o.Budget, c, ` stroke-dasharray="2 3"`, label, dy)
 	}
 
 	// Axes, ticks and their labels.
@@ -233,6 +250,19 @@ var (
 )
 
 type rect struct{ x0, y0, x1, y1 float64 }
+
+// budgetText names the budget line, and by how much the arena crosses it.
+func budgetText(p *planner.Plan, budget int64) string {
+	s := "budget " + ir.FormatBytes(budget)
+	if p.ArenaSize > budget {
+		s += " exceeded by " + ir.FormatBytes(p.ArenaSize-budget)
+	}
+	return s
+}
+
+// guessWidth is how wide text is drawn at the font size, guessed from
+// its runes (the reader's font draws it).
+func guessWidth(s string) float64 { return 0.6 * fontSize * float64(utf8.RuneCountInString(s)) }
 
 // title is the picture's heading: the graph, its strategy and its arena.
 func title(p *planner.Plan) string {

@@ -300,3 +300,57 @@ func TestSVGFarBudget(t *testing.T) {
 		}
 	}
 }
+
+// A budget beyond the plot is named above it, clear of every buffer and
+// of the arena's label, at a phone's width as at a page's: not inside the
+// plot, over the buffers at its top.
+func TestSVGFarBudgetLabelClear(t *testing.T) {
+	p := plan(t, "mlp.json")
+	for _, size := range [][2]int{{390, 300}, {640, 300}, {1280, 300}, {960, 540}, {200, 200}} {
+		var b bytes.Buffer
+		if err := svgplot.Write(&b, p, svgplot.Options{Budget: p.ArenaSize * 40, Width: size[0], Height: size[1]}); err != nil {
+			t.Fatal(err)
+		}
+		f := func(e element, k string) float64 {
+			v, err := strconv.ParseFloat(e.attrs[k], 64)
+			if err != nil {
+				t.Fatalf("%dx%d: %s's %s: %v", size[0], size[1], e.name, k, err)
+			}
+			return v
+		}
+		var label, arena, plot *element
+		var buffers []element
+		els := parse(t, b.Bytes())
+		for i, e := range els {
+			switch e.attrs["class"] {
+			case "budget-label":
+				label = &els[i]
+			case "arena-label":
+				arena = &els[i]
+			case "plot":
+				plot = &els[i]
+			case "buffer":
+				buffers = append(buffers, e)
+			}
+		}
+		if label == nil || arena == nil || plot == nil || len(buffers) == 0 {
+			t.Fatalf("%dx%d: the picture lacks the budget's label, the arena's, the plot or buffers", size[0], size[1])
+		}
+		// A text's baseline is its y: the glyphs rise 12 px above it.
+		ly := f(*label, "y")
+		if ly > f(*plot, "y") {
+			t.Errorf("%dx%d: the budget's label (baseline %v) is inside the plot (top %v)", size[0], size[1], ly, f(*plot, "y"))
+		}
+		for _, r := range buffers {
+			if ly > f(r, "y") && ly-12 < f(r, "y")+f(r, "height") {
+				t.Errorf("%dx%d: the budget's label (baseline %v) meets buffer %s (y %v to %v)", size[0], size[1], ly, r.attrs["data-name"], f(r, "y"), f(r, "y")+f(r, "height"))
+			}
+		}
+		// On the arena label's row, it ends before that label begins.
+		if ay := f(*arena, "y"); ay == ly && f(*label, "x") > f(*arena, "x")-0.6*12*float64(len("arena "+ir.FormatBytes(p.ArenaSize))) {
+			t.Errorf("%dx%d: the budget's label (ending at %v) runs into the arena's (ending at %v)", size[0], size[1], f(*label, "x"), f(*arena, "x"))
+		} else if ay != ly && (ly > ay-12 && ly < ay+12) {
+			t.Errorf("%dx%d: the budget's label (baseline %v) overlaps the arena's row (%v)", size[0], size[1], ly, ay)
+		}
+	}
+}

@@ -325,6 +325,9 @@ type WorkerEvent struct {
 	// symbols behind each violation (which takes the decoder, so it is
 	// judged here rather than in the viewer).
 	Fit *planner.Fit `json:"fit,omitempty"`
+	// Summary (planned) is the plan's facts under that verdict: what a
+	// <memplan-plan> element's picture event tells its page.
+	Summary *PlanFacts `json:"summary,omitempty"`
 	// Exported (the answer to an ExportRequest): the file's name and
 	// media type; its bytes travel beside the event as "data".
 	Name string `json:"name,omitempty"`

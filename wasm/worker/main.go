@@ -598,7 +598,8 @@ func answer(req protocol.PlanRequest, data []byte, prob *planner.Problem, p *pla
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, err
 	}
 	lap("encode")
-	return protocol.WorkerEvent{Type: "planned", Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal || p.OptimalBySearch, Member: member, Fit: fit}, bin, nil
+	return protocol.WorkerEvent{Type: "planned", Millis: millis, Arena: p.ArenaSize, Optimal: p.Optimal || p.OptimalBySearch, Member: member, Fit: fit,
+		Summary: protocol.FactsOf(req.Name, p, fit)}, bin, nil
 }
 
 // polish answers a "polish" request: the viewer split auto's portfolio

@@ -177,10 +177,14 @@ type Hover struct {
 	Part   string      `json:"part,omitempty"`
 }
 
-// Selected is the selection and every tensor that used its bytes.
+// Selected is the selection and every tensor that used its bytes, and
+// the time cursor's step as the selection was made (-1: hidden), so that
+// a host answering a pick speaks of what its reader sees: whether the
+// tensors not alive at the cursor's step are dimmed.
 type Selected struct {
 	Tensor   *TensorInfo  `json:"tensor"`
 	Partners []TensorInfo `json:"partners"`
+	Cursor   int          `json:"cursor"`
 }
 
 // CursorMoved is the time cursor's step and what it holds.

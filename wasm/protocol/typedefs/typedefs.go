@@ -17,8 +17,9 @@ import (
 
 //go:generate go run ./gen ../../../web/protocol-types.js
 
-// All is every viewer event, one value of each type.
-var All = []protocol.Event{events.Ready{}, events.Pong{}, events.Busy{}, events.Progress{}, events.Summary{}, events.Tensors{}, events.ErrorEvent{},
+// All is every viewer event, one value of each type, and the
+// <memplan-plan> element's own picture event (protocol.Picture).
+var All = []protocol.Event{protocol.Picture{}, events.Ready{}, events.Pong{}, events.Busy{}, events.Progress{}, events.Summary{}, events.Tensors{}, events.ErrorEvent{},
 	events.Hover{}, events.Selected{}, events.CursorMoved{}, events.Explained{}, events.State{}, events.RecordEvent{},
 	events.ProfileEvent{}, events.CameraMoved{}, events.LargestEvent{}, events.WordsWritten{}}
 
