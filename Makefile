@@ -12,7 +12,7 @@ BENCH_DATA ?= $(if $(wildcard ../shared/data),../shared/data,planner/testdata)
 
 DIST    ?= dist
 
-.PHONY: all build wasm serve site single framebench test test-host test-wasm ortoracle bench fmt vet clean
+.PHONY: all build wasm serve site single npm framebench test test-host test-wasm ortoracle bench fmt vet clean
 
 all: build
 
@@ -35,6 +35,10 @@ site:
 # The site and one self-contained page that opens from file://.
 single:
 	$(GO) run ./tools/serve -single $(DIST)/memplan.html
+
+# The JavaScript package (npm/): dist/npm, which `npm pack` packs; offline.
+npm:
+	$(GO) run ./tools/npm -o $(DIST)/npm
 
 # Frames per second while panning 100k buffers in headless Chromium, and page size.
 framebench:

@@ -16,6 +16,7 @@ import (
 )
 
 //go:generate go run ./gen ../../../web/protocol-types.js
+//go:generate go run ./gen -ts ../../../npm/index.d.ts
 
 // All is every viewer event, one value of each type.
 var All = []protocol.Event{events.Ready{}, events.Pong{}, events.Busy{}, events.Progress{}, events.Summary{}, events.Tensors{}, events.ErrorEvent{},

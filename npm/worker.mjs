@@ -1,0 +1,44 @@
+// memplan's planner worker for the package: planner.wasm (wasm/worker)
+// in a browser's module worker or a Node worker thread. index.mjs
+// compiles the wasm once and posts it ({type: "module", module}); then
+// it posts wasm/protocol's worker requests and gets back its events.
+// Requests that arrive while Go starts wait in a queue, in order.
+const node = typeof WorkerGlobalScope === "undefined" && typeof process === "object" && !!process.versions && !!process.versions.node;
+let send, listen;
+if (node) {
+  const { parentPort } = await import("node:worker_threads");
+  send = (m, transfer) => parentPort.postMessage(m, transfer);
+  listen = (f) => parentPort.on("message", f);
+  // Go posts its events through the global postMessage, as in a browser.
+  globalThis.postMessage = send;
+} else {
+  send = (m, transfer) => self.postMessage(m, transfer);
+  listen = (f) => { self.onmessage = (e) => f(e.data); };
+}
+await import("./wasm_exec.js");
+
+const waiting = [];
+listen((m) => {
+  if (m && m.type === "module") { start(m.module); return; }
+  if (globalThis.memplanWorker) globalThis.memplanWorker.handle(m);
+  else waiting.push(m);
+});
+// Go calls this once memplanWorker exists.
+globalThis.memplanWorkerReady = () => {
+  for (const m of waiting.splice(0)) globalThis.memplanWorker.handle(m);
+};
+
+function stopped(why) {
+  send({ type: "error", error: { kind: "stopped", message: "the planner stopped: " + why } });
+}
+
+async function start(module) {
+  const go = new globalThis.Go();
+  try {
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    await go.run(instance);
+    stopped("the Go program exited");
+  } catch (err) {
+    stopped(String(err && err.message ? err.message : err));
+  }
+}
