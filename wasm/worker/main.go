@@ -510,6 +510,11 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
 		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit, Budget: o.Budget}
 		prob, err = planner.Lower(in.Source, o.Options)
+		if err == nil && req.Shard == 0 {
+			// Said once a request, by its first shard: what is being placed
+			// (the package's callers hear it as their first progress).
+			progress(fmt.Sprintf("placing %d buffers (%s)", len(prob.Buffers), o.Strategy))
+		}
 		if err == nil && req.Shards > 1 && req.Shard == 0 && release != nil {
 			// The viewer holds the other shards until this one releases
 			// them (web/viewer.js): at once, or on a large problem once
