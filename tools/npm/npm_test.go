@@ -372,3 +372,21 @@ func mustRead(t *testing.T, file string) []byte {
 	}
 	return b
 }
+
+// TestTypeScript: a user's TypeScript (npm/test/typecheck.ts) type-checks
+// against the package's index.d.ts with tsc, the misuses in it marked
+// @ts-expect-error included (so declarations that lost their shape fail).
+// tsc comes from npm/test's lock file: make npmtest installs it.
+func TestTypeScript(t *testing.T) {
+	_, _, root := setup(t)
+	dir := filepath.Join(root, "npm", "test")
+	tsc := filepath.Join(dir, "node_modules", ".bin", "tsc")
+	if _, err := os.Stat(tsc); err != nil {
+		t.Fatalf("no TypeScript compiler at %s: run make npmtest (npm ci from npm/test's lock file)", tsc)
+	}
+	cmd := exec.Command(tsc, "-p", "tsconfig.json")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
