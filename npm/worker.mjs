@@ -4,37 +4,44 @@
 // it posts wasm/protocol's worker requests and gets back its events.
 // Requests that arrive while Go starts wait in a queue, in order.
 const node = typeof WorkerGlobalScope === "undefined" && typeof process === "object" && !!process.versions && !!process.versions.node;
-let send, listen;
-if (node) {
-  const { parentPort } = await import("node:worker_threads");
-  send = (m, transfer) => parentPort.postMessage(m, transfer);
-  listen = (f) => parentPort.on("message", f);
-  // Go posts its events through the global postMessage, as in a browser.
-  globalThis.postMessage = send;
-} else {
-  send = (m, transfer) => self.postMessage(m, transfer);
-  listen = (f) => { self.onmessage = (e) => f(e.data); };
-}
-await import("./wasm_exec.js");
 
 const waiting = [];
-listen((m) => {
+function heard(m) {
   if (m && m.type === "module") { start(m.module); return; }
   if (globalThis.memplanWorker) globalThis.memplanWorker.handle(m);
   else waiting.push(m);
-});
+}
+// A browser drops the messages that reach a module worker before it
+// listens, and this one awaits its imports: it listens first.
+let send = null;
+if (!node) {
+  self.onmessage = (e) => heard(e.data);
+  send = (m, transfer) => self.postMessage(m, transfer);
+}
 // Go calls this once memplanWorker exists.
 globalThis.memplanWorkerReady = () => {
   for (const m of waiting.splice(0)) globalThis.memplanWorker.handle(m);
 };
+// Go's JavaScript support, which defines Go.
+const loaded = import("./wasm_exec.js");
+
+if (node) {
+  // A worker thread keeps the messages that come before it listens.
+  const { parentPort } = await import("node:worker_threads");
+  send = (m, transfer) => parentPort.postMessage(m, transfer);
+  // Go posts its events through the global postMessage, as in a browser.
+  globalThis.postMessage = send;
+  parentPort.on("message", heard);
+}
 
 function stopped(why) {
   send({ type: "error", error: { kind: "stopped", message: "the planner stopped: " + why } });
 }
 
 async function start(module) {
-  const go = new globalThis.Go();
   try {
+    await loaded;
+    const go = new globalThis.Go();
     const instance = await WebAssembly.instantiate(module, go.importObject);
     await go.run(instance);
     stopped("the Go program exited");

@@ -10,24 +10,15 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 
+	"memplan/tools/npm/npmpkg"
 	"memplan/tools/site"
-	"memplan/wasm/protocol/typedefs"
 )
-
-// Version is the package's version.
-const Version = "0.1.0"
 
 func main() {
 	out := flag.String("o", "dist/npm", "the package's `folder`")
@@ -39,124 +30,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	w, err := build(context.Background(), root, *out)
+	w, err := npmpkg.Build(context.Background(), root, *out)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s: %s gzipped (planner.wasm %s, the rest %s)\n", *out, kB(w.Total), kB(w.Wasm), kB(w.Total-w.Wasm))
-}
-
-// weights are the package's files' sizes gzipped (-9), in bytes.
-type weights struct {
-	Total, Wasm int64
-	Files       map[string]int64
-}
-
-// files copied into the package as they are, from the repository.
-var copied = []string{"index.mjs", "worker.mjs", "index.d.ts"}
-
-// build writes the package into out (emptied first) and returns its weight.
-func build(ctx context.Context, root, out string) (weights, error) {
-	w := weights{Files: map[string]int64{}}
-	if err := os.RemoveAll(out); err != nil {
-		return w, err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return w, err
-	}
-	// index.d.ts is checked in beside the module (a test holds it to Go's
-	// types); the package gets Go's text, so a stale copy cannot ship.
-	files := map[string][]byte{"index.d.ts": []byte(typedefs.TypeScript())}
-	for _, name := range copied {
-		if files[name] != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(root, "npm", name))
-		if err != nil {
-			return w, err
-		}
-		files[name] = b
-	}
-	var err error
-	if files["wasm_exec.js"], err = os.ReadFile(site.WasmExec()); err != nil {
-		return w, err
-	}
-	wasm := filepath.Join(out, site.WorkerFile)
-	if err := site.BuildWorker(ctx, root, wasm); err != nil {
-		return w, err
-	}
-	if files[site.WorkerFile], err = os.ReadFile(wasm); err != nil {
-		return w, err
-	}
-	if files["package.json"], err = packageJSON(); err != nil {
-		return w, err
-	}
-	if files["LICENSE"], err = os.ReadFile(filepath.Join(root, "npm", "LICENSE")); err != nil {
-		return w, err
-	}
-	// wasm_exec.js is the Go authors': their licence travels with it.
-	if files["LICENSE-go"], err = os.ReadFile(filepath.Join(runtime.GOROOT(), "LICENSE")); err != nil {
-		return w, err
-	}
-	for name, b := range files {
-		n := gzipped(b)
-		w.Files[name] = n
-		w.Total += n
-	}
-	w.Wasm = w.Files[site.WorkerFile]
-	readme, err := os.ReadFile(filepath.Join(root, "npm", "README.md"))
-	if err != nil {
-		return w, err
-	}
-	files["README.md"] = bytes.ReplaceAll(readme, []byte("{{WEIGHT}}"), []byte(weightText(w)))
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(out, name), b, 0o644); err != nil {
-			return w, err
-		}
-	}
-	return w, nil
-}
-
-func packageJSON() ([]byte, error) {
-	p := map[string]any{
-		"name":        "memplan",
-		"version":     Version,
-		"description": "Plan the memory of ML compute graphs (ONNX, graph JSON, buffer CSV) into one arena, in browsers and Node: a verified offset for every tensor.",
-		"type":        "module",
-		"main":        "./index.mjs",
-		"types":       "./index.d.ts",
-		"exports": map[string]any{
-			".": map[string]string{"types": "./index.d.ts", "default": "./index.mjs"},
-		},
-		"files":       []string{"index.mjs", "index.d.ts", "worker.mjs", "wasm_exec.js", site.WorkerFile, "README.md", "LICENSE", "LICENSE-go"},
-		"engines":     map[string]string{"node": ">=20"},
-		"license":     "SEE LICENSE IN LICENSE",
-		"keywords":    []string{"memory planning", "onnx", "webgpu", "wasm", "arena", "tensor"},
-		"sideEffects": false,
-	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	return append(b, '\n'), err
-}
-
-func gzipped(b []byte) int64 {
-	var buf bytes.Buffer
-	z, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	z.Write(b)
-	z.Close()
-	return int64(buf.Len())
-}
-
-// weightText is the README's sentence on the package's weight.
-func weightText(w weights) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s gzipped in all: planner.wasm %s, the JavaScript (index.mjs, worker.mjs, Go's wasm_exec.js) %s",
-		kB(w.Total), kB(w.Wasm), kB(w.Files["index.mjs"]+w.Files["worker.mjs"]+w.Files["wasm_exec.js"]))
-	return b.String()
-}
-
-func kB(n int64) string {
-	if n >= 1e6 {
-		return fmt.Sprintf("%.2f MB", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	fmt.Printf("%s: %s gzipped (planner.wasm %s, the rest %s)\n", *out, npmpkg.KB(w.Total), npmpkg.KB(w.Wasm), npmpkg.KB(w.Total-w.Wasm))
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"memplan/tools/npm/npmpkg"
 	"memplan/tools/site"
 )
 
@@ -41,7 +42,7 @@ func setup(t *testing.T) (pkg, cli, root string) {
 				return err
 			}
 			built.pkg, built.cli = filepath.Join(dir, "package"), filepath.Join(dir, "memplan")
-			if _, err := build(context.Background(), built.root, built.pkg); err != nil {
+			if _, err := npmpkg.Build(context.Background(), built.root, built.pkg); err != nil {
 				return err
 			}
 			cmd := exec.Command("go", "build", "-o", built.cli, "./tools/memplan")
