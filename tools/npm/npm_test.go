@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -244,7 +245,9 @@ func TestPlansAsTheCommandLine(t *testing.T) {
 
 // TestCalls: verify rejects a record with one field changed, a file over
 // the size limit and a malformed one give memplan's located error as
-// fields, an options object is read by Go's table, and abort stops a call.
+// fields, an options object is read by Go's table, abort stops a call,
+// and fit, explain and diff answer as the command line's fit, explain
+// --json and diff --json do.
 func TestCalls(t *testing.T) {
 	_, cli, root := setup(t)
 	dir := t.TempDir()
@@ -285,8 +288,9 @@ func TestCalls(t *testing.T) {
 		{Op: "abort", File: mlp, Name: "mlp.json"},
 		{Op: "abort-before", File: mlp, Name: "mlp.json"},
 		{Op: "svg", Record: goodFile, Options: map[string]any{"width": 300, "height": 200, "theme": "dark"}},
-		{Op: "explain", File: mlp, Name: "mlp.json", Tensor: "h1"},
-		{Op: "diff", File: mlp, FileB: mlp, Name: "mlp.json", OptionsB: map[string]any{"name": "mlp.json", "strategy": "no-reuse"}},
+		{Op: "explain", File: mlp, Name: "mlp.json", Tensor: "h1", Options: map[string]any{"nodeLimit": nodeLimit}},
+		{Op: "diff", File: mlp, FileB: mlp, Name: "mlp.json", Options: map[string]any{"nodeLimit": nodeLimit},
+			OptionsB: map[string]any{"name": "mlp.json", "strategy": "no-reuse", "nodeLimit": nodeLimit}},
 		{Op: "fit", File: mlp, Name: "mlp.json", Options: map[string]any{"symbol": "batch", "webgpu": "default"}},
 	}
 	// The limit is Go's: ask it first, then make the file one byte over.
@@ -348,21 +352,41 @@ func TestCalls(t *testing.T) {
 	if json.Unmarshal(res[8].Value, &svgText); res[8].Error != nil || !strings.HasPrefix(strings.TrimSpace(svgText), "<svg") || !strings.Contains(svgText, `width="300"`) {
 		t.Errorf("svg: %.200s %+v, want an SVG 300 wide", svgText, res[8].Error)
 	}
-	var ex struct {
-		Tensor string `json:"tensor"`
+	explainCmd := exec.Command(cli, "explain", "--json", "--node-limit", fmt.Sprint(nodeLimit), "mlp.json", "h1")
+	explainCmd.Dir = filepath.Dir(mlp)
+	wantEx, err := explainCmd.Output()
+	if err != nil {
+		t.Fatalf("memplan explain: %v", err)
 	}
-	if json.Unmarshal(res[9].Value, &ex); res[9].Error != nil || ex.Tensor != "h1" {
-		t.Errorf("explain h1: %.300s %+v", res[9].Value, res[9].Error)
+	var gotE, wantE any
+	if json.Unmarshal(res[9].Value, &gotE); res[9].Error != nil || json.Unmarshal(wantEx, &wantE) != nil || !reflect.DeepEqual(gotE, wantE) {
+		t.Errorf("explain h1: %.400s %+v\nwant the command line's %.400s", res[9].Value, res[9].Error, wantEx)
 	}
-	if res[10].Error != nil || !bytes.Contains(res[10].Value, []byte("no-reuse")) {
-		t.Errorf("diff against no-reuse: %.300s %+v", res[10].Value, res[10].Error)
+	// The command line's comparison, run beside the file so that its
+	// labels name it as the package's do.
+	diffCmd := exec.Command(cli, "diff", "--json", "--node-limit", fmt.Sprint(nodeLimit), "--strategy-b", "no-reuse", "mlp.json")
+	diffCmd.Dir = filepath.Dir(mlp)
+	wantDiff, err := diffCmd.Output()
+	if err != nil {
+		t.Fatalf("memplan diff: %v", err)
+	}
+	var gotD, wantD any
+	if json.Unmarshal(res[10].Value, &gotD); res[10].Error != nil || json.Unmarshal(wantDiff, &wantD) != nil || !reflect.DeepEqual(gotD, wantD) {
+		t.Errorf("diff against no-reuse: %.400s %+v\nwant the command line's %.400s", res[10].Value, res[10].Error, wantDiff)
 	}
 	var fitted struct {
 		Symbol string `json:"symbol"`
 		Value  int64  `json:"value"`
 	}
-	if json.Unmarshal(res[11].Value, &fitted); res[11].Error != nil || fitted.Symbol != "batch" || fitted.Value < 1 {
-		t.Errorf("fit batch: %.300s %+v", res[11].Value, res[11].Error)
+	// The command line's answer: its last line, batch=N.
+	out, err := exec.Command(cli, "fit", "--symbol", "batch", "--webgpu", "default", mlp).Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil {
+		t.Fatalf("memplan fit: %v\n%s", err, out)
+	}
+	want := lines[len(lines)-1]
+	if json.Unmarshal(res[11].Value, &fitted); res[11].Error != nil || fmt.Sprintf("%s=%d", fitted.Symbol, fitted.Value) != want {
+		t.Errorf("fit batch: %.300s %+v, want the command line's %s", res[11].Value, res[11].Error, want)
 	}
 }
 
