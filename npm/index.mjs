@@ -138,7 +138,9 @@ class Planner {
       const aborted = new Promise((_, reject) => {
         if (!signal) return;
         onAbort = () => { this.stop(); reject(signal.reason); };
-        signal.addEventListener("abort", onAbort, { once: true });
+        // Aborted while the worker started: no event will come.
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
       });
       const ask = (msg, done, progress) => new Promise((resolve, reject) => {
         const id = this.nextID++;
@@ -297,7 +299,9 @@ export function explain(data, tensor, options) {
   return planner.run(signal, async (ask) => {
     const file = await input(ask, data, nameOf(data, name, "model.json"));
     const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script }, onProgress);
-    const m = await ask({ type: "explain", name: file.name, key: 0, tensor: String(tensor), plan: p.plan }, is("explained"));
+    // The worker holds the plan it made under its request's id; the plan
+    // travels too, for a worker that no longer holds it.
+    const m = await ask({ type: "explain", name: file.name, key: p.id, tensor: String(tensor), plan: p.plan }, is("explained"));
     return m.explanation;
   });
 }

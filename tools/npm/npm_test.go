@@ -292,6 +292,8 @@ func TestCalls(t *testing.T) {
 		{Op: "diff", File: mlp, FileB: mlp, Name: "mlp.json", Options: map[string]any{"nodeLimit": nodeLimit},
 			OptionsB: map[string]any{"name": "mlp.json", "strategy": "no-reuse", "nodeLimit": nodeLimit}},
 		{Op: "fit", File: mlp, Name: "mlp.json", Options: map[string]any{"symbol": "batch", "webgpu": "default"}},
+		// A second file's tensor: explained in its own plan, not the last one's.
+		{Op: "explain", File: filepath.Join(root, "examples", "transformer.json"), Name: "transformer.json", Tensor: "l0.w_o", Options: map[string]any{"nodeLimit": nodeLimit}},
 	}
 	// The limit is Go's: ask it first, then make the file one byte over.
 	limit := runNode(t, jobs[:1])[0]
@@ -352,15 +354,20 @@ func TestCalls(t *testing.T) {
 	if json.Unmarshal(res[8].Value, &svgText); res[8].Error != nil || !strings.HasPrefix(strings.TrimSpace(svgText), "<svg") || !strings.Contains(svgText, `width="300"`) {
 		t.Errorf("svg: %.200s %+v, want an SVG 300 wide", svgText, res[8].Error)
 	}
-	explainCmd := exec.Command(cli, "explain", "--json", "--node-limit", fmt.Sprint(nodeLimit), "mlp.json", "h1")
-	explainCmd.Dir = filepath.Dir(mlp)
-	wantEx, err := explainCmd.Output()
-	if err != nil {
-		t.Fatalf("memplan explain: %v", err)
-	}
-	var gotE, wantE any
-	if json.Unmarshal(res[9].Value, &gotE); res[9].Error != nil || json.Unmarshal(wantEx, &wantE) != nil || !reflect.DeepEqual(gotE, wantE) {
-		t.Errorf("explain h1: %.400s %+v\nwant the command line's %.400s", res[9].Value, res[9].Error, wantEx)
+	for _, c := range []struct {
+		res          result
+		file, tensor string
+	}{{res[9], "mlp.json", "h1"}, {res[12], "transformer.json", "l0.w_o"}} {
+		explainCmd := exec.Command(cli, "explain", "--json", "--node-limit", fmt.Sprint(nodeLimit), c.file, c.tensor)
+		explainCmd.Dir = filepath.Dir(mlp)
+		wantEx, err := explainCmd.Output()
+		if err != nil {
+			t.Fatalf("memplan explain %s %s: %v", c.file, c.tensor, err)
+		}
+		var gotE, wantE any
+		if json.Unmarshal(c.res.Value, &gotE); c.res.Error != nil || json.Unmarshal(wantEx, &wantE) != nil || !reflect.DeepEqual(gotE, wantE) {
+			t.Errorf("explain %s %s: %.400s %+v\nwant the command line's %.400s", c.file, c.tensor, c.res.Value, c.res.Error, wantEx)
+		}
 	}
 	// The command line's comparison, run beside the file so that its
 	// labels name it as the package's do.
