@@ -293,7 +293,7 @@ export type Input = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | string |
 
 /** What every call takes besides the options. */
 export interface CallOptions {
-  /** The file's name; its extension picks the format (.onnx, .json, .csv). */
+  /** The file's name; its extension picks the format (.onnx, .json, .csv); without one, ONNX and JSON are known by their bytes. */
   name?: string;
   /** Cancels the call: its promise rejects with the signal's reason. */
   signal?: AbortSignal;

@@ -218,7 +218,9 @@ async function input(ask, data, name) {
   return { name, bytes: await read() };
 }
 
-// nameOf is the file's name: the caller's, a File's, a file: URL's.
+// nameOf is the file's name: the caller's, a File's, a file: URL's; a
+// record's; else one without an extension, and the planner knows the
+// file by its first bytes where it can (ONNX, JSON).
 function nameOf(data, name, otherwise) {
   if (name) return name;
   if (typeof File !== "undefined" && data instanceof File && data.name) return data.name;
@@ -251,7 +253,7 @@ function split(options) {
 export function plan(data, options) {
   const { name, signal, onProgress, script } = split(options);
   return planner.run(signal, async (ask) => {
-    const file = await input(ask, data, nameOf(data, name, "model.json"));
+    const file = await input(ask, data, nameOf(data, name, "input"));
     const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script }, onProgress);
     const out = await ask({ type: "export", what: "plan", name: file.name, plan: p.plan }, is("exported"));
     return JSON.parse(decoder.decode(out.data));
@@ -268,7 +270,7 @@ export function verify(record, data, options) {
   delete script.recordName;
   return planner.run(signal, async (ask) => {
     const rec = await input(ask, record, recordName);
-    const src = await input(ask, data, nameOf(data, name, "model.json"));
+    const src = await input(ask, data, nameOf(data, name, "input"));
     const v = await ask({ type: "verify", name: src.name, data: src.bytes, record: rec.name, plan: rec.bytes, script }, is("verified"));
     const errors = (v.errors || []).map((e) => new MemplanError(e));
     return { ok: errors.length === 0, errors };
@@ -284,7 +286,7 @@ export function fit(data, options) {
   const symbol = script.symbol;
   delete script.symbol;
   return planner.run(signal, async (ask) => {
-    const file = await input(ask, data, nameOf(data, name, "model.json"));
+    const file = await input(ask, data, nameOf(data, name, "input"));
     const m = await ask({ type: "fit", name: file.name, data: file.bytes, symbol, script }, is("fitted"), onProgress);
     return m.largest;
   });
@@ -297,7 +299,7 @@ export function fit(data, options) {
 export function explain(data, tensor, options) {
   const { name, signal, onProgress, script } = split(options);
   return planner.run(signal, async (ask) => {
-    const file = await input(ask, data, nameOf(data, name, "model.json"));
+    const file = await input(ask, data, nameOf(data, name, "input"));
     const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script }, onProgress);
     // The worker holds the plan it made under its request's id; the plan
     // travels too, for a worker that no longer holds it.
@@ -313,8 +315,8 @@ export function explain(data, tensor, options) {
 export function diff(a, b, options, optionsB) {
   const sa = split(options), sb = split(optionsB === undefined ? options : optionsB);
   return planner.run(sa.signal || sb.signal, async (ask) => {
-    const fa = await input(ask, a, nameOf(a, sa.name, "a.json"));
-    const fb = await input(ask, b, nameOf(b, sb.name, "b.json"));
+    const fa = await input(ask, a, nameOf(a, sa.name, "a"));
+    const fb = await input(ask, b, nameOf(b, sb.name, "b"));
     const m = await ask({
       type: "diff",
       a: { name: fa.name, data: fa.bytes, script: sa.script },
