@@ -172,9 +172,14 @@ func models(t *testing.T, root string) []string {
 // it leaves the budget as it is.
 const nodeLimit = 1 << 40
 
-// cliPlan is the command line's plan record of file, or its error.
-func cliPlan(t *testing.T, cli, file string) (*record, []byte, string) {
-	cmd := exec.Command(cli, "plan", "--json", "--node-limit", fmt.Sprint(nodeLimit), file)
+// cliPlan is the command line's plan record of file, or its error; set
+// are --set's definitions.
+func cliPlan(t *testing.T, cli, file string, set ...string) (*record, []byte, string) {
+	args := []string{"plan", "--json", "--node-limit", fmt.Sprint(nodeLimit)}
+	for _, s := range set {
+		args = append(args, "--set", s)
+	}
+	cmd := exec.Command(cli, append(args, file)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -190,57 +195,85 @@ func cliPlan(t *testing.T, cli, file string) (*record, []byte, string) {
 }
 
 // TestPlansAsTheCommandLine: on every test model, plan in Node gives the
-// command line's arena and every tensor's offset, or fails as it does.
+// command line's arena and every tensor's offset, or fails as it does. A
+// model that fails for want of symbol values is planned again with each
+// of them 1, by both.
 func TestPlansAsTheCommandLine(t *testing.T) {
 	_, cli, root := setup(t)
 	files := models(t, root)
-	var jobs []job
-	for _, f := range files {
-		jobs = append(jobs, job{Op: "plan", File: f, Name: filepath.Base(f), Options: map[string]any{"nodeLimit": nodeLimit}})
-	}
-	results := runNode(t, jobs)
+	symbols := map[string][]string{} // file: the symbols it needs
 	planned := 0
-	for i, f := range files {
-		rel, _ := filepath.Rel(root, f)
-		want, _, wantErr := cliPlan(t, cli, f)
-		got := results[i]
-		switch {
-		case want == nil && got.Error == nil:
-			t.Errorf("%s: the command line fails (%s), the package plans", rel, wantErr)
-			continue
-		case want == nil:
-			// The same words: the message is Go's, the file's name as given.
-			first, _, _ := strings.Cut(got.Error.Message, "\n")
-			first = strings.ReplaceAll(first, filepath.Base(f), f)
-			if !strings.HasPrefix(wantErr, first) {
-				t.Errorf("%s: the package's error %q is not the command line's %q", rel, first, wantErr)
+	for round := 0; round < 2; round++ {
+		var jobs []job
+		var cases []string
+		for _, f := range files {
+			if round == 1 && symbols[f] == nil {
+				continue
 			}
-			continue
-		case got.Error != nil:
-			t.Errorf("%s: the package fails (%s), the command line plans", rel, got.Error.Message)
-			continue
-		}
-		var r record
-		if err := json.Unmarshal(got.Value, &r); err != nil {
-			t.Fatalf("%s: %v", rel, err)
-		}
-		if r.Format != want.Format || r.ArenaSize != want.ArenaSize || r.Strategy != want.Strategy || len(r.Tensors) != len(want.Tensors) {
-			t.Errorf("%s: the package's plan is %s %s, arena %d, %d tensors; the command line's %s %s, arena %d, %d tensors", rel,
-				r.Format, r.Strategy, r.ArenaSize, len(r.Tensors), want.Format, want.Strategy, want.ArenaSize, len(want.Tensors))
-			continue
-		}
-		for k, tw := range want.Tensors {
-			if tg := r.Tensors[k]; tg != tw {
-				t.Errorf("%s: tensor %d is %+v in the package's plan, %+v in the command line's", rel, k, tg, tw)
-				break
+			o := map[string]any{"nodeLimit": nodeLimit}
+			if syms := symbols[f]; syms != nil {
+				values := map[string]any{}
+				for _, s := range syms {
+					values[s] = 1
+				}
+				o["symbols"] = values
 			}
+			jobs = append(jobs, job{Op: "plan", File: f, Name: filepath.Base(f), Options: o})
+			cases = append(cases, f)
 		}
-		planned++
+		if len(jobs) == 0 {
+			break
+		}
+		results := runNode(t, jobs)
+		for i, f := range cases {
+			rel, _ := filepath.Rel(root, f)
+			var set []string
+			for _, s := range symbols[f] {
+				set = append(set, s+"=1")
+			}
+			want, _, wantErr := cliPlan(t, cli, f, set...)
+			got := results[i]
+			switch {
+			case want == nil && got.Error == nil:
+				t.Errorf("%s %v: the command line fails (%s), the package plans", rel, set, wantErr)
+				continue
+			case want == nil:
+				// The same words: the message is Go's, the file's name as given.
+				first, _, _ := strings.Cut(got.Error.Message, "\n")
+				first = strings.ReplaceAll(first, filepath.Base(f), f)
+				if !strings.HasPrefix(wantErr, first) {
+					t.Errorf("%s %v: the package's error %q is not the command line's %q", rel, set, first, wantErr)
+				}
+				if round == 0 && got.Error.Need == "symbols" && len(got.Error.Symbols) > 0 {
+					symbols[f] = got.Error.Symbols
+				}
+				continue
+			case got.Error != nil:
+				t.Errorf("%s %v: the package fails (%s), the command line plans", rel, set, got.Error.Message)
+				continue
+			}
+			var r record
+			if err := json.Unmarshal(got.Value, &r); err != nil {
+				t.Fatalf("%s: %v", rel, err)
+			}
+			if r.Format != want.Format || r.ArenaSize != want.ArenaSize || r.Strategy != want.Strategy || len(r.Tensors) != len(want.Tensors) {
+				t.Errorf("%s %v: the package's plan is %s %s, arena %d, %d tensors; the command line's %s %s, arena %d, %d tensors", rel, set,
+					r.Format, r.Strategy, r.ArenaSize, len(r.Tensors), want.Format, want.Strategy, want.ArenaSize, len(want.Tensors))
+				continue
+			}
+			for k, tw := range want.Tensors {
+				if tg := r.Tensors[k]; tg != tw {
+					t.Errorf("%s %v: tensor %d is %+v in the package's plan, %+v in the command line's", rel, set, k, tg, tw)
+					break
+				}
+			}
+			planned++
+		}
 	}
 	if planned == 0 {
 		t.Fatal("no model planned")
 	}
-	t.Logf("%d of %d models planned alike, the rest failed alike", planned, len(files))
+	t.Logf("%d of %d models planned alike (%d with their symbols bound), the rest failed alike", planned, len(files), len(symbols))
 }
 
 // TestCalls: verify rejects a record with one field changed, a file over
