@@ -31,7 +31,8 @@ type Option struct {
 	// front end has none.
 	Flag, Param, Attribute string
 	// Script is its name in the options object of the JavaScript package
-	// (npm/, OptionsFromScript): the attribute's words in camelCase.
+	// (npm/, OptionsFromScript): the attribute's words in camelCase (skip,
+	// which has none, the flag's).
 	Script string
 	// Switch: a flag that takes no value, an attribute that is on when
 	// present, "1" in a link. Its text is true or false (or 1 or 0).

@@ -381,7 +381,7 @@ type ExportRequest struct {
 // worker made for request Key, or of Plan handed along), "export"
 // (ExportRequest's fields, with Plan), "diff" (A and B), "warm",
 // "release", "polish", "cancel" (of ID; none: whatever is in flight),
-// "heard" (worker From's Event, for the Portfolio of request ID) and
+// "heard" (worker From's Event, for the Portfolio of request ID),
 // "verify" (is Plan, the record named Record, a plan of Data; answered
 // "verified", with the reasons it is not as Errors) and
 // "check" (may the page read file Name, of Size bytes (0: unknown), or
@@ -449,10 +449,11 @@ func DecodeWorkerRequest(tree any) (WorkerRequest, error) {
 	if s, ok := m["script"]; ok {
 		r.PlanRequest.Options, err = scriptOptions(s, "script")
 	}
-	for k, side := range map[string]*DiffRequest{"a": r.A, "b": r.B} {
-		if sm, ok := m[k].(map[string]any); ok && side != nil && err == nil {
+	for k, side := range [...]*DiffRequest{r.A, r.B} {
+		key := string(rune('a' + k))
+		if sm, ok := m[key].(map[string]any); ok && side != nil && err == nil {
 			if s, ok := sm["script"]; ok {
-				side.Options, err = scriptOptions(s, k+".script")
+				side.Options, err = scriptOptions(s, key+".script")
 			}
 		}
 	}
