@@ -174,7 +174,12 @@ class Planner {
     this.queue = job.catch(() => {});
     if (!signal) return job;
     // A call still waiting for the ones before it ends at once.
-    const early = new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    let onEarly = null;
+    const early = new Promise((_, reject) => {
+      onEarly = () => reject(signal.reason);
+      signal.addEventListener("abort", onEarly, { once: true });
+    });
+    job.finally(() => signal.removeEventListener("abort", onEarly)).catch(() => {});
     return Promise.race([job, early]);
   }
 }
