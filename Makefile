@@ -12,7 +12,7 @@ BENCH_DATA ?= $(if $(wildcard ../shared/data),../shared/data,planner/testdata)
 
 DIST    ?= dist
 
-.PHONY: all build wasm serve site single framebench test test-host test-wasm ortoracle bench fmt vet clean
+.PHONY: all build wasm serve site single npm framebench test test-host test-wasm ortoracle npmtest bench fmt vet clean
 
 all: build
 
@@ -36,6 +36,10 @@ site:
 single:
 	$(GO) run ./tools/serve -single $(DIST)/memplan.html
 
+# The JavaScript package (npm/): dist/npm, which `npm pack` packs; offline.
+npm:
+	$(GO) run ./tools/npm -o $(DIST)/npm
+
 # Frames per second while panning 100k buffers in headless Chromium, and page size.
 framebench:
 	$(GO) run ./tools/framebench
@@ -51,10 +55,18 @@ $(ORTORACLE)/node_modules/.memplan-installed: $(ORTORACLE)/package.json $(ORTORA
 	cd $(ORTORACLE) && npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
+# TypeScript's compiler, which type-checks a user's file against the npm
+# package's index.d.ts (tools/npm's tests): from npm/test's lock file.
+NPMTEST := npm/test
+npmtest: $(NPMTEST)/node_modules/.memplan-installed
+$(NPMTEST)/node_modules/.memplan-installed: $(NPMTEST)/package.json $(NPMTEST)/package-lock.json
+	cd $(NPMTEST) && npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
 # Host tests; the drawing and browser tests need a display, given by xvfb-run.
 # The browser tests (web/) take over go test's default ten minutes on a
 # busy two-core machine: the limit is for hangs, not for speed.
-test-host: ortoracle
+test-host: ortoracle npmtest
 	xvfb-run -a $(GO) test -count=1 -timeout 40m ./...
 
 test-wasm:

@@ -55,18 +55,32 @@ func BuildWasm(ctx context.Context, root, out string) error {
 		if p.out != "" {
 			dst = filepath.Join(filepath.Dir(out), p.out)
 		}
-		args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, p.gcflags...)
-		cmd := exec.CommandContext(ctx, "go", append(args, "-o", dst, p.pkg)...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("building %s: %v\n%s", p.pkg, err, b)
+		if err := goBuild(ctx, root, dst, p.pkg, p.gcflags); err != nil {
+			return err
 		}
 		// zlib's gzip -9 packs the wasm about 1 % (30 kB) tighter than
 		// compress/gzip; the handler serves dst.gz when it is up to date.
 		if gz, err := exec.LookPath("gzip"); err == nil {
 			exec.CommandContext(ctx, gz, "-9", "-k", "-f", "-n", dst).Run()
 		}
+	}
+	return nil
+}
+
+// BuildWorker compiles the planner worker alone (./wasm/worker of the
+// module at root) to dst, as BuildWasm does: the npm package's wasm.
+func BuildWorker(ctx context.Context, root, dst string) error {
+	p := programs[1]
+	return goBuild(ctx, root, dst, p.pkg, p.gcflags)
+}
+
+func goBuild(ctx context.Context, root, dst, pkg string, gcflags []string) error {
+	args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, gcflags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, "-o", dst, pkg)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s: %v\n%s", pkg, err, b)
 	}
 	return nil
 }

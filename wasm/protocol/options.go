@@ -30,6 +30,10 @@ type Option struct {
 	// parameter, Attribute the <memplan-plan> attribute; "" where that
 	// front end has none.
 	Flag, Param, Attribute string
+	// Script is its name in the options object of the JavaScript package
+	// (npm/, OptionsFromScript): the attribute's words in camelCase (skip,
+	// which has none, the flag's).
+	Script string
 	// Switch: a flag that takes no value, an attribute that is on when
 	// present, "1" in a link. Its text is true or false (or 1 or 0).
 	Switch bool
@@ -87,23 +91,23 @@ const (
 // line's -h prints for each are beside it (words), where only the
 // command line links them.
 var optionTable = [...]Option{
-	{id: optStrategy, JSON: "strategy", Flag: "strategy", Param: "strategy", Attribute: "strategy", kind: wordKind, omit: "auto"},
-	{id: optAlignment, JSON: "alignment", Flag: "align", Param: "align", Attribute: "alignment", kind: sizeKind},
-	{id: optGuard, JSON: "guard", Flag: "guard", Param: "guard", Attribute: "guard", kind: sizeKind},
-	{id: optBudget, JSON: "budget", Flag: "budget", Param: "budget", Attribute: "budget", kind: sizeKind},
-	{id: optF32Uniform, JSON: "f32_uniform", Flag: "f32-uniform", Param: "f32", Attribute: "f32-uniform", kind: switchKind, Switch: true},
-	{id: optNoReuse, JSON: "no_reuse", Flag: "no-reuse", Param: "noreuse", Attribute: "no-reuse", kind: switchKind, Switch: true},
-	{id: optSkip, Flag: "skip", Param: "skip", kind: skipKind},
-	{id: optSkipParams, JSON: "skip_params", Attribute: "skip-params", kind: switchKind, Switch: true, Element: true},
-	{id: optSkipInputs, JSON: "skip_inputs", Attribute: "skip-inputs", kind: switchKind, Switch: true},
-	{id: optSkipConstants, JSON: "skip_constants", Attribute: "skip-constants", kind: switchKind, Switch: true},
-	{id: optSymbols, JSON: "symbols_text", Flag: "set", Param: "sym", Attribute: "symbols", kind: symbolsKind},
-	{id: optIfBranch, JSON: "if_branch", Flag: "if-branch", Param: "ifbranch", Attribute: "if-branch", kind: wordKind},
-	{id: optWebGPU, JSON: "webgpu", Flag: "webgpu", Param: "webgpu", Attribute: "webgpu", kind: wordKind},
-	{id: optBinding, JSON: "binding", Flag: "binding", Param: "binding", Attribute: "binding", kind: wordKind, omit: planner.BindArena},
+	{id: optStrategy, Script: "strategy", JSON: "strategy", Flag: "strategy", Param: "strategy", Attribute: "strategy", kind: wordKind, omit: "auto"},
+	{id: optAlignment, Script: "alignment", JSON: "alignment", Flag: "align", Param: "align", Attribute: "alignment", kind: sizeKind},
+	{id: optGuard, Script: "guard", JSON: "guard", Flag: "guard", Param: "guard", Attribute: "guard", kind: sizeKind},
+	{id: optBudget, Script: "budget", JSON: "budget", Flag: "budget", Param: "budget", Attribute: "budget", kind: sizeKind},
+	{id: optF32Uniform, Script: "f32Uniform", JSON: "f32_uniform", Flag: "f32-uniform", Param: "f32", Attribute: "f32-uniform", kind: switchKind, Switch: true},
+	{id: optNoReuse, Script: "noReuse", JSON: "no_reuse", Flag: "no-reuse", Param: "noreuse", Attribute: "no-reuse", kind: switchKind, Switch: true},
+	{id: optSkip, Script: "skip", Flag: "skip", Param: "skip", kind: skipKind},
+	{id: optSkipParams, Script: "skipParams", JSON: "skip_params", Attribute: "skip-params", kind: switchKind, Switch: true, Element: true},
+	{id: optSkipInputs, Script: "skipInputs", JSON: "skip_inputs", Attribute: "skip-inputs", kind: switchKind, Switch: true},
+	{id: optSkipConstants, Script: "skipConstants", JSON: "skip_constants", Attribute: "skip-constants", kind: switchKind, Switch: true},
+	{id: optSymbols, Script: "symbols", JSON: "symbols_text", Flag: "set", Param: "sym", Attribute: "symbols", kind: symbolsKind},
+	{id: optIfBranch, Script: "ifBranch", JSON: "if_branch", Flag: "if-branch", Param: "ifbranch", Attribute: "if-branch", kind: wordKind},
+	{id: optWebGPU, Script: "webgpu", JSON: "webgpu", Flag: "webgpu", Param: "webgpu", Attribute: "webgpu", kind: wordKind},
+	{id: optBinding, Script: "binding", JSON: "binding", Flag: "binding", Param: "binding", Attribute: "binding", kind: wordKind, omit: planner.BindArena},
 	// Read over the profile's when planning (ResolveGPU).
-	{id: optLimits, JSON: "limits", Flag: "limits", Param: "limits", Attribute: "limits", kind: wordKind},
-	{id: optNodeLimit, JSON: "node_limit", Flag: "node-limit", Param: "nodelimit", Attribute: "node-limit", kind: countKind},
+	{id: optLimits, Script: "limits", JSON: "limits", Flag: "limits", Param: "limits", Attribute: "limits", kind: wordKind},
+	{id: optNodeLimit, Script: "nodeLimit", JSON: "node_limit", Flag: "node-limit", Param: "nodelimit", Attribute: "node-limit", kind: countKind},
 }
 
 // words are what the option does and its default, in the command line's

@@ -352,6 +352,9 @@ type WorkerEvent struct {
 	// file the page may read (planner.MaxInputBytes): a file is read no
 	// further than this; Error, when set, refuses the one asked about.
 	Limit int64 `json:"limit,omitempty"`
+	// Errors ("verified", the answer to "verify") are why the record is
+	// not a valid plan of its source, each saying where; none: it is.
+	Errors []*Error `json:"errors,omitempty"`
 	// Heard, on a shard's answer from a worker other than the first, is
 	// what the pool forwards to the first worker's Portfolio.
 	Heard *Heard `json:"heard,omitempty"`
@@ -381,7 +384,9 @@ type ExportRequest struct {
 // worker made for request Key, or of Plan handed along), "export"
 // (ExportRequest's fields, with Plan), "diff" (A and B), "warm",
 // "release", "polish", "cancel" (of ID; none: whatever is in flight),
-// "heard" (worker From's Event, for the Portfolio of request ID) and
+// "heard" (worker From's Event, for the Portfolio of request ID),
+// "verify" (is Plan, the record named Record, a plan of Data; answered
+// "verified", with the reasons it is not as Errors) and
 // "check" (may the page read file Name, of Size bytes (0: unknown), or
 // one that went Over the limit while it was read; answered "checked",
 // with the limit).
@@ -408,6 +413,9 @@ type WorkerRequest struct {
 	B          *DiffRequest      `json:"b"`
 	From       int               `json:"from"`
 	Event      *Heard            `json:"event"`
+	// Record, in a "verify" request, names the plan record that travels
+	// as Plan, judged as a plan of the file in Data (VerifyRecord).
+	Record string `json:"record"`
 	// HasID says the message named an id (a cancel without one stops
 	// whatever is in flight).
 	HasID bool `json:"-"`
@@ -437,7 +445,31 @@ func DecodeWorkerRequest(tree any) (WorkerRequest, error) {
 		return r, err
 	}
 	_, r.HasID = m["id"].(float64)
-	return r, nil
+	// The JavaScript package's options object ("script", in place of
+	// options), read by the table (OptionsFromScript), on the request
+	// and on each side of a diff.
+	var err error
+	if s, ok := m["script"]; ok {
+		r.PlanRequest.Options, err = scriptOptions(s, "script")
+	}
+	for k, side := range [...]*DiffRequest{r.A, r.B} {
+		key := string(rune('a' + k))
+		if sm, ok := m[key].(map[string]any); ok && side != nil && err == nil {
+			if s, ok := sm["script"]; ok {
+				side.Options, err = scriptOptions(s, key+".script")
+			}
+		}
+	}
+	return r, err
+}
+
+func scriptOptions(tree any, path string) (Options, error) {
+	o, err := OptionsFromScript(tree)
+	var fe *FieldError
+	if asField(err, &fe) {
+		fe.Field = path + "." + fe.Field
+	}
+	return o, err
 }
 
 // DiffSide is one side of a "diff" request to the worker: a file (its

@@ -127,6 +127,21 @@ func (w *worker) handle(m js.Value) {
 			ev.ID = r.ID
 			postBytes(ev, "data", out)
 		}()
+	case "verify":
+		source, err := jsconv.Copy(r.Data)
+		var record []byte
+		if err == nil {
+			record, err = jsconv.Copy(r.Plan)
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		go func() {
+			ev := verify(r, source, record)
+			ev.ID = r.ID
+			post(ev)
+		}()
 	case "release":
 		w.mu.Lock()
 		if w.release != nil && r.ID == w.heldID {
@@ -495,6 +510,11 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
 		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit, Budget: o.Budget}
 		prob, err = planner.Lower(in.Source, o.Options)
+		if err == nil && req.Shard == 0 {
+			// Said once a request, by its first shard: what is being placed
+			// (the package's callers hear it as their first progress).
+			progress(fmt.Sprintf("placing %d buffers (%s)", len(prob.Buffers), o.Strategy))
+		}
 		if err == nil && req.Shards > 1 && req.Shard == 0 && release != nil {
 			// The viewer holds the other shards until this one releases
 			// them (web/viewer.js): at once, or on a large problem once
@@ -749,6 +769,31 @@ func export(req protocol.ExportRequest, data []byte) (protocol.WorkerEvent, []by
 		return fail(err)
 	}
 	return ev, out
+}
+
+// verify judges a plan record against its source (protocol.VerifyRecord)
+// within the worker's memory limit: "verified", with the reasons the
+// record is invalid, or an error when the source does not read.
+func verify(r protocol.WorkerRequest, source, record []byte) (ev protocol.WorkerEvent) {
+	defer func() {
+		if p := recover(); p != nil {
+			e := &protocol.Error{Message: fmt.Sprintf("%s: internal error while verifying (please report it): %v", r.Record, p), File: r.Record, Kind: "bug"}
+			ev = protocol.WorkerEvent{Type: "error", Error: e}
+		}
+	}()
+	invalid, err := protocol.VerifyRecord(r.Name, source, r.Record, record, r.Options, planner.BrowserMemoryLimit)
+	if err != nil {
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
+	}
+	ev = protocol.WorkerEvent{Type: "verified", Errors: []*protocol.Error{}}
+	for _, e := range invalid {
+		pe := protocol.ErrorOf(e)
+		if pe.File == "" {
+			pe.File = r.Record // every reason is the record's
+		}
+		ev.Errors = append(ev.Errors, pe)
+	}
+	return ev
 }
 
 func cancelled() protocol.WorkerEvent {

@@ -16,6 +16,7 @@ import (
 )
 
 //go:generate go run ./gen ../../../web/protocol-types.js
+//go:generate go run ./gen -ts ../../../npm/index.d.ts
 
 // All is every viewer event, one value of each type, and the
 // <memplan-plan> element's own picture event (protocol.Picture).

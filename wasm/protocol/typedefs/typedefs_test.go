@@ -24,3 +24,21 @@ func TestTypedefsAreCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeScriptIsCurrent: npm/index.d.ts, the npm package's types
+// beside its source, is what Go's types and option table say now.
+func TestTypeScriptIsCurrent(t *testing.T) {
+	b, err := os.ReadFile("../../../npm/index.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != TypeScript() {
+		t.Fatal("npm/index.d.ts is stale: run go generate ./wasm/protocol/typedefs")
+	}
+	for _, want := range []string{"export interface Options {", "f32Uniform?: boolean;", `strategy?: "auto" |`, "export interface PlanRecord {",
+		"arena_size: number;", "options: PlannerOptions;", "export interface ErrorFields {", "node?: string;", "export declare function plan("} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the declarations lack %q", want)
+		}
+	}
+}

@@ -1,8 +1,10 @@
-// Command gen writes the protocol's JSDoc typedefs (typedefs.JSDoc) to the
+// Command gen writes the protocol's JSDoc typedefs (typedefs.JSDoc), or
+// with -ts the npm package's index.d.ts (typedefs.TypeScript), to the
 // file it is given: go generate ./wasm/protocol/typedefs.
 package main
 
 import (
+	"flag"
 	"log"
 	"os"
 
@@ -10,10 +12,16 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		log.Fatal("usage: gen FILE")
+	ts := flag.Bool("ts", false, "write the npm package's TypeScript declarations")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		log.Fatal("usage: gen [-ts] FILE")
 	}
-	if err := os.WriteFile(os.Args[1], []byte(typedefs.JSDoc()), 0o644); err != nil {
+	text := typedefs.JSDoc()
+	if *ts {
+		text = typedefs.TypeScript()
+	}
+	if err := os.WriteFile(flag.Arg(0), []byte(text), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
