@@ -47,8 +47,10 @@ type Plan struct {
 	// any node has one.
 	Phases []string `json:"phases,omitempty"`
 	// Reads lists, for each step, the indexes into Tensors of the tensors
-	// its op reads; absent for a buffer list.
-	Reads   [][]int          `json:"reads,omitempty"`
+	// its op reads; absent for a buffer list. A graph's record always
+	// has it, [] for no steps (omitzero keeps an empty list): it is what
+	// tells a graph of no nodes from a buffer list of no rows.
+	Reads   [][]int          `json:"reads,omitzero"`
 	Tensors []PlanTensor     `json:"tensors"`
 	IO      IO               `json:"io"`
 	Symbols map[string]int64 `json:"symbols"`
