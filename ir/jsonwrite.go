@@ -15,7 +15,7 @@ import (
 // it: linked for that alone, encoding/json and what it brings weighed 110
 // kB of the page's gzipped download. The output is encoding/json's, byte
 // for byte, for the kinds of values memplan writes (a test compares the
-// two): struct fields by their json tags (omitempty, "-", embedded
+// two): struct fields by their json tags (omitempty, omitzero, "-", embedded
 // structs inlined), maps with sorted keys, nil slices and maps as null,
 // strings escaped as encoding/json escapes them, floats in its format,
 // and values with a MarshalJSON method (json.RawMessage) as they say.
@@ -199,7 +199,8 @@ func (w *jsonWriter) fields(v reflect.Value, depth int, n *int) error {
 		if name == "" {
 			name = f.Name
 		}
-		if strings.Contains(opts, "omitempty") && isEmpty(fv) {
+		if strings.Contains(opts, "omitempty") && isEmpty(fv) ||
+			strings.Contains(opts, "omitzero") && fv.IsZero() {
 			continue
 		}
 		if *n > 0 {

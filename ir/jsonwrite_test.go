@@ -36,7 +36,12 @@ type jwOuter struct {
 	Pairs  [][2]string       `json:"pairs"`
 	Bools  map[string]bool   `json:"bools,omitempty"`
 	Nested map[string][]uint `json:"nested"`
-	plain  int
+	// omitzero leaves out a nil list but keeps an empty one.
+	ZeroNil   []int  `json:"zero_nil,omitzero"`
+	ZeroEmpty []int  `json:"zero_empty,omitzero"`
+	ZeroInt   int    `json:"zero_int,omitzero"`
+	ZeroStr   string `json:"zero_str,omitzero"`
+	plain     int
 }
 
 // TestEncodeJSONAsEncodingJSON: EncodeJSON writes what encoding/json
@@ -52,7 +57,7 @@ func TestEncodeJSONAsEncodingJSON(t *testing.T) {
 			Empty: []int{}, Map: map[string]int64{"z": 1, "a": -2}, IntMap: map[int]string{10: "ten", 2: "two"},
 			Raw: json.RawMessage(`{"k":[1,2,{"x":"a,b:c"}],"e":{},"l":[]}`), Dims: []Dim{{Value: 4}, {Symbol: "batch"}},
 			Any: map[string]any{"q": []any{1.0, "s", nil}}, Pairs: [][2]string{{"a", "b"}},
-			Nested: map[string][]uint{"n": {1, 2}}, plain: 5,
+			Nested: map[string][]uint{"n": {1, 2}}, ZeroEmpty: []int{}, ZeroStr: "z", plain: 5,
 		},
 		jwOuter{},
 	}

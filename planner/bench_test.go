@@ -148,3 +148,13 @@ func BenchmarkAutoResnet50(b *testing.B) {
 func BenchmarkExactC(b *testing.B) {
 	benchStrategy(b, loadCSV(b, "testdata/C.1048576.csv"), "exact")
 }
+
+// Random lives at two sizes four times apart: best fit and breadth should
+// take about four times as long (n log n), not more.
+func BenchmarkBreadthRandom100k(b *testing.B) {
+	benchStrategy(b, GenerateRandom(100_000, 1), "breadth")
+}
+func BenchmarkBreadthRandom400k(b *testing.B) {
+	benchStrategy(b, GenerateRandom(400_000, 1), "breadth")
+}
+func BenchmarkAutoRandom400k(b *testing.B) { benchStrategy(b, GenerateRandom(400_000, 1), "auto") }

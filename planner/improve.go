@@ -149,7 +149,20 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 		im.align = max(im.align, bs[i].Align)
 	}
 	im.byBirth = append(slices.Clone(pr.movable), pr.fixed...)
-	slices.SortStableFunc(im.byBirth, func(a, b int) int { return bs[a].Birth - bs[b].Birth })
+	// Ties in the order given (movable, then fixed, each by index), as a
+	// stable sort would leave them, in O(n log n).
+	slices.SortFunc(im.byBirth, func(a, b int) int {
+		switch {
+		case bs[a].Birth != bs[b].Birth:
+			return bs[a].Birth - bs[b].Birth
+		case bs[a].Fixed != bs[b].Fixed:
+			if bs[a].Fixed {
+				return 1
+			}
+			return -1
+		}
+		return a - b
+	})
 	for _, i := range im.byBirth {
 		im.maxLife = max(im.maxLife, bs[i].Death-bs[i].Birth)
 	}
@@ -577,7 +590,7 @@ func (im *improver) shuffled(spr *prepared, o fitOrder) []int {
 	for k := range idx {
 		idx[k] = k
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
+	slices.SortFunc(idx, func(a, b int) int { // a total order: no need to be stable
 		switch x, y := im.keys[a], im.keys[b]; {
 		case x < y:
 			return -1

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -148,5 +149,91 @@ func TestImproveWhereWindowsAreStuck(t *testing.T) {
 			t.Errorf("%s from best fit %s: %.4f x the bound after %d nodes (started at %.4f), want at most %.4f",
 				tt.file, tt.start, got, tt.nodes, float64(start)/float64(lb), tt.want)
 		}
+	}
+}
+
+// An answer the slice leaves more than 1 % above the bound gets
+// autoFarNodes more nodes, counted like the slice's (the same plan on one
+// thread or two), and stops early at the bound; one the slice leaves
+// within 1 % does not. The problems are small random lives: the first
+// ends 2.2 % above the bound after the slice and reaches it after; the
+// second 1.2 % above, 0.3 % after; the third 0.35 % above, where auto
+// stops.
+func TestAutoGoesOnFarAboveTheBound(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	tests := []struct {
+		name         string
+		p            *Problem
+		far, atBound bool
+	}{
+		{"random 200, seed 5", GenerateRandom(200, 5), true, true},
+		{"random 100, seed 10", GenerateRandom(100, 10), true, false},
+		{"random 400, seed 2", GenerateRandom(400, 2), false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.p
+			n := len(p.Buffers)
+			bound := AlignedLowerBound(p)
+			slice, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: autoSliceNodes(n)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := farAbove(slice.Arena, bound); got != tc.far {
+				t.Fatalf("after the slice the arena is %d, bound %d: far above %v, want %v (the problem no longer tests this)", slice.Arena, bound, got, tc.far)
+			}
+			budget := autoSliceNodes(n) + autoFarNodes(n)
+			var first Placement
+			for run, procs := range []int{1, 2} {
+				runtime.GOMAXPROCS(procs)
+				pl, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Verify(NewPlan(p, "auto", pl)); err != nil {
+					t.Fatal(err)
+				}
+				if run == 0 {
+					first = pl
+				} else if !slices.Equal(pl.Offsets, first.Offsets) || pl.Detail != first.Detail {
+					t.Fatalf("GOMAXPROCS %d: arena %d (%s), with 1: %d (%s)", procs, pl.Arena, pl.Detail, first.Arena, first.Detail)
+				}
+			}
+			var spent int64
+			if k := strings.LastIndex(first.Detail, " in "); k < 0 {
+				t.Fatalf("detail %q does not say the nodes spent", first.Detail)
+			} else if _, err := fmt.Sscanf(first.Detail[k:], " in %d nodes", &spent); err != nil {
+				t.Fatalf("detail %q: %v", first.Detail, err)
+			}
+			switch {
+			case !tc.far && (first.Arena != slice.Arena || !slices.Equal(first.Offsets, slice.Offsets)):
+				t.Errorf("within 1 %% after the slice, auto went on: arena %d, after the slice %d", first.Arena, slice.Arena)
+			case tc.far && first.Arena >= slice.Arena:
+				t.Errorf("far above the bound, auto's arena %d did not fall from the slice's %d (%s)", first.Arena, slice.Arena, first.Detail)
+			case tc.atBound && (first.Arena != bound || spent >= budget):
+				t.Errorf("arena %d in %d nodes of %d: want the bound %d, reached before the budget ends", first.Arena, spent, budget, bound)
+			case !tc.atBound && first.Arena == bound:
+				t.Errorf("arena at the bound: the case no longer tests a run that spends its budget")
+			}
+		})
+	}
+}
+
+// farAbove is more than 1 % above, in integers that cannot overflow.
+func TestFarAbove(t *testing.T) {
+	tests := []struct {
+		arena, bound int64
+		want         bool
+	}{
+		{100, 100, false}, {101, 100, false}, {102, 100, true},
+		{1 << 62, 1 << 62, false}, {1<<62 + 1<<55, 1 << 62, false}, {1<<62 + 1<<56, 1 << 62, true}, {0, 0, false}, {1, 0, true},
+	}
+	for _, tc := range tests {
+		if got := farAbove(tc.arena, tc.bound); got != tc.want {
+			t.Errorf("farAbove(%d, %d) = %v, want %v", tc.arena, tc.bound, got, tc.want)
+		}
+	}
+	if autoFarNodes(autoHuge+1) != 0 || autoFarNodes(1000) != 40_000 || autoFarNodes(autoHuge) != 2_000_000 {
+		t.Errorf("autoFarNodes: %d, %d, %d", autoFarNodes(autoHuge+1), autoFarNodes(1000), autoFarNodes(autoHuge))
 	}
 }

@@ -222,7 +222,7 @@ func TestSpanPoolMatchesSlices(t *testing.T) {
 		if g := pool.list(got[i]); !slices.Equal(g, want[i]) {
 			t.Fatalf("list %d: %d spans, want %d (first difference in %v...)", i, len(g), len(want[i]), g[:min(len(g), 4)])
 		}
-		rooms += got[i].room
+		rooms += int(got[i].room)
 	}
 	if len(want[0]) != bigSpans {
 		t.Fatalf("big list has %d spans, want %d", len(want[0]), bigSpans)

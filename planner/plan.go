@@ -47,8 +47,10 @@ type Plan struct {
 	// any node has one.
 	Phases []string `json:"phases,omitempty"`
 	// Reads lists, for each step, the indexes into Tensors of the tensors
-	// its op reads; absent for a buffer list.
-	Reads   [][]int          `json:"reads,omitempty"`
+	// its op reads; absent for a buffer list. A graph's record always
+	// has it, [] for no steps (omitzero keeps an empty list): it is what
+	// tells a graph of no nodes from a buffer list of no rows.
+	Reads   [][]int          `json:"reads,omitzero"`
 	Tensors []PlanTensor     `json:"tensors"`
 	IO      IO               `json:"io"`
 	Symbols map[string]int64 `json:"symbols"`
@@ -383,19 +385,26 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]*PlanTensor, 0, len(p.Tensors))
+	rows := make([]int, 0, len(p.Tensors))
 	for i := range p.Tensors {
-		if t := &p.Tensors[i]; t.Offset >= 0 {
-			rows = append(rows, t)
+		if p.Tensors[i].Offset >= 0 {
+			rows = append(rows, i)
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b *PlanTensor) int {
+	// Ties in tensor order, as a stable sort would leave them, in
+	// O(n log n).
+	slices.SortFunc(rows, func(i, j int) int {
+		a, b := &p.Tensors[i], &p.Tensors[j]
 		if a.Offset != b.Offset {
 			return cmpInt64(a.Offset, b.Offset)
 		}
-		return cmpInt64(b.Size, a.Size)
+		if c := cmpInt64(b.Size, a.Size); c != 0 {
+			return c
+		}
+		return i - j
 	})
-	for _, t := range rows {
+	for _, i := range rows {
+		t := &p.Tensors[i]
 		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, ir.Display(t.Name)); err != nil {
 			return err
 		}

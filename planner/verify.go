@@ -22,6 +22,13 @@ import (
 // check). It reports up to ten violations, naming the tensors and fields.
 func Verify(plan *Plan) error {
 	v := &violations{}
+	verifyRecord(plan, v)
+	return v.err()
+}
+
+// verifyRecord is Verify, adding what it finds to v.
+func verifyRecord(plan *Plan, v *violations) {
+	found := v.count // what v held before: the source's differences
 	if plan.Format != PlanFormat {
 		v.add("format is %s, want %s", ir.Quote(plan.Format), ir.Quote(PlanFormat))
 	}
@@ -64,13 +71,12 @@ func Verify(plan *Plan) error {
 	// Only a plan whose owners are in range and disjoint has a meaningful
 	// peak; it is then at most the arena, so the sums that derive the
 	// other fields cannot wrap.
-	if v.count == 0 {
+	if v.count == found {
 		verifyDerived(plan, byName, owners, v)
 	}
 	if fp := plan.ComputeFingerprint(); fp != plan.Fingerprint {
 		v.add("fingerprint is %s, but the record hashes to %s", ir.Quote(plan.Fingerprint), fp)
 	}
-	return v.err()
 }
 
 // verifyLabels checks the form of the fields that say how a plan was
@@ -459,16 +465,25 @@ func (v *violations) err() error {
 // schedule, phases, reads, manifest, symbols, notes, and each tensor's
 // name, op, node, phase, kind, shape, dtype, size, guard, live range,
 // view, skip and alignment) is the source's, and fixed buffers keep
-// their offsets; then that it is valid and its derived fields true, with
-// Verify.
+// their offsets; and that it is valid and its derived fields true, with
+// Verify. The source's differences come first: a record edited in a field
+// only the source knows (its name, reads, a shape) fails Verify on the
+// fingerprint alone, and the field is what its reader needs to see.
 func VerifyAgainst(p *Problem, plan *Plan) error {
 	v := &violations{}
+	verifySource(p, plan, v)
+	verifyRecord(plan, v)
+	return v.err()
+}
+
+// verifySource is VerifyAgainst's comparison with the source.
+func verifySource(p *Problem, plan *Plan, v *violations) {
 	if len(plan.Tensors) != len(p.Tensors) {
 		v.add("plan has %d tensors, the source has %d", len(plan.Tensors), len(p.Tensors))
-		return v.err()
-	}
-	for i := range p.Tensors {
-		verifyTensorAgainst(p, &p.Tensors[i], &plan.Tensors[i], i, v)
+	} else {
+		for i := range p.Tensors {
+			verifyTensorAgainst(p, &p.Tensors[i], &plan.Tensors[i], i, v)
+		}
 	}
 	if plan.Name != p.Name {
 		v.add("name is %s, the source's is %s", ir.Quote(plan.Name), ir.Quote(p.Name))
@@ -490,7 +505,13 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 	if !slices.Equal(plan.Phases, p.Phases) {
 		v.add("phases differ from the source's nodes' phases: %s", firstDifference(plan.Phases, p.Phases))
 	}
-	if !slices.EqualFunc(plan.Reads, p.Reads, slices.Equal) {
+	switch {
+	case plan.Reads == nil && p.Reads != nil:
+		// Present in every graph's record, [] for no steps.
+		v.add("reads is missing, but the source is a graph: its record lists what each of its %d steps reads", p.Steps)
+	case plan.Reads != nil && p.Reads == nil:
+		v.add("reads is given, but the source is a buffer list, which has no ops")
+	case !slices.EqualFunc(plan.Reads, p.Reads, slices.Equal):
 		v.add("reads differ from what the source's ops read")
 	}
 	for _, l := range []struct {
@@ -512,10 +533,6 @@ func VerifyAgainst(p *Problem, plan *Plan) error {
 	} else if g == nil && (plan.Binding != "" || plan.Limits != nil) {
 		v.add("the plan has binding %s and limits, but the source was lowered for no GPU", ir.Quote(plan.Binding))
 	}
-	if err := v.err(); err != nil {
-		return err
-	}
-	return Verify(plan)
 }
 
 // verifyTensorAgainst compares what the record says of tensor i with the

@@ -498,7 +498,7 @@
  * @property {number} steps
  * @property {Array<string>} schedule
  * @property {Array<string>} [phases]
- * @property {Array<Array<number>>} [reads]
+ * @property {Array<Array<number>>} reads
  * @property {Array<PlanTensor>} tensors
  * @property {IO} io
  * @property {Object<string, number>} symbols

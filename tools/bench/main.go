@@ -18,6 +18,14 @@
 // instance's own file: its answer is read back and verified like every
 // other, so a wrong placement is reported, not scored.
 //
+// With -recorded, it also prints answers another solver gave before, as a
+// CSV records them (instance,buffers,lower_bound,solver,budget,
+// arena_over_lb,seconds; docs/bench/idealloc-recorded.csv holds
+// idealloc's on the shared data): one pair of columns per solver and
+// budget, beside this run's, for an instance whose path under -data,
+// buffers and lower bound match a row. A row whose buffers or bound
+// differ is an error: it was recorded on another file.
+//
 // With -score, it also reads an external solver's output CSVs (the input
 // columns plus an offset per row, as MiniMalloc writes): one file, or
 // every CSV under a directory. Each is verified and its arena printed in
@@ -51,7 +59,7 @@ import (
 
 type config struct {
 	data, examples, score string
-	idealloc              string
+	idealloc, recorded    string
 	strategies            []string
 	sizes, random         []int
 	budgets               []time.Duration
@@ -99,6 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	random := fl.String("random", "", "comma-separated sizes of problems with random lives (1 to 50 steps) and sizes (under 64 KiB), where no order reaches the bound")
 	budgets := fl.String("budgets", "", "comma-separated time limits (10s,60s) at which improve, and idealloc with -idealloc, run on every instance")
 	fl.StringVar(&cfg.idealloc, "idealloc", "", "an idealloc binary (with -t and -o) to run beside improve at each of -budgets, on the instances read from files")
+	fl.StringVar(&cfg.recorded, "recorded", "", "a CSV of answers recorded before (instance,buffers,lower_bound,solver,budget,arena_over_lb,seconds), printed beside the instances they match")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated problems")
 	fl.DurationVar(&cfg.timeLimit, "time-limit", 10*time.Second, "time limit of the exact strategy, per instance")
 	fl.IntVar(&cfg.referenceMax, "skip-reference-above", 5000, "skip the reference strategy (O(n^3)) above this many buffers")
@@ -212,6 +221,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	var rec recordedAnswers
+	if cfg.recorded != "" {
+		var err error
+		if rec, err = readRecorded(cfg.recorded); err != nil {
+			return err
+		}
+	}
 	header := []string{"instance", "buffers", "lower bound"}
 	for _, s := range cfg.strategies {
 		header = append(header, s+" arena/LB", s+" time")
@@ -225,6 +241,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		if cfg.idealloc != "" {
 			header = append(header, "idealloc "+label, "time")
 		}
+	}
+	for _, c := range rec.columns {
+		header = append(header, c+" (recorded)", "time")
 	}
 	fitColumns := cfg.capacity && slices.Contains(cfg.strategies, "exact")
 	if fitColumns {
@@ -253,6 +272,18 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			if cfg.idealloc != "" {
 				m := runIdealloc(ctx, cfg.idealloc, in, b, lb, stderr)
 				row = append(row, m.ratio, m.took)
+			}
+		}
+		for _, c := range rec.columns {
+			a, ok := rec.find(in.name, c)
+			switch {
+			case !ok:
+				row = append(row, "–", "")
+			case a.buffers != len(in.p.Buffers) || a.lowerBound != lb:
+				return fmt.Errorf("%s: %s's recorded answer for %s is for %d buffers and lower bound %d; the instance has %d and %d",
+					cfg.recorded, c, in.name, a.buffers, a.lowerBound, len(in.p.Buffers), lb)
+			default:
+				row = append(row, a.ratio, a.took)
 			}
 		}
 		if fitColumns {
@@ -292,6 +323,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 				row = append(row, "", "")
 			}
 		}
+		for range rec.columns {
+			row = append(row, "", "")
+		}
 		if fitColumns {
 			row = append(row, "", "")
 		}
@@ -299,6 +333,86 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "| %s |\n", strings.Join(row, " | "))
 	}
 	return nil
+}
+
+// recordedAnswers are the answers of -recorded: their columns ("solver
+// budget") in the order the file first names them, and each answer by
+// instance (its path under -data when recorded) and column.
+type recordedAnswers struct {
+	columns []string
+	answers map[recordKey]recorded
+}
+
+type recordKey struct{ instance, column string }
+
+// find returns column's answer for the instance at path name under
+// -data: recorded under that path, or else under the one path that ends
+// with it (a file recorded as iopddl/A_biggest.csv, run with -data
+// pointing into iopddl/).
+func (r recordedAnswers) find(name, column string) (recorded, bool) {
+	if a, ok := r.answers[recordKey{name, column}]; ok {
+		return a, true
+	}
+	var found recorded
+	n := 0
+	for k, a := range r.answers {
+		if k.column == column && strings.HasSuffix(k.instance, "/"+name) {
+			found, n = a, n+1
+		}
+	}
+	return found, n == 1
+}
+
+// recorded is one recorded answer, with what identifies its instance.
+type recorded struct {
+	buffers    int
+	lowerBound int64
+	ratio      string // as recorded, four decimals
+	took       string
+}
+
+// readRecorded reads a -recorded CSV; a row that does not parse, or
+// gives an instance and column twice, is an error naming its line.
+func readRecorded(path string) (recordedAnswers, error) {
+	rec := recordedAnswers{answers: map[recordKey]recorded{}}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return rec, err
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	const header = "instance,buffers,lower_bound,solver,budget,arena_over_lb,seconds"
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != header {
+		return rec, fmt.Errorf("%s: want the header %q", path, header)
+	}
+	for k, line := range lines[1:] {
+		bad := func(what string) error { return fmt.Errorf("%s:%d: %s", path, k+2, what) }
+		f := strings.Split(strings.TrimSpace(line), ",")
+		if len(f) != 7 {
+			return rec, bad(fmt.Sprintf("%d fields, want 7", len(f)))
+		}
+		n, err1 := strconv.Atoi(f[1])
+		lb, err2 := strconv.ParseInt(f[2], 10, 64)
+		ratio, err3 := strconv.ParseFloat(f[5], 64)
+		secs, err4 := strconv.ParseFloat(f[6], 64)
+		switch {
+		case errors.Join(err1, err2, err3, err4) != nil:
+			return rec, bad(fmt.Sprintf("buffers, lower_bound, arena_over_lb and seconds must be numbers: %v", errors.Join(err1, err2, err3, err4)))
+		case n < 0 || lb < 0 || ratio < 1 || secs < 0:
+			return rec, bad("buffers, lower_bound and seconds must be at least 0, arena_over_lb at least 1")
+		case f[0] == "" || f[3] == "" || f[4] == "":
+			return rec, bad("instance, solver and budget must be given")
+		}
+		col := f[3] + " " + f[4]
+		key := recordKey{f[0], col}
+		if _, dup := rec.answers[key]; dup {
+			return rec, bad(fmt.Sprintf("%s's answer for %s given twice", col, f[0]))
+		}
+		if !slices.Contains(rec.columns, col) {
+			rec.columns = append(rec.columns, col)
+		}
+		rec.answers[key] = recorded{n, lb, fmt.Sprintf("%.4f", ratio), formatDuration(time.Duration(secs * float64(time.Second)))}
+	}
+	return rec, nil
 }
 
 // scored is one external solver's answer, verified.

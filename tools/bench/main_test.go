@@ -184,3 +184,87 @@ func TestIdealloc(t *testing.T) {
 		}
 	}
 }
+
+// With -recorded, answers recorded before fill a pair of columns per
+// solver and budget beside this run's, in the rows of the instances they
+// name; an instance with none gets a dash, and a recorded answer whose
+// buffers or bound are not the instance's is an error.
+func TestRecorded(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"x.csv", "y.csv"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(example), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const head = "instance,buffers,lower_bound,solver,budget,arena_over_lb,seconds\n"
+	tests := []struct {
+		name, file string
+		want       []string // the rows' last four cells, x's then y's
+		err        string
+	}{
+		{"two columns", head + "x.csv,5,12,idealloc,60s,1.05,60.4\nx.csv,5,12,idealloc,10s,1.0833,10\nother.csv,9,9,idealloc,60s,1,1\n",
+			[]string{"| 1.0500 | 60.40 s | 1.0833 | 10.00 s |", "| – |  | – |  |"}, ""},
+		// Recorded under a directory of the data: -data points into it.
+		{"under a directory", head + "set/y.csv,5,12,idealloc,60s,1.05,60.4\nset/y.csv,5,12,idealloc,10s,1.0833,10\n",
+			[]string{"| – |  | – |  |", "| 1.0500 | 60.40 s | 1.0833 | 10.00 s |"}, ""},
+		{"another file's answer", head + "y.csv,6,12,idealloc,60s,1,1\n", nil, "is for 6 buffers"},
+		{"no header", "x.csv,5,12,idealloc,60s,1,1\n", nil, "want the header"},
+		{"a field missing", head + "x.csv,5,12,idealloc,60s,1\n", nil, ":2: 6 fields"},
+		{"not a number", head + "x.csv,five,12,idealloc,60s,1,1\n", nil, ":2: buffers, lower_bound"},
+		{"below the bound", head + "x.csv,5,12,idealloc,60s,0.9,1\n", nil, "arena_over_lb at least 1"},
+		{"twice", head + "x.csv,5,12,idealloc,60s,1,1\nx.csv,5,12,idealloc,60s,1,2\n", nil, ":3: idealloc 60s's answer for x.csv given twice"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "recorded.csv")
+			if err := os.WriteFile(rec, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := parseFlags([]string{"-data", dir, "-examples", "", "-sizes", "", "-strategies", "auto", "-recorded", rec}, &bytes.Buffer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			err = run(context.Background(), cfg, &out, &bytes.Buffer{})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("run = %v, want an error containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			if len(lines) != 4 || !strings.HasSuffix(lines[0], "| idealloc 60s (recorded) | time | idealloc 10s (recorded) | time |") {
+				t.Fatalf("want a header with the recorded columns and two rows:\n%s", out.String())
+			}
+			for k, want := range tc.want {
+				if !strings.HasSuffix(lines[2+k], want) {
+					t.Errorf("row %q, want it to end %q", lines[2+k], want)
+				}
+			}
+		})
+	}
+}
+
+// An instance's answer is the one recorded under its path, or under the
+// one path that ends with it; two such paths name none.
+func TestRecordedFind(t *testing.T) {
+	a := recorded{ratio: "1.0000"}
+	r := recordedAnswers{answers: map[recordKey]recorded{
+		{"iopddl/A.csv", "s 1s"}: a, {"A.csv", "s 2s"}: a,
+		{"one/B.csv", "s 1s"}: a, {"two/B.csv", "s 1s"}: a, {"xB.csv", "s 2s"}: a,
+	}}
+	for _, tc := range []struct {
+		name, column string
+		want         bool
+	}{
+		{"A.csv", "s 1s", true}, {"iopddl/A.csv", "s 1s", true}, {"A.csv", "s 2s", true},
+		{"B.csv", "s 1s", false}, {"one/B.csv", "s 1s", true}, {"B.csv", "s 2s", false}, {"C.csv", "s 1s", false},
+	} {
+		if _, ok := r.find(tc.name, tc.column); ok != tc.want {
+			t.Errorf("find(%q, %q) = %v, want %v", tc.name, tc.column, ok, tc.want)
+		}
+	}
+}

@@ -147,32 +147,44 @@ func TestVerifyRejectsFalseClaims(t *testing.T) {
 		}, `unknown field "lower_bonud"; did you mean "lower_bound"?`},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			data, err := os.ReadFile(tc.rec)
-			if err != nil {
-				t.Fatal(err)
+		// Each edit twice: with the fingerprint recomputed, and left
+		// stale, when the message must still name the field (not only
+		// the hash, which the source's fields are not checked without).
+		for _, stale := range []bool{false, true} {
+			if stale && tc.text != nil {
+				continue
 			}
-			if tc.text != nil {
-				data = []byte(tc.text(string(data)))
-			} else {
-				p, err := planner.DecodePlan(tc.rec, data)
+			name := tc.name
+			if stale {
+				name += ", fingerprint stale"
+			}
+			t.Run(name, func(t *testing.T) {
+				data, err := os.ReadFile(tc.rec)
 				if err != nil {
 					t.Fatal(err)
 				}
-				before := p.Fingerprint
-				tc.edit(p)
-				if p.Fingerprint == before {
-					p.Fingerprint = p.ComputeFingerprint()
+				if tc.text != nil {
+					data = []byte(tc.text(string(data)))
+				} else {
+					p, err := planner.DecodePlan(tc.rec, data)
+					if err != nil {
+						t.Fatal(err)
+					}
+					before := p.Fingerprint
+					tc.edit(p)
+					if p.Fingerprint == before && !stale {
+						p.Fingerprint = p.ComputeFingerprint()
+					}
+					data, _ = json.MarshalIndent(p, "", "  ")
 				}
-				data, _ = json.MarshalIndent(p, "", "  ")
-			}
-			tampered := filepath.Join(t.TempDir(), "tampered.json")
-			os.WriteFile(tampered, data, 0o644)
-			code, out, errs := runCLI(t, "verify", tc.src, tampered)
-			if code != exitBadPlan || !strings.Contains(errs, tc.want) || out != "" {
-				t.Errorf("verify: exit %d, want %d\nstdout: %.200s\nstderr: %.700s\nwant stderr naming %q", code, exitBadPlan, out, errs, tc.want)
-			}
-		})
+				tampered := filepath.Join(t.TempDir(), "tampered.json")
+				os.WriteFile(tampered, data, 0o644)
+				code, out, errs := runCLI(t, "verify", tc.src, tampered)
+				if code != exitBadPlan || !strings.Contains(errs, tc.want) || out != "" {
+					t.Errorf("verify: exit %d, want %d\nstdout: %.200s\nstderr: %.700s\nwant stderr naming %q", code, exitBadPlan, out, errs, tc.want)
+				}
+			})
+		}
 	}
 }
 

@@ -144,7 +144,7 @@ func (opt *Option) words() (help, deflt string) {
 	case optLimits:
 		return "with --webgpu, custom `limits` over the profile's: binding=1GiB,buffer=1GiB,offset-align=256", "the profile's"
 	case optNodeLimit:
-		return "stop exact and improve after this many search `nodes`, and cap auto's slice at it: the same input and budget give the same plan on any machine",
+		return "stop exact and improve after this many search `nodes`, and cap auto's slice and what it adds far above the bound at it: the same input and budget give the same plan on any machine",
 			"none: --time-limit"
 	}
 	return "", ""
