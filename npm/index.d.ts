@@ -33,7 +33,7 @@ export interface Options {
   binding?: "arena" | "tensor";
   /** with --webgpu, custom limits over the profile's: binding=1GiB,buffer=1GiB,offset-align=256 (default the profile's) */
   limits?: string;
-  /** stop exact and improve after this many search nodes, and cap auto's slice at it: the same input and budget give the same plan on any machine (default none: --time-limit) */
+  /** stop exact and improve after this many search nodes, and cap auto's slice and what it adds far above the bound at it: the same input and budget give the same plan on any machine (default none: --time-limit) */
   nodeLimit?: number;
 }
 
@@ -54,7 +54,7 @@ export interface PlanRecord {
   steps: number;
   schedule: Array<string>;
   phases?: Array<string>;
-  reads?: Array<Array<number>>;
+  reads: Array<Array<number>>;
   tensors: Array<PlanTensor>;
   io: IO;
   symbols: Record<string, number>;
