@@ -20,7 +20,7 @@ import (
 // All is every viewer event, one value of each type.
 var All = []protocol.Event{events.Ready{}, events.Pong{}, events.Busy{}, events.Progress{}, events.Summary{}, events.Tensors{}, events.ErrorEvent{},
 	events.Hover{}, events.Selected{}, events.CursorMoved{}, events.Explained{}, events.State{}, events.RecordEvent{},
-	events.ProfileEvent{}, events.CameraMoved{}, events.LargestEvent{}, events.WordsWritten{}}
+	events.ProfileEvent{}, events.CameraMoved{}, events.LargestEvent{}, events.WordsWritten{}, events.Placed{}}
 
 // JSDoc writes the protocol's messages as JSDoc typedefs, for the page
 // scripts: each command and event with its type field, and the types
