@@ -84,6 +84,8 @@ type Hand struct {
 	// Owners are the tensors that own bytes, in tensor order: what Tab
 	// walks.
 	Owners []int
+	// Rev counts the verdicts given: a change to the placement bumps it.
+	Rev int
 
 	offsets    []int64
 	undo, redo []handEdit
@@ -261,6 +263,7 @@ func (h *Hand) judge(moved string) error {
 	}
 	v.Text = verdictText(&v)
 	h.Verdict = v
+	h.Rev++
 	return nil
 }
 

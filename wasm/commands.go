@@ -299,7 +299,10 @@ func (a *app) handle(m js.Value, from sender) {
 		})
 	case *protocol.Key:
 		a.queue(func() {
-			before, cursor := a.view.Selected, a.view.Cursor
+			before, cursor, rev := a.view.Selected, a.view.Cursor, 0
+			if a.hand != nil {
+				rev = a.hand.Rev
+			}
 			a.view.Key(c.Key, c.Shift)
 			if a.view.Selected != before {
 				a.postSelect(a.view.Selected)
@@ -307,7 +310,14 @@ func (a *app) handle(m js.Value, from sender) {
 			if a.view.Cursor != cursor {
 				a.postCursor()
 			}
+			if a.hand != nil && (a.hand.Rev != rev || a.view.Selected != before) {
+				a.postPlaced()
+			}
 		})
+	case *protocol.Place:
+		a.queue(func() { a.place(c) })
+	case *protocol.Placing:
+		a.queue(func() { a.placing(c.Action) })
 	case *protocol.Cursor:
 		a.queue(func() {
 			switch {
