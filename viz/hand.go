@@ -48,8 +48,10 @@ type Verdict struct {
 	Optimal bool `json:"optimal"`
 	// Problem is Verify's word when the placement is not a plan.
 	Problem string `json:"problem,omitempty"`
-	// Text is the verdict in words, for the page to show as it is.
-	Text string `json:"text"`
+	// Text is the verdict in words, for the page to show as it is, and
+	// Rows the numbers beside it, label and words.
+	Text string      `json:"text"`
+	Rows [][2]string `json:"rows"`
 	// Moved is the tensor the last change moved ("" for a reset or a
 	// start from empty), Undo and Redo how many changes each can take
 	// back or make again.
@@ -262,6 +264,7 @@ func (h *Hand) judge(moved string) error {
 		v.Valid, v.Optimal = true, rec.Optimal
 	}
 	v.Text = verdictText(&v)
+	v.Rows = VerdictRows(&v)
 	h.Verdict = v
 	h.Rev++
 	return nil
@@ -294,6 +297,12 @@ func conflicts(p *planner.Plan, owners []int) ([]Conflict, int) {
 		live = append(live, i)
 	}
 	return out, count
+}
+
+// VerdictRows are a verdict's numbers as the pages list them.
+func VerdictRows(v *Verdict) [][2]string {
+	return [][2]string{{"arena", planner.ExactBytes(v.Arena)}, {"lower bound", planner.ExactBytes(v.LowerBound)},
+		{v.PlannerStrategy + "'s arena", planner.ExactBytes(v.PlannerArena)}}
 }
 
 // verdictText says the verdict in words.

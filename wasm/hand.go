@@ -114,6 +114,7 @@ func (a *app) postPlaced() {
 		p := l.Plan
 		ev.Verdict = viz.Verdict{Valid: true, Conflicts: []viz.Conflict{}, Arena: p.ArenaSize, LowerBound: p.LowerBound,
 			AlignedLowerBound: p.AlignedLowerBound, PlannerArena: p.ArenaSize, PlannerStrategy: p.Strategy, Optimal: p.Optimal}
+		ev.Verdict.Rows = viz.VerdictRows(&ev.Verdict)
 	}
 	if v.Layout != nil && v.Selected >= 0 {
 		t := &v.Layout.Plan.Tensors[v.Selected]

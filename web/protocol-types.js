@@ -280,6 +280,7 @@
  * @property {boolean} optimal
  * @property {string} [problem]
  * @property {string} text
+ * @property {Array<Array<string>>} rows
  * @property {string} [moved]
  * @property {number} undo
  * @property {number} redo
