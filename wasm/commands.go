@@ -39,7 +39,8 @@ func (a *app) installJS() {
 		return nil
 	}))
 	// rectOf(name) is where a tensor is drawn now, in CSS pixels of this
-	// page, with its fill colour; null when it is not drawn.
+	// page, with its fill colour and its offset in the arena (a placement
+	// by hand's, while placing); null when it is not drawn.
 	api.Set("rectOf", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString || a.view.Layout == nil {
 			return nil
@@ -50,7 +51,7 @@ func (a *app) installJS() {
 			return nil
 		}
 		return map[string]any{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0,
-			"color": a.view.TensorColor(i).Hex()}
+			"color": a.view.TensorColor(i).Hex(), "offset": float64(a.view.Layout.Plan.Tensors[i].Offset)}
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return jsconv.Encode(a.stateReport()) }))

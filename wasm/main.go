@@ -136,7 +136,12 @@ func main() {
 	a.game = viz.NewGame(a.view)
 	a.game.BeforeUpdate = func() { a.updates++; a.watchCamera(); a.drain(); a.watchState() }
 	a.game.OnHover = a.hovered
-	a.game.OnSelect = func(i int) { a.postSelect(i) }
+	a.game.OnSelect = func(i int) {
+		a.postSelect(i)
+		if a.hand != nil {
+			a.postPlaced() // what Tab walks from now
+		}
+	}
 	a.game.OnCursor = func(int) { a.postCursor() }
 	a.game.OnPlace = func(bool) { a.postPlaced() }
 
