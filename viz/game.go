@@ -124,10 +124,18 @@ func (g *Game) Update() error {
 			g.scrub(sx)
 		}
 		g.moving = -1
-		if h := v.HitAt(sx, sy); !g.scrubbing && v.Hand != nil && h.Tensor >= 0 && v.Hand.owns(int(h.Tensor)) {
-			g.moving = v.Hand.mover(int(h.Tensor))
-			g.moveStart = v.Hand.Offset(g.moving)
-			_, g.pressWY = v.Cam.ToWorld(float64(cx), float64(cy))
+		if !g.scrubbing && v.Hand != nil {
+			// A press on the selected buffer drags it even where another
+			// is drawn over it: two in conflict can be pulled apart.
+			t := int(v.HitAt(sx, sy).Tensor)
+			if v.selectedUnder(float64(cx), float64(cy)) {
+				t = v.Selected
+			}
+			if t >= 0 && v.Hand.owns(t) {
+				g.moving = v.Hand.mover(t)
+				g.moveStart = v.Hand.Offset(g.moving)
+				_, g.pressWY = v.Cam.ToWorld(float64(cx), float64(cy))
+			}
 		}
 	case g.scrubbing && down:
 		g.scrub(sx)

@@ -188,3 +188,14 @@ func fontHas(s string) bool {
 	}
 	return true
 }
+
+// selectedUnder reports whether the selected tensor's rectangle holds
+// the device pixel (x, y), whatever is drawn over it.
+func (v *View) selectedUnder(x, y float64) bool {
+	l := v.Layout
+	if l == nil || v.Selected < 0 || v.Selected >= len(l.ItemOf) || l.ItemOf[v.Selected] < 0 || !v.PlotRect().Contains(x, y) {
+		return false
+	}
+	wx, wy := v.Cam.ToWorld(x, y)
+	return l.Items[l.ItemOf[v.Selected]].Contains(wx, wy)
+}

@@ -379,6 +379,9 @@ func (a *app) selectTensor(name string, focus bool) {
 		a.view.FocusTensor(i)
 	}
 	a.postSelect(a.view.Selected)
+	if a.hand != nil {
+		a.postPlaced() // what Tab walks from now
+	}
 }
 
 // options is the options in force.

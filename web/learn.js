@@ -390,7 +390,7 @@ function readout(s) {
 // placedLine is the planner's verdict on a placement by hand, with its
 // numbers, as Go writes them.
 function placedLine(m) {
-  return m.text + " " + m.rows.map(([k, v]) => k + " " + v).join(", ") + ".";
+  return m.text + " — " + m.rows.map(([k, v]) => k + " " + v).join("; ");
 }
 
 // cursorLine says what the time cursor's step holds, from the viewer's

@@ -213,7 +213,7 @@ type lessonTry struct {
 // from the list under the plot, so the task accepts exactly the right
 // ones).
 type lessonCase struct {
-	file  string
+	file string
 	// place, for lessons that have the learner place buffers by hand,
 	// names their steps in placeCases.
 	place string

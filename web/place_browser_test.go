@@ -6,6 +6,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -187,6 +190,12 @@ func (p *page) drivePlace(i int, l *lesson, steps []placeStep, facts map[string]
 			if keyboard {
 				p.keyMove(m.name, offsets[m.name], m.offset, align)
 			} else {
+				// Selected first, from the list under the plot: a press on
+				// the selection drags it even where another buffer is
+				// drawn over it.
+				eval[bool](p, fmt.Sprintf(`(() => { const s = document.getElementById("pick-tensor"); s.value = %q;
+					s.dispatchEvent(new Event("change")); return true; })()`, m.name))
+				p.wait("the selection of "+m.name, fmt.Sprintf(`%s.memplan.state().selected === %q`, frame, m.name))
 				p.dragBuffer(m.name, offsets[m.name], m.offset, sizes[m.name], !touched)
 				touched = true
 			}
@@ -278,4 +287,86 @@ func TestBrowserPlaceLessons(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The app's place flow, through the protocol a host uses and the app's
+// own buttons: a tensor moved onto one it lives beside is not a plan and
+// the verdict names both; a misaligned offset is an error naming the
+// field and changes nothing; undo makes it a plan again; "start empty"
+// stacks every buffer; the link the app writes reopens the placement in
+// a fresh browser; and the plan record exported is one memplan verify
+// accepts. Screenshots at 1280×800 and 390×844.
+func TestBrowserPlace(t *testing.T) {
+	s := openAt(t, 1280, 800)
+	p := s.page
+	p.watchPlaced()
+	eval[bool](p, frame+`.addEventListener("memplan", (e) => { if (e.detail.type === "error") `+frame+`.__error = e.detail; }) || true`)
+	p.clickElement("#place-start")
+	p.wait("placing", frame+`.__placed && `+frame+`.__placed.placing && `+frame+`.__placed.valid && `+frame+`.__placed.arena === `+frame+`.__placed.planner_arena`)
+	// Two buffers alive together, from the plan's own record.
+	pair := eval[[]string](p, `(() => { const ts = window.memplanApp.tensors.filter(t => t.offset >= 0 && !t.root && !t.skipped && t.size > 0);
+		for (const a of ts) for (const b of ts) if (a.name < b.name && a.birth <= b.death && b.birth <= a.death) return [a.name, b.name];
+		return []; })()`)
+	if len(pair) != 2 {
+		p.fail("no two buffers alive together")
+	}
+	a, b := pair[0], pair[1]
+	aOff := int64(eval[float64](p, fmt.Sprintf(`%s.memplan.rectOf(%q).offset`, frame, a)))
+	bOff := int64(eval[float64](p, fmt.Sprintf(`%s.memplan.rectOf(%q).offset`, frame, b)))
+	eval[bool](p, fmt.Sprintf(`(%s.memplan.send({type: "place", name: %q, offset: %d}), true)`, frame, b, aOff))
+	p.placedIs(b, aOff)
+	p.wait("the conflict named", fmt.Sprintf(`(() => { const m = %s.__placed; return !m.valid && m.conflicts.some(c => [c.a, c.b].sort().join() === [%q, %q].sort().join()); })()`, frame, a, b))
+	if v := p.text("#place-verdict"); !strings.Contains(v, a) || !strings.Contains(v, b) || !strings.HasPrefix(v, "Not a plan") {
+		p.fail("the verdict says %q; want it to name %s and %s", v, a, b)
+	}
+	p.settle()
+	p.screenshot("place-app-1280x800-conflict")
+	// A misaligned offset: an error naming the field; nothing changes.
+	undo := eval[int](p, frame+`.__placed.undo`)
+	eval[bool](p, fmt.Sprintf(`(%s.memplan.send({type: "place", name: %q, offset: %d}), true)`, frame, b, aOff+1))
+	p.wait("the error", fmt.Sprintf(`(() => { const e = %s.__error; return !!e && e.message.includes("offset"); })()`, frame))
+	if got := int64(eval[float64](p, fmt.Sprintf(`%s.memplan.rectOf(%q).offset`, frame, b))); got != aOff || eval[int](p, frame+`.__placed.undo`) != undo {
+		p.fail("a misaligned place moved %s to %d", b, got)
+	}
+	p.clickElement("#place-undo")
+	p.placedIs(b, bOff)
+	p.wait("a plan again", frame+`.__placed.valid`)
+	// Start empty: every buffer stacked; the link reopens it.
+	p.clickElement("#place-empty")
+	p.wait("stacked", frame+`.__placed.valid && `+frame+`.__placed.arena > `+frame+`.__placed.planner_arena`)
+	arena := eval[float64](p, frame+`.__placed.arena`)
+	p.wait("the link", `location.hash.includes("place=")`)
+	hash := eval[string](p, `location.hash`)
+	p.settle()
+	p.screenshot("place-app-1280x800-empty")
+
+	// The record, exported: memplan verify accepts it.
+	p.clickElement("#export")
+	p.wait("the menu", `!document.getElementById("export-menu").hidden`)
+	p.clickElement(`#export-menu [data-what="plan"]`)
+	p.wait("the plan export", `window.memplanApp.exports.length === 1`)
+	text, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`window.memplanApp.exports[0].blob.text()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.fail("reading the export: %v", err)
+	}
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "placed.plan.json")
+	if err := os.WriteFile(rec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(memplanCLI(t, s.root), "verify", filepath.Join(s.root, "examples", "transformer.json"), rec)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		p.fail("memplan verify refuses the exported placement: %v\n%s", err, out)
+	}
+	if !strings.Contains(text, `"strategy": "by-hand"`) {
+		p.fail("the exported record does not say it was placed by hand")
+	}
+
+	// The link, in a fresh browser: the same placement.
+	s2 := open(t, "/index.html"+hash)
+	s2.watchPlaced()
+	s2.wait("the placement reopened", fmt.Sprintf(`(() => { const m = %s.__placed; return !!m && m.placing && m.valid && m.arena === %v; })()`, frame, arena))
+	s2.resize(390, 844)
+	s2.settle()
+	s2.screenshot("place-app-390x844-reopened")
 }
