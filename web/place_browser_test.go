@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"memplan/tools/site"
 )
 
 // placeStep is one step of a lesson that has the learner place buffers:
@@ -29,8 +31,9 @@ type placeStep struct {
 	want   int
 	right  bool
 	none   bool
-	// keys: the step is one a learner with keys alone takes too.
-	keys bool
+	// only: "mouse" or "keys" for a step only one kind of learner takes
+	// (keys alone: the way to the right answer); "": both.
+	only string
 }
 
 type placeMove struct {
@@ -45,20 +48,21 @@ var placeCases = map[string]func(f map[string]any) []placeStep{
 	"10-pack.json": func(f map[string]any) []placeStep {
 		at := func(plan, name string) int64 { return int64(field(f, plan+".tensors."+name+".offset").(float64)) }
 		return []placeStep{
-			{button: "Start placing", none: true, keys: true},
-			{moves: []placeMove{{"b", at("lesson", "a")}}, want: 0},
-			{button: "Undo", none: true},
-			{moves: []placeMove{{"e", 0}}, want: 1},
-			{moves: movesTo(f, "best-fit"), right: true, keys: true},
+			{button: "Start placing", none: true},
+			{moves: []placeMove{{"b", at("lesson", "a")}}, want: 0, only: "mouse"},
+			{button: "Undo", none: true, only: "mouse"},
+			{moves: []placeMove{{"e", 0}}, want: 1, only: "mouse"},
+			{moves: movesTo(f, "best-fit"), right: true},
 		}
 	},
 	"11-greedy.json": func(f map[string]any) []placeStep {
 		at := func(plan, name string) int64 { return int64(field(f, plan+".tensors."+name+".offset").(float64)) }
 		return []placeStep{
-			{button: "Start from nothing", want: 2},
-			{button: "Start from best fit's plan", want: 1, keys: true},
-			{moves: []placeMove{{"d", at("lesson", "b")}}, want: 0},
-			{moves: movesTo(f, "exact"), right: true, keys: true},
+			{button: "Start from nothing", want: 2, only: "mouse"},
+			{button: "Start from best fit's plan", want: 1, only: "mouse"},
+			{button: "Start from best fit's plan", none: true, only: "keys"},
+			{moves: []placeMove{{"d", at("lesson", "b")}}, want: 0, only: "mouse"},
+			{moves: movesTo(f, "exact"), right: true},
 		}
 	},
 }
@@ -173,7 +177,7 @@ func (p *page) drivePlace(i int, l *lesson, steps []placeStep, facts map[string]
 	seen := map[int]bool{}
 	touched := false
 	for _, st := range steps {
-		if keyboard && !st.keys {
+		if keyboard && st.only == "mouse" || !keyboard && st.only == "keys" {
 			continue
 		}
 		before := eval[int](p, `window.memplanLearn.answers`)
@@ -299,6 +303,16 @@ func TestBrowserPlaceLessons(t *testing.T) {
 func TestBrowserPlace(t *testing.T) {
 	s := openAt(t, 1280, 800)
 	p := s.page
+	// The first screen's weight, as TestBrowserApp measures it: placing
+	// by hand adds to the viewer's wasm, within the page's budget.
+	sent, total := s.served.Sent()
+	for _, path := range site.AfterFirstScreen {
+		total -= sent[path]
+	}
+	if total > site.PageBudget {
+		p.fail("the first screen downloaded %d bytes, over the budget of %d: %v", total, site.PageBudget, sent)
+	}
+	t.Logf("the first screen downloaded %d bytes (budget %d)", total, site.PageBudget)
 	p.watchPlaced()
 	eval[bool](p, frame+`.addEventListener("memplan", (e) => { if (e.detail.type === "error") `+frame+`.__error = e.detail; }) || true`)
 	p.clickElement("#place-start")
