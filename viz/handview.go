@@ -21,8 +21,11 @@ func (v *View) SetHand(h *Hand) {
 	l := NewLayout(h.Plan, budget)
 	l.Lines = append(l.Lines, Line{float64(h.Base.ArenaSize), LinePlanner, h.Base.Strategy + " arena " + FormatBytes(h.Base.ArenaSize)})
 	need := float64(max(h.Plan.ArenaSize, h.Base.ArenaSize)) * worldHeadroom
-	if need > h.top {
-		// Room above for moving up, grown a quarter at a time.
+	if need > h.top || need*1.6 < h.top && !h.dragging() {
+		// Room above for moving up, a quarter more than needed; it grows
+		// when a buffer goes higher and shrinks when the placement has
+		// come well down (not mid-drag: the camera holds still under
+		// the pointer).
 		h.top = need * 1.25
 	}
 	l.Bounds.Y1 = max(l.Bounds.Y1, h.top)
@@ -199,3 +202,7 @@ func (v *View) selectedUnder(x, y float64) bool {
 	wx, wy := v.Cam.ToWorld(x, y)
 	return l.Items[l.ItemOf[v.Selected]].Contains(wx, wy)
 }
+
+// dragging reports whether a drag is going on: its moves merge into one
+// change.
+func (h *Hand) dragging() bool { n := len(h.undo); return n > 0 && h.undo[n-1].drag }

@@ -383,4 +383,9 @@ func TestBrowserPlace(t *testing.T) {
 	s2.resize(390, 844)
 	s2.settle()
 	s2.screenshot("place-app-390x844-reopened")
+	if v := s2.text("#place-verdict"); !strings.HasPrefix(v, "A plan") {
+		s2.fail("the reopened placement's verdict says %q", v)
+	}
+	eval[bool](s2.page, `(document.getElementById("place").scrollIntoView({block: "center"}), true)`)
+	s2.screenshot("place-app-390x844-panel")
 }
