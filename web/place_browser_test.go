@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"memplan/planner"
 	"memplan/tools/site"
 )
 
@@ -31,6 +32,9 @@ type placeStep struct {
 	want   int
 	right  bool
 	none   bool
+	// shows, for a button pressed once the task is done, is how the
+	// readout under the plot then begins.
+	shows string
 	// only: "mouse" or "keys" for a step only one kind of learner takes
 	// (keys alone: the way to the right answer); "": both.
 	only string
@@ -63,8 +67,14 @@ var placeCases = map[string]func(f map[string]any) []placeStep{
 			{button: "Start from best fit's plan", none: true, only: "keys"},
 			{moves: []placeMove{{"d", at("lesson", "b")}}, want: 0, only: "mouse"},
 			{moves: movesTo(f, "exact"), right: true},
+			{button: "Show exact's answer", shows: "exact: arena " + bytesOf(f, "exact.arena_size")},
 		}
 	},
+}
+
+// bytesOf is a fact's size as the pages write it.
+func bytesOf(f map[string]any, path string) string {
+	return planner.ExactBytes(int64(field(f, path).(float64)))
 }
 
 // movesTo moves every buffer to its offset in one of the lesson's plans.
@@ -178,6 +188,11 @@ func (p *page) drivePlace(i int, l *lesson, steps []placeStep, facts map[string]
 	touched := false
 	for _, st := range steps {
 		if keyboard && st.only == "mouse" || !keyboard && st.only == "keys" {
+			continue
+		}
+		if st.shows != "" {
+			p.activate(p.action(i, st.button), keyboard)
+			p.wait(st.button, fmt.Sprintf(`document.getElementById("readout").textContent.startsWith(%q)`, st.shows))
 			continue
 		}
 		before := eval[int](p, `window.memplanLearn.answers`)
