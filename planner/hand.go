@@ -121,6 +121,9 @@ func (p *Plan) WithOffsets(offsets []int64, strategy string) (*Plan, error) {
 	q.Saved = q.TotalUnshared - arena
 	q.Fragmentation = fragmentation(arena, q.LowerBound)
 	q.PlacementOrder, q.PlacementRule = nil, ""
+	// No rule of no_reuse placed these offsets: the record does not
+	// claim it (Verify holds such a record to strategy no-reuse).
+	q.Options.NoReuse = false
 	for i, name := range q.reusedFrom() {
 		q.Tensors[i].Reuses = name
 	}

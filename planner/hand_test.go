@@ -93,6 +93,32 @@ func TestWithOffsets(t *testing.T) {
 	}
 }
 
+// A plan made under no_reuse, placed by hand, is a record of its own,
+// which Verify takes: its offsets may share bytes.
+func TestWithOffsetsOfNoReuse(t *testing.T) {
+	in, err := planner.Load("hard.csv", []byte(handCSV), ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := planner.DefaultOptions()
+	opts.NoReuse = true
+	base, err := planner.PlanSource(context.Background(), in.Source, opts, "auto", planner.PlaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed := handPlan(t, "hard.csv", []byte(handCSV), "best-fit")
+	q, err := base.WithOffsets(offsetsOf(packed), planner.StrategyHand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.Verify(q); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	if q.ArenaSize >= base.ArenaSize {
+		t.Errorf("arena %d, want below no_reuse's %d", q.ArenaSize, base.ArenaSize)
+	}
+}
+
 func TestWithOffsetsRefuses(t *testing.T) {
 	base := handPlan(t, "hard.csv", []byte(handCSV), "best-fit")
 	b := base.IndexOf("b")
