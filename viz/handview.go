@@ -79,12 +79,13 @@ func (v *View) handKey(action string, shift bool) bool {
 		return true
 	case "place-undo", "place-redo":
 		var ok bool
+		var err error
 		if action == "place-undo" {
-			ok, _ = h.Undo()
+			ok, err = h.Undo()
 		} else {
-			ok, _ = h.Redo()
+			ok, err = h.Redo()
 		}
-		if !ok {
+		if !ok || err != nil {
 			return false
 		}
 	}
