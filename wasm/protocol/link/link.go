@@ -348,7 +348,7 @@ func DecodeHash(hash string) (State, error) {
 // set reads one parameter into s: an option by the options' table, or
 // one of the link's own.
 func (s *State) set(table []protocol.Option, k, v string) error {
-	if len(v) > maxText && k != "g" {
+	if len(v) > maxText && k != "g" && k != "place" { // those two are bounded by MaxHash
 		return fmt.Errorf("%d characters long, over %d", len(v), maxText)
 	}
 	for i := range table {
