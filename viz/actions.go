@@ -1,6 +1,9 @@
 package viz
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Keyboard and pointer actions on a View, shared by the game's own input
 // and the commands a host page sends (which has the keyboard focus more
@@ -19,33 +22,46 @@ type KeyBinding struct {
 	Label  string   `json:"label"`
 	Action string   `json:"action"`
 	Help   string   `json:"help"`
+	// Mode is "place" for keys that act so only while placing by hand
+	// (View.Hand); "" for keys of every mode.
+	Mode string `json:"mode,omitempty"`
 }
 
 // KeyBindings are the viewer's keys. The page reads them from the
 // viewer's ready event, to forward exactly these and to list them in its
 // help, so the keys are stated once, here.
 var KeyBindings = []KeyBinding{
-	{[]string{"w", "W", "+", "="}, "W / +", "zoom-in", "zoom in (Shift: time only)"},
-	{[]string{"s", "S", "-", "_"}, "S / −", "zoom-out", "zoom out (Shift: time only)"},
-	{[]string{"a", "A", "ArrowLeft"}, "A / ←", "pan-left", "pan left"},
-	{[]string{"d", "D", "ArrowRight"}, "D / →", "pan-right", "pan right"},
-	{[]string{"ArrowUp"}, "↑", "pan-up", "pan up"},
-	{[]string{"ArrowDown"}, "↓", "pan-down", "pan down"},
-	{[]string{"f", "F", "0"}, "F / 0", "fit", "fit the whole plan"},
-	{[]string{"Escape"}, "Esc", "clear", "clear the selection"},
-	{[]string{",", "<"}, ", / <", "cursor-back", "time cursor a step back (Shift: 10)"},
-	{[]string{".", ">"}, ". / >", "cursor-forward", "time cursor a step on (Shift: 10)"},
-	{[]string{"p", "P"}, "P", "peak", "time cursor to the peak: the step that sets the lower bound"},
-	{[]string{"h", "H"}, "H", "cursor-hide", "hide the time cursor"},
+	{[]string{"w", "W", "+", "="}, "W / +", "zoom-in", "zoom in (Shift: time only)", ""},
+	{[]string{"s", "S", "-", "_"}, "S / −", "zoom-out", "zoom out (Shift: time only)", ""},
+	{[]string{"a", "A", "ArrowLeft"}, "A / ←", "pan-left", "pan left", ""},
+	{[]string{"d", "D", "ArrowRight"}, "D / →", "pan-right", "pan right", ""},
+	{[]string{"ArrowUp"}, "↑", "pan-up", "pan up", ""},
+	{[]string{"ArrowDown"}, "↓", "pan-down", "pan down", ""},
+	{[]string{"f", "F", "0"}, "F / 0", "fit", "fit the whole plan", ""},
+	{[]string{"Escape"}, "Esc", "clear", "clear the selection", ""},
+	{[]string{",", "<"}, ", / <", "cursor-back", "time cursor a step back (Shift: 10)", ""},
+	{[]string{".", ">"}, ". / >", "cursor-forward", "time cursor a step on (Shift: 10)", ""},
+	{[]string{"p", "P"}, "P", "peak", "time cursor to the peak: the step that sets the lower bound", ""},
+	{[]string{"h", "H"}, "H", "cursor-hide", "hide the time cursor", ""},
+	{[]string{"ArrowUp"}, "↑", "place-up", "placing: move the selected buffer up one alignment (Shift: to the next edge)", "place"},
+	{[]string{"ArrowDown"}, "↓", "place-down", "placing: move the selected buffer down one alignment (Shift: to the next edge)", "place"},
+	{[]string{"Tab"}, "Tab", "place-next", "placing: select the next buffer (Shift: the one before)", "place"},
+	{[]string{"z", "Z"}, "Z", "place-undo", "placing: undo the last move", "place"},
+	{[]string{"y", "Y"}, "Y", "place-redo", "placing: redo the move undone", "place"},
 }
 
-// actionOf is the action bound to a DOM key name, or "".
-func actionOf(key string) string {
-	for _, b := range KeyBindings {
-		for _, k := range b.Keys {
-			if k == key {
+// actionOf is the action bound to a DOM key name in mode ("" or
+// "place"), or "": a mode's own binding comes before the one of every
+// mode.
+func actionOf(key, mode string) string {
+	for _, m := range []string{mode, ""} {
+		for _, b := range KeyBindings {
+			if b.Mode == m && slices.Contains(b.Keys, key) {
 				return b.Action
 			}
+		}
+		if m == "" {
+			break
 		}
 	}
 	return ""
@@ -69,7 +85,12 @@ func (v *View) Key(key string, shift bool) bool {
 			v.Cam.ZoomAt(cx, cy, f, f)
 		}
 	}
-	switch actionOf(key) {
+	mode := ""
+	if v.Hand != nil {
+		mode = "place"
+	}
+	action := actionOf(key, mode)
+	switch action {
 	case "zoom-in":
 		zoom(zoomStep)
 	case "zoom-out":
@@ -91,7 +112,7 @@ func (v *View) Key(key string, shift bool) bool {
 		if shift {
 			d = 10
 		}
-		if actionOf(key) == "cursor-back" {
+		if action == "cursor-back" {
 			d = -d
 		}
 		v.MoveCursor(d)
@@ -99,6 +120,14 @@ func (v *View) Key(key string, shift bool) bool {
 		v.SetCursor(v.Layout.PeakStep())
 	case "cursor-hide":
 		v.SetCursor(-1)
+	case "place-up", "place-down":
+		if v.Selected < 0 || !v.Hand.owns(v.Selected) { // nothing to move: the arrows pan
+			v.Cam.Pan(0, map[bool]float64{true: h, false: -h}[action == "place-up"])
+			break
+		}
+		return v.handKey(action, shift)
+	case "place-next", "place-undo", "place-redo":
+		return v.handKey(action, shift)
 	default:
 		return false
 	}

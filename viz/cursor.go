@@ -238,6 +238,7 @@ func (v *View) appendGaps(dst []Quad) []Quad {
 func (v *View) appendCursorAndConflicts(dst []Quad) []Quad {
 	l, th, u := v.Layout, v.Theme, v.m.u
 	plot := v.PlotRect()
+	dst = v.appendHandConflicts(dst)
 	if v.Explained != nil {
 		for _, t := range v.Explained.Conflicts {
 			if t < 0 || t >= len(l.ItemOf) || l.ItemOf[t] < 0 {

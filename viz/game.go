@@ -28,6 +28,9 @@ type Game struct {
 	OnSelect func(tensor int)
 	// OnCursor is called when a drag moves the time cursor.
 	OnCursor func(step int)
+	// OnPlace is called when a drag moves a buffer of a placement by
+	// hand (View.Hand), and once more, with done, when the drag ends.
+	OnPlace func(done bool)
 
 	// Draws counts the frames that were drawn, for measuring.
 	Draws int
@@ -45,6 +48,38 @@ type Game struct {
 	// left is set when the pointer left the canvas (PointerLeft): ebiten
 	// keeps its last position, which must not hover again on a redraw.
 	left bool
+	// Placing by hand, a press on a buffer drags it: moving is the
+	// tensor (-1: the press pans), from its offset at the press, with
+	// the pointer then at world height pressWY.
+	moving    int
+	moveStart int64
+	pressWY   float64
+	// touch is the touch that acts as the pointer while it lasts (-1:
+	// none, the mouse does), and touchX, touchY where it was last.
+	touch          ebiten.TouchID
+	touchX, touchY int
+}
+
+// pointer is the mouse, or the first finger while one touches: where it
+// is, in device pixels, and whether its button is down, went down this
+// frame or came up.
+func (g *Game) pointer() (x, y int, down, justDown, justUp bool) {
+	if g.touch < 0 {
+		if ids := inpututil.AppendJustPressedTouchIDs(nil); len(ids) > 0 {
+			g.touch = ids[0]
+			g.touchX, g.touchY = ebiten.TouchPosition(g.touch)
+			return g.touchX, g.touchY, true, true, false
+		}
+		x, y = ebiten.CursorPosition()
+		return x, y, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft),
+			inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft), inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft)
+	}
+	if inpututil.IsTouchJustReleased(g.touch) {
+		g.touch = -1
+		return g.touchX, g.touchY, false, false, true
+	}
+	g.touchX, g.touchY = ebiten.TouchPosition(g.touch)
+	return g.touchX, g.touchY, true, false, false
 }
 
 // PointerLeft clears the hover and keeps it clear until the pointer moves
@@ -58,7 +93,7 @@ func (g *Game) PointerLeft() {
 
 // NewGame is a game showing v.
 func NewGame(v *View) *Game {
-	return &Game{V: v, R: NewRenderer(), lastClick: -100}
+	return &Game{V: v, R: NewRenderer(), lastClick: -100, moving: -1, touch: -1}
 }
 
 // Update reads input and applies it to the view.
@@ -74,37 +109,69 @@ func (g *Game) Update() error {
 
 	// The cursor comes in device pixels (Layout's size); the view takes
 	// CSS pixels.
-	cx, cy := ebiten.CursorPosition()
+	cx, cy, down, justDown, justUp := g.pointer()
 	sx, sy := float64(cx)/v.Scale, float64(cy)/v.Scale
 	if _, wy := ebiten.Wheel(); wy != 0 && v.PlotRect().Contains(float64(cx), float64(cy)) {
 		v.Wheel(sx, sy, wy, shift, ebiten.IsKeyPressed(ebiten.KeyAlt))
 	}
 
 	switch {
-	case inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft):
+	case justDown:
 		g.pressX, g.pressY, g.lastX, g.lastY = sx, sy, sx, sy
 		g.dragging = false
 		g.scrubbing = v.OnCursorLine(sx, sy)
 		if g.scrubbing {
 			g.scrub(sx)
 		}
-	case g.scrubbing && ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft):
+		g.moving = -1
+		if !g.scrubbing && v.Hand != nil {
+			// A press on the selected buffer drags it even where another
+			// is drawn over it: two in conflict can be pulled apart.
+			t := int(v.HitAt(sx, sy).Tensor)
+			if v.selectedUnder(float64(cx), float64(cy)) {
+				t = v.Selected
+			}
+			if t >= 0 && v.Hand.owns(t) {
+				g.moving = v.Hand.mover(t)
+				g.moveStart = v.Hand.Offset(g.moving)
+				_, g.pressWY = v.Cam.ToWorld(float64(cx), float64(cy))
+			}
+		}
+	case g.scrubbing && down:
 		g.scrub(sx)
 	case g.scrubbing:
 		g.scrubbing = false
-	case ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft):
+	case down:
 		if math.Hypot(sx-g.pressX, sy-g.pressY) > 3 {
 			g.dragging = true
 		}
-		if g.dragging {
+		switch {
+		case g.dragging && g.moving >= 0:
+			if v.Selected != g.moving {
+				v.Select(g.moving)
+				if g.OnSelect != nil {
+					g.OnSelect(v.Selected)
+				}
+			}
+			_, wy := v.Cam.ToWorld(float64(cx), float64(cy))
+			if v.DragTo(g.moving, g.moveStart, g.pressWY, wy) && g.OnPlace != nil {
+				g.OnPlace(false)
+			}
+		case g.dragging:
 			v.Drag(sx-g.lastX, sy-g.lastY)
 		}
 		g.lastX, g.lastY = sx, sy
-	case inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft):
+	case justUp:
 		if !g.dragging {
 			g.click(sx, sy)
 		}
-		g.dragging = false
+		if g.dragging && g.moving >= 0 && v.Hand != nil {
+			v.Hand.EndDrag()
+			if g.OnPlace != nil {
+				g.OnPlace(true)
+			}
+		}
+		g.dragging, g.moving = false, -1
 	}
 
 	if moved := sx != g.lastCursorX || sy != g.lastCursorY; moved {

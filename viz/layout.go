@@ -51,6 +51,9 @@ const (
 	// LineCut is where one GPU buffer ends and the next begins, under
 	// tensor binding: no tensor crosses it.
 	LineCut
+	// LinePlanner is the arena the planner found, beside a placement by
+	// hand (View.Hand).
+	LinePlanner
 )
 
 // Line is a horizontal reference line across the plot.

@@ -86,8 +86,11 @@ type View struct {
 	// Explained, when set, outlines the buffers the selection had to
 	// avoid and shades the gaps they left (SetExplained).
 	Explained *Explained
-	related   map[int32]bool // selected, its partners and its views
-	Partners  []int
+	// Hand, when set, is a placement by hand that the picture shows
+	// (SetHand): its conflicts drawn, and the planner's arena beside.
+	Hand     *Hand
+	related  map[int32]bool // selected, its partners and its views
+	Partners []int
 
 	// Dirty is set by every change that alters the picture; the game
 	// draws only when it is set.
@@ -801,7 +804,7 @@ func (v *View) lineColor(ln Line) RGB {
 			return th.BudgetOver
 		}
 		return th.BudgetOK
-	case LineCut:
+	case LineCut, LinePlanner:
 		return th.Cut
 	}
 	return th.Arena
@@ -1099,6 +1102,7 @@ func (v *View) Labels(dst []Label) []Label {
 		cands = append(cands, cs)
 	}
 	dst = placeLabels(dst, cands, bands, plot, gs, u)
+	dst = v.handLabels(dst, bands)
 
 	// The live strip: its title beside it, its scale at the top and zero.
 	dst = append(dst,

@@ -39,7 +39,8 @@ func (a *app) installJS() {
 		return nil
 	}))
 	// rectOf(name) is where a tensor is drawn now, in CSS pixels of this
-	// page, with its fill colour; null when it is not drawn.
+	// page, with its fill colour and its offset in the arena (a placement
+	// by hand's, while placing); null when it is not drawn.
 	api.Set("rectOf", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString || a.view.Layout == nil {
 			return nil
@@ -50,7 +51,7 @@ func (a *app) installJS() {
 			return nil
 		}
 		return map[string]any{"x": r.X0, "y": r.Y0, "w": r.X1 - r.X0, "h": r.Y1 - r.Y0,
-			"color": a.view.TensorColor(i).Hex()}
+			"color": a.view.TensorColor(i).Hex(), "offset": float64(a.view.Layout.Plan.Tensors[i].Offset)}
 	}))
 	// state() reports what the viewer shows, for tests and hosts.
 	api.Set("state", js.FuncOf(func(js.Value, []js.Value) any { return jsconv.Encode(a.stateReport()) }))
@@ -299,7 +300,10 @@ func (a *app) handle(m js.Value, from sender) {
 		})
 	case *protocol.Key:
 		a.queue(func() {
-			before, cursor := a.view.Selected, a.view.Cursor
+			before, cursor, rev := a.view.Selected, a.view.Cursor, 0
+			if a.hand != nil {
+				rev = a.hand.Rev
+			}
 			a.view.Key(c.Key, c.Shift)
 			if a.view.Selected != before {
 				a.postSelect(a.view.Selected)
@@ -307,7 +311,14 @@ func (a *app) handle(m js.Value, from sender) {
 			if a.view.Cursor != cursor {
 				a.postCursor()
 			}
+			if a.hand != nil && (a.hand.Rev != rev || a.view.Selected != before) {
+				a.postPlaced()
+			}
 		})
+	case *protocol.Place:
+		a.queue(func() { a.place(c) })
+	case *protocol.Placing:
+		a.queue(func() { a.placing(c.Action) })
 	case *protocol.Cursor:
 		a.queue(func() {
 			switch {
@@ -368,6 +379,9 @@ func (a *app) selectTensor(name string, focus bool) {
 		a.view.FocusTensor(i)
 	}
 	a.postSelect(a.view.Selected)
+	if a.hand != nil {
+		a.postPlaced() // what Tab walks from now
+	}
 }
 
 // options is the options in force.

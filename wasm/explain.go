@@ -25,6 +25,12 @@ func (a *app) requestExplain(name string) {
 		a.post(events.Explained{Tensor: name, Error: fmt.Sprintf("no tensor %s in the plan on screen", ir.Quote(name))})
 		return
 	}
+	if a.hand != nil {
+		// The worker explains the plans it made: a placement by hand has
+		// no rule to tell, and its verdict is the placed event's.
+		a.post(events.Explained{Tensor: name, Error: "placed by hand: the planner explains only its own placements (stop placing to ask it)"})
+		return
+	}
 	a.explain++
 	seq, plan := a.explain, l.Plan
 	var then js.Func

@@ -42,6 +42,9 @@ func (a *app) stateOf(withFile bool) link.State {
 			s.View = &link.View{X0: vis.X0, Y0: vis.Y0, X1: vis.X1, Y1: vis.Y1}
 		}
 	}
+	if a.hand != nil {
+		s.Placing, s.Moves = true, a.handMoves()
+	}
 	if f := a.cur; f != nil {
 		s.URL, s.Example = f.url, f.example
 		if withFile && f.packed != nil {
@@ -200,11 +203,12 @@ func (a *app) openLocation(search, hash string, from sender) {
 // restoreView applies a link's camera, selection and replay step to the
 // plan on screen, and tells the page the state it now shows.
 func (a *app) restoreView(st *link.State) {
-	v := a.view
-	l := v.Layout
-	if l == nil {
+	if a.view.Layout == nil {
 		return
 	}
+	a.restoreHand(st) // first: it lays the placement out
+	v := a.view
+	l := v.Layout
 	if st.View != nil {
 		v.Cam.Show(viz.Rect{X0: st.View.X0, Y0: st.View.Y0, X1: st.View.X1, Y1: st.View.Y1})
 	} else {
@@ -292,7 +296,22 @@ func (a *app) export(what string) {
 		js.CopyBytesToJS(u, pix)
 		exported.Invoke(map[string]any{"what": what, "name": name, "mime": "image/png", "width": w, "height": h, "rgba": u})
 	case "svg", "plan", "csv":
-		req := map[string]any{"type": "export", "what": what, "name": base, "plan": a.planBytes,
+		plan := a.planBytes
+		if h := a.hand; h != nil {
+			// The placement by hand, which the worker proves again: only
+			// a plan leaves as a file.
+			if !h.Verdict.Valid {
+				a.postError(errors.New("export: the placement is not a plan yet. " + h.Verdict.Text))
+				return
+			}
+			b, err := h.Plan.AppendBinary(nil)
+			if err != nil {
+				a.postError(err)
+				return
+			}
+			plan = uint8Array(b)
+		}
+		req := map[string]any{"type": "export", "what": what, "name": base, "plan": plan,
 			"theme": v.Theme.Name, "budget": float64(v.Layout.Budget)}
 		go func() {
 			res := await(planners().Call("ask", 0, req))

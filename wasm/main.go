@@ -93,6 +93,10 @@ type app struct {
 	// camSeen is the camera the host last heard of, or set itself: a
 	// "camera" event goes out when the user moves it elsewhere.
 	camSeen viz.Rect
+
+	// hand is the placement by hand on screen (hand.go); nil: the
+	// planner's plan is.
+	hand *viz.Hand
 }
 
 // linkState is what the viewer last told the page about its state (the
@@ -137,8 +141,14 @@ func main() {
 	a.game = viz.NewGame(a.view)
 	a.game.BeforeUpdate = func() { a.updates++; a.watchCamera(); a.drain(); a.watchState() }
 	a.game.OnHover = a.hovered
-	a.game.OnSelect = func(i int) { a.postSelect(i) }
+	a.game.OnSelect = func(i int) {
+		a.postSelect(i)
+		if a.hand != nil {
+			a.postPlaced() // what Tab walks from now
+		}
+	}
 	a.game.OnCursor = func(int) { a.postCursor() }
+	a.game.OnPlace = func(bool) { a.postPlaced() }
 
 	a.installJS()
 	go a.planner()

@@ -9,7 +9,7 @@
   const $ = (id) => document.getElementById(id);
   const viewer = $("viewer");
   // Kind colours and the viewer's keys are Go's, from the ready event.
-  let kindColors = {}, viewerKeys = new Set();
+  let kindColors = {}, viewerKeys = new Set(), placeKeys = new Set(), placing = false;
 
   const state = {
     ready: false,
@@ -77,6 +77,7 @@
       case "record": onRecord(m); break;
       case "profile": onProfile(m); break;
       case "largest": onLargest(m); break;
+      case "placed": onPlaced(m); break;
     }
   });
 
@@ -84,7 +85,10 @@
     state.ready = true;
     allKindColors = m.kinds || {};
     kindColors = allKindColors[lightScheme.matches ? "light" : "dark"] || {};
-    viewerKeys = new Set((m.keys || []).flatMap((b) => b.keys));
+    // The keys of every mode go to the viewer; those of placing by hand
+    // only while placing, and never Tab, which moves this page's focus.
+    viewerKeys = new Set((m.keys || []).filter((b) => !b.mode).flatMap((b) => b.keys));
+    placeKeys = new Set((m.keys || []).filter((b) => b.mode === "place").flatMap((b) => b.keys).filter((k) => k !== "Tab"));
     $("viewer-keys").replaceChildren(...(m.keys || []).flatMap((b) => {
       const dt = document.createElement("dt"), dd = document.createElement("dd");
       dt.textContent = b.label;
@@ -759,6 +763,28 @@
   $("time-back").addEventListener("click", () => stepCursor(-1));
   $("time-on").addEventListener("click", () => stepCursor(1));
   $("time-peak").addEventListener("click", () => send({ type: "peak" }));
+
+  // ---- placing by hand: every verdict is the planner's (placed) ----
+  for (const [id, action] of [["place-empty", "empty"], ["place-reset", "reset"], ["place-undo", "undo"], ["place-redo", "redo"]]) {
+    $(id).addEventListener("click", () => send({ type: "placing", action }));
+  }
+  $("place-start").addEventListener("click", () => {
+    send({ type: "placing", action: $("place-start").getAttribute("aria-pressed") === "true" ? "stop" : "start" });
+  });
+  function onPlaced(m) {
+    placing = m.placing;
+    $("place-start").setAttribute("aria-pressed", String(m.placing));
+    $("place-undo").disabled = !m.placing || m.undo === 0;
+    $("place-redo").disabled = !m.placing || m.redo === 0;
+    $("place-verdict").textContent = m.placing ? m.text : "";
+    $("place-verdict").classList.toggle("bad", m.placing && !m.valid);
+    $("place-rows").replaceChildren(...(m.placing ? m.rows : []).flatMap(([k, v]) => {
+      const dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = k;
+      dd.textContent = v;
+      return [dt, dd];
+    }));
+  }
   $("time-hide").addEventListener("click", () => send({ type: "cursor", step: -1 }));
   $("time-live").addEventListener("click", (e) => {
     const tr = e.target.closest("tr[data-name]");
@@ -1013,7 +1039,7 @@
     if (e.key === "?") { toggleKeys(); return; }
     if (e.key === "/") { e.preventDefault(); search.focus(); search.select(); return; }
     if (e.key === "Escape") toggleKeys(false);
-    if (viewerKeys.has(e.key)) {
+    if (viewerKeys.has(e.key) || (placing && placeKeys.has(e.key))) {
       e.preventDefault();
       send({ type: "key", key: e.key, shift: e.shiftKey });
     }

@@ -387,6 +387,12 @@ function readout(s) {
   return t;
 }
 
+// placedLine is the planner's verdict on a placement by hand, with its
+// numbers, as Go writes them.
+function placedLine(m) {
+  return m.text + " — " + m.rows.map(([k, v]) => k + " " + v).join("; ");
+}
+
 // cursorLine says what the time cursor's step holds, from the viewer's
 // cursor event: for those who read rather than look, and for the
 // keyboard. The live tensors are named bottom to top, the first dozen.
@@ -519,6 +525,8 @@ main.on((m) => {
     $("viewer").classList.remove("loading");
     $("readout").textContent = m.message;
   }
+  // Placing by hand: the planner's verdict on each move, in its words.
+  if (m.type === "placed" && m.placing) $("readout").textContent = placedLine(m);
   if (!heldPick(m) && state.armed) judge(m);
 });
 

@@ -216,7 +216,10 @@ type lessonTry struct {
 // from the list under the plot, so the task accepts exactly the right
 // ones).
 type lessonCase struct {
-	file  string
+	file string
+	// place, for lessons that have the learner place buffers by hand,
+	// names their steps in placeCases.
+	place string
 	tries func(facts map[string]any) []lessonTry
 	// judge, for select tasks, is the outcome of selecting a tensor.
 	judge func(facts map[string]any, tensor map[string]any) lessonTry
@@ -341,6 +344,8 @@ var lessonCases = []lessonCase{
 		}
 		return lessonTry{want: -1}
 	}},
+	{file: "pack.csv", place: "10-pack.json"},
+	{file: "greedy.csv", place: "11-greedy.json"},
 }
 
 // lessonReady waits for lesson i's plan on screen (and the one beside,
@@ -461,6 +466,10 @@ func TestBrowserLessons(t *testing.T) {
 // one, by mouse (or, keyboard, by keys alone) and checks each.
 func (p *page) driveLesson(i int, l *lesson, lc lessonCase, facts map[string]any, keyboard bool) {
 	p.t.Helper()
+	if lc.place != "" {
+		p.drivePlace(i, l, placeCases[lc.place](facts), facts, keyboard)
+		return
+	}
 	do := func(tr lessonTry, more bool) {
 		p.t.Helper()
 		if tr.cursorFirst != "" {

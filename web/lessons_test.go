@@ -90,8 +90,8 @@ type lessonFile struct {
 // explain are the time cursor's), the events a task may watch, and the
 // comparisons learn.js knows.
 var (
-	viewerRequests = []string{"load", "example", "options", "dismiss", "select", "focus", "fit", "theme", "reveal", "key", "wheel", "world", "camera", "cursor", "peak", "explain"}
-	viewerEvents   = []string{"summary", "select", "hover", "cursor", "explain"}
+	viewerRequests = []string{"load", "example", "options", "dismiss", "select", "focus", "fit", "theme", "reveal", "key", "wheel", "world", "camera", "cursor", "peak", "explain", "place", "placing"}
+	viewerEvents   = []string{"summary", "select", "hover", "cursor", "explain", "placed"}
 	taskOps        = []string{"==", "!=", "<", "<=", ">", ">=", "in", "!in", "has", "exists"}
 	// factKeys are what a fact path may read of a plan: the fields the
 	// viewer's summary and the plan record share, the tensors by name and

@@ -112,6 +112,19 @@
  */
 
 /**
+ * @typedef {object} PlaceCommand
+ * @property {"place"} type
+ * @property {string} name
+ * @property {number} offset
+ */
+
+/**
+ * @typedef {object} PlacingCommand
+ * @property {"placing"} type
+ * @property {string} action
+ */
+
+/**
  * @typedef {object} ProfileCommand
  * @property {"profile"} type
  * @property {DeviceLimits} limits
@@ -259,6 +272,33 @@
  * @property {number} height
  * @property {string} theme
  * @property {PlanFacts|null} [summary]
+ */
+
+/**
+ * @typedef {object} PlacedEvent
+ * @property {"memplan"} source
+ * @property {"placed"} type
+ * @property {string} file
+ * @property {boolean} placing
+ * @property {boolean} valid
+ * @property {Array<Conflict>} conflicts
+ * @property {number} overlaps
+ * @property {number} arena
+ * @property {number} lower_bound
+ * @property {number} aligned_lower_bound
+ * @property {number} planner_arena
+ * @property {string} planner_strategy
+ * @property {boolean} optimal
+ * @property {string} [problem]
+ * @property {string} text
+ * @property {Array<Array<string>>} rows
+ * @property {string} [moved]
+ * @property {number} undo
+ * @property {number} redo
+ * @property {string} selected
+ * @property {number} offset
+ * @property {boolean} tab_forward
+ * @property {boolean} tab_back
  */
 
 /**
@@ -456,11 +496,20 @@
  */
 
 /**
+ * @typedef {object} Conflict
+ * @property {string} a
+ * @property {string} b
+ * @property {number} from
+ * @property {number} to
+ */
+
+/**
  * @typedef {object} KeyBinding
  * @property {Array<string>} keys
  * @property {string} label
  * @property {string} action
  * @property {string} help
+ * @property {string} [mode]
  */
 
 /**

@@ -145,8 +145,22 @@
   // keydown on its canvas, Tab's included, which traps the keyboard there:
   // stop Tab on its way down, before it reaches the canvas (nor is it a
   // key for Go).
+  // While placing by hand, Tab walks the buffers instead, as long as Go
+  // says (the placed event's tab_forward and tab_back) there is one to
+  // walk to: past the last the focus moves on, so the keyboard is never
+  // trapped.
+  let tabWalks = { forward: false, back: false };
+  window.addEventListener("memplan", (e) => {
+    if (e.detail.type === "placed") tabWalks = { forward: e.detail.placing && e.detail.tab_forward, back: e.detail.placing && e.detail.tab_back };
+  });
   for (const type of ["keydown", "keyup"]) {
-    window.addEventListener(type, (e) => { if (e.key === "Tab") e.stopPropagation(); }, { capture: true });
+    window.addEventListener(type, (e) => {
+      if (e.key !== "Tab") return;
+      e.stopPropagation();
+      if (!(e.shiftKey ? tabWalks.back : tabWalks.forward)) return;
+      e.preventDefault();
+      if (type === "keydown" && window.memplan) window.memplan.send({ type: "key", key: "Tab", shift: e.shiftKey });
+    }, { capture: true });
   }
   // A focus ring on the canvas when the keyboard brought the focus, not
   // a click: ebiten cancels the mouse's own focusing and focuses the

@@ -235,6 +235,38 @@ func (w *Words) Validate() error {
 	return nil
 }
 
+// Place moves tensor Name of the plan on screen to Offset, placing it by
+// hand (the viewer starts placing when it was not): the viewer answers
+// with a "placed" event. An offset that cannot be the tensor's (negative,
+// not a multiple of its alignment) or a name the plan lacks is an error
+// naming the field, and changes nothing.
+type Place struct {
+	Name   string `json:"name"`
+	Offset int64  `json:"offset"`
+}
+
+func (p *Place) Validate() error {
+	if p.Name == "" {
+		return &FieldError{Field: "name", Msg: "want a tensor's name, got an empty string"}
+	}
+	return atLeast("offset", p.Offset, 0)
+}
+
+// Placing starts or stops placing the plan on screen by hand, or acts on
+// the placement: Action "start" (at the planner's offsets), "stop" (the
+// planner's plan again), "reset" (every tensor back at the planner's
+// offset), "empty" (every buffer stacked, none sharing a byte), "undo",
+// "redo", or "verdict" (say it again). Every one is answered with a
+// "placed" event.
+type Placing struct {
+	Action string `json:"action"`
+}
+
+// PlacingActions are Placing's actions.
+var PlacingActions = []string{"start", "stop", "reset", "empty", "undo", "redo", "verdict"}
+
+func (p *Placing) Validate() error { return oneOf("action", p.Action, PlacingActions...) }
+
 // Help shows or hides the key list (viewer.js handles it).
 type Help struct {
 	Open bool `json:"open"`
@@ -265,6 +297,8 @@ func (Export) Type() string       { return "export" }
 func (Wheel) Type() string        { return "wheel" }
 func (Help) Type() string         { return "help" }
 func (Words) Type() string        { return "words" }
+func (Place) Type() string        { return "place" }
+func (Placing) Type() string      { return "placing" }
 
 // commands makes a command of each type: a new command is a type here,
 // its Type method and one line of this list. A function, not a table
@@ -273,7 +307,7 @@ func (Words) Type() string        { return "words" }
 func commands() []Command {
 	return []Command{&Ping{}, &Load{}, &LoadExample{}, &Replan{}, &Dismiss{}, &Select{}, &Focus{}, &FitView{}, &Record{},
 		&Largest{}, &ProfileQuery{}, &World{}, &Camera{}, &Theme{}, &Reveal{}, &Cursor{}, &Peak{}, &Explain{},
-		&Key{}, &Leave{}, &Location{}, &Export{}, &Wheel{}, &Help{}, &Words{}}
+		&Key{}, &Leave{}, &Location{}, &Export{}, &Wheel{}, &Help{}, &Words{}, &Place{}, &Placing{}}
 }
 
 // NewCommand is a new command of type t, nil for none.

@@ -261,6 +261,60 @@ type WordsWritten struct {
 	Bytes   []string `json:"bytes"`
 }
 
+// Placed answers every Place and Placing: the planner's verdict on the
+// placement by hand on screen (planner.Verify of the record of its
+// offsets), and what the page needs to show it.
+type Placed struct {
+	File string `json:"file"`
+	// Placing: a placement by hand is on screen; false after "stop" (the
+	// other fields are then the planner's plan's).
+	Placing bool `json:"placing"`
+	viz.Verdict
+	// Selected is the tensor selected, whose offset Offset is ("": none);
+	// TabForward and TabBack whether Tab and Shift+Tab select another
+	// buffer now, rather than move the focus on.
+	Selected   string `json:"selected"`
+	Offset     int64  `json:"offset"`
+	TabForward bool   `json:"tab_forward"`
+	TabBack    bool   `json:"tab_back"`
+}
+
+// HandPlace applies a Place command to h: the tensor named, at the
+// offset. A name h's plan lacks, or an offset that cannot be the
+// tensor's, is a *protocol.FieldError naming the field, and h is
+// unchanged.
+func HandPlace(h *viz.Hand, c *protocol.Place) error {
+	i := h.Base.IndexOf(c.Name)
+	if i < 0 {
+		return &protocol.FieldError{Type: c.Type(), Field: "name", Msg: "no tensor " + ir.Quote(c.Name) + " in the plan on screen"}
+	}
+	if err := h.Base.CheckOffset(i, c.Offset); err != nil {
+		field := "offset"
+		if !h.Base.Tensors[i].Owns() {
+			field = "name"
+		}
+		return &protocol.FieldError{Type: c.Type(), Field: field, Msg: err.Error()}
+	}
+	return h.Place(i, c.Offset, false)
+}
+
+// HandAct applies a Placing action other than start and stop to h.
+func HandAct(h *viz.Hand, action string) error {
+	var err error
+	switch action {
+	case "reset":
+		err = h.Reset()
+	case "empty":
+		err = h.Empty()
+	case "undo":
+		_, err = h.Undo()
+	case "redo":
+		_, err = h.Redo()
+	}
+	return err
+}
+
+func (Placed) Type() string       { return "placed" }
 func (Ready) Type() string        { return "ready" }
 func (Pong) Type() string         { return "pong" }
 func (Busy) Type() string         { return "busy" }

@@ -43,6 +43,9 @@ import (
 //	view      the camera: the world rectangle shown, x0,y0,x1,y1 (steps, bytes)
 //	sel       the selected tensor's name
 //	step      the replay: how many buffers are placed (absent: all)
+//	place     placing by hand: the tensors not at the planner's offsets,
+//	          name@offset joined by ";" (each name escaped as a value
+//	          is), or "none" when every one is at the planner's
 //
 // Keys it does not know are ignored, so a link from a newer memplan still
 // opens. Values it knows but cannot
@@ -62,6 +65,16 @@ type State struct {
 	Selected string
 	// Step is the replay's count of placed buffers; -1: the whole plan.
 	Step int
+	// Placing: the link shows a placement by hand, the planner's plan
+	// with Moves applied.
+	Placing bool
+	Moves   []Move
+}
+
+// Move is a tensor placed by hand at an offset.
+type Move struct {
+	Name   string
+	Offset int64
 }
 
 // View is a world rectangle: steps across, bytes up.
@@ -148,6 +161,16 @@ func EncodeHash(s State) string {
 	}
 	if s.Step >= 0 {
 		put("step", strconv.Itoa(s.Step))
+	}
+	if s.Placing {
+		moves := make([]string, len(s.Moves))
+		for k, m := range s.Moves {
+			moves[k] = escape(m.Name) + "@" + strconv.FormatInt(m.Offset, 10)
+		}
+		if len(moves) == 0 {
+			moves = []string{"none"}
+		}
+		put("place", strings.Join(moves, ";"))
 	}
 	switch {
 	case s.URL != "":
@@ -325,7 +348,7 @@ func DecodeHash(hash string) (State, error) {
 // set reads one parameter into s: an option by the options' table, or
 // one of the link's own.
 func (s *State) set(table []protocol.Option, k, v string) error {
-	if len(v) > maxText && k != "g" {
+	if len(v) > maxText && k != "g" && k != "place" { // those two are bounded by MaxHash
 		return fmt.Errorf("%d characters long, over %d", len(v), maxText)
 	}
 	for i := range table {
@@ -343,6 +366,11 @@ func (s *State) set(table []protocol.Option, k, v string) error {
 		var n int64
 		n, err = integer(v, 0, maxStep)
 		s.Step = int(n)
+	case "place":
+		s.Placing, s.Moves, err = true, nil, nil
+		if v != "none" {
+			s.Moves, err = moves(v)
+		}
 	case "url":
 		s.URL, err = checkURL(v)
 	case "ex":
@@ -367,6 +395,33 @@ func (s *State) set(table []protocol.Option, k, v string) error {
 		}
 	}
 	return err
+}
+
+// moves reads name@offset;name@offset: each name as escape wrote it, each
+// offset a whole number of bytes; a name at most once.
+func moves(v string) ([]Move, error) {
+	var out []Move
+	seen := map[string]bool{}
+	for _, part := range strings.Split(v, ";") {
+		at := strings.LastIndexByte(part, '@')
+		if at < 0 {
+			return nil, fmt.Errorf("%q is not name@offset", part)
+		}
+		name, err := unescape(part[:at])
+		if err != nil {
+			return nil, err
+		}
+		if name == "" || seen[name] {
+			return nil, fmt.Errorf("%q: a tensor's name, once", part)
+		}
+		seen[name] = true
+		off, err := integer(part[at+1:], 0, 1<<62-1)
+		if err != nil {
+			return nil, fmt.Errorf("%s's offset: %v", name, err)
+		}
+		out = append(out, Move{name, off})
+	}
+	return out, nil
 }
 
 // integer reads a whole number in [lo, hi].

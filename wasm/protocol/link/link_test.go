@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,6 +54,10 @@ func TestStateRoundTrip(t *testing.T) {
 			"view=-1.25,0.1,33.00000000000001,23074432&url=models/a%20b.json"},
 		{"every option", link.State{URL: "https://example.org/m.onnx?x=1&y=2", Options: every, Selected: "l0.ffn/out#1&x=y", Step: 7}, ""},
 		{"carried graph", link.State{Name: "tiny.json", Graph: graph, Packed: packed(t, graph), Options: defaults(), Step: 0}, ""},
+		{"placing, nothing moved", link.State{Example: "mlp.json", Options: defaults(), Step: -1, Placing: true}, "place=none&ex=mlp.json"},
+		{"placing, many moved", link.State{Example: "mlp.json", Options: defaults(), Step: -1, Placing: true, Moves: manyMoves(1000)}, ""},
+		{"placing, two moved", link.State{Example: "mlp.json", Options: defaults(), Step: -1, Placing: true,
+			Moves: []link.Move{{"a;b@c", 4096}, {"x", 0}}}, "place=a%253Bb%2540c%404096%3Bx%400&ex=mlp.json"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := link.EncodeHash(c.s)
@@ -126,6 +131,11 @@ func TestStateHostile(t *testing.T) {
 		{"nodelimit=-1", "nodelimit", "want 0 (none) or more"},
 		{"nodelimit=lots", "nodelimit", "want a whole number"},
 		{"view=1,2,3", "view", "four numbers"},
+		{"place=a", "place", "not name@offset"},
+		{"place=a@-64", "place", "outside 0"},
+		{"place=a@1;a@2", "place", "once"},
+		{"place=@64", "place", "once"},
+		{"place=a@x", "place", "not a whole number"},
 		{"view=0,0,NaN,1", "view", "finite"},
 		{"view=0,0,Inf,1", "view", "finite"},
 		{"view=0,0,1e300,1", "view", "finite"},
@@ -201,4 +211,14 @@ func TestLinkLimitsAreReadWithTheProfile(t *testing.T) {
 	if err := protocol.ResolveGPU(&s.Options); err == nil || !strings.Contains(err.Error(), "WebGPU limits field: limits: maxStorageBufferBindingSize") {
 		t.Fatalf("ResolveGPU: %v, want the limits field refused", err)
 	}
+}
+
+// manyMoves are n tensors placed by hand: a link longer than any one
+// option may be.
+func manyMoves(n int) []link.Move {
+	out := make([]link.Move, n)
+	for i := range out {
+		out[i] = link.Move{Name: "layer." + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + "." + fmt.Sprint(i), Offset: int64(i) * 4096}
+	}
+	return out
 }

@@ -22,7 +22,7 @@ import (
 // <memplan-plan> element's own picture event (protocol.Picture).
 var All = []protocol.Event{protocol.Picture{}, events.Ready{}, events.Pong{}, events.Busy{}, events.Progress{}, events.Summary{}, events.Tensors{}, events.ErrorEvent{},
 	events.Hover{}, events.Selected{}, events.CursorMoved{}, events.Explained{}, events.State{}, events.RecordEvent{},
-	events.ProfileEvent{}, events.CameraMoved{}, events.LargestEvent{}, events.WordsWritten{}}
+	events.ProfileEvent{}, events.CameraMoved{}, events.LargestEvent{}, events.WordsWritten{}, events.Placed{}}
 
 // JSDoc writes the protocol's messages as JSDoc typedefs, for the page
 // scripts: each command and event with its type field, and the types
