@@ -81,13 +81,13 @@ const (
 type optionKind uint8
 
 const (
-	wordKind    optionKind = iota // a word, checked against its list
-	sizeKind                      // bytes, as planner.ParseSize reads them (128MiB)
-	countKind                     // a whole number
-	switchKind                    // on or off
-	skipKind                      // a comma list of params, inputs, constants
-	symbolsKind                   // name=expression definitions, as ir.ParseSymbolDefs reads them
-	durationKind                  // a duration in Go's form, as time.ParseDuration reads it (10s, 500ms)
+	wordKind     optionKind = iota // a word, checked against its list
+	sizeKind                       // bytes, as planner.ParseSize reads them (128MiB)
+	countKind                      // a whole number
+	switchKind                     // on or off
+	skipKind                       // a comma list of params, inputs, constants
+	symbolsKind                    // name=expression definitions, as ir.ParseSymbolDefs reads them
+	durationKind                   // a duration in Go's form, as time.ParseDuration reads it (10s, 500ms)
 )
 
 // optionTable is the table, in the order a snippet writes attributes and
