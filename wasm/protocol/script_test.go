@@ -112,3 +112,26 @@ func TestDecodeScript(t *testing.T) {
 		t.Errorf("error %v, want one naming script.budget", err)
 	}
 }
+
+// TestValidateScriptOnly: the package's own options, which have no JSON
+// name, are checked by Validate too, and a failure names the script name.
+func TestValidateScriptOnly(t *testing.T) {
+	for _, tt := range []struct {
+		set   func(*Options)
+		field string
+	}{
+		{func(o *Options) { o.TimeLimit = -time.Second }, "timeLimit"},
+		{func(o *Options) { o.MaxMemory = planner.BrowserMemoryLimit + 1 }, "maxMemory"},
+		{func(o *Options) { o.MaxMemory = -1 }, "maxMemory"},
+	} {
+		o := DefaultOptions()
+		tt.set(&o)
+		fe, ok := o.Validate().(*FieldError)
+		if !ok || fe.Field != tt.field {
+			t.Errorf("Validate of %+v: %v, want an error for %s", o, o.Validate(), tt.field)
+		}
+	}
+	if o := DefaultOptions(); o.Validate() != nil {
+		t.Errorf("the defaults: %v", o.Validate())
+	}
+}
