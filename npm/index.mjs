@@ -191,7 +191,7 @@ const is = (type) => (m) => m.type === type;
 // input reads one file the caller gave (bytes, an ArrayBuffer, a Blob or
 // File, a string, in Node a file: URL, and for a record the object plan
 // returned), after asking the planner whether its size may be read.
-async function input(ask, data, name, script) {
+async function input(ask, data, name, script, what) {
   let size, read;
   if (typeof data === "string") {
     const b = encoder.encode(data);
@@ -215,7 +215,7 @@ async function input(ask, data, name, script) {
     size = b.length;
     read = () => b;
   } else {
-    throw new TypeError("memplan: want the file as bytes, an ArrayBuffer, a Blob, a string or a plan record object");
+    throw new TypeError("memplan: " + (what ? what + ": " : "") + "want the file as bytes, an ArrayBuffer, a Blob, a string or a plan record object");
   }
   // Refused by its size before a byte of it is read (the planner's
   // limit, as the page's, or the options' maxMemory, which the planner
@@ -257,7 +257,7 @@ function split(options) {
 // without one.
 async function forwardOf(ask, s) {
   if (s.forward === undefined || s.forward === null) return {};
-  const f = await input(ask, s.forward, nameOf(s.forward, s.forwardName, "forward"), s.script);
+  const f = await input(ask, s.forward, nameOf(s.forward, s.forwardName, "forward"), s.script, "forward");
   return { forward: f.bytes, forward_name: f.name };
 }
 
