@@ -35,6 +35,12 @@ export interface Options {
   limits?: string;
   /** stop exact and improve after this many search nodes, and cap auto's slice and what it adds far above the bound at it: the same input and budget give the same plan on any machine (default none: --time-limit) */
   nodeLimit?: number;
+  /** stop exact and improve after this long, a duration as the command line's --time-limit reads it: "10s", "500ms", "1m30s" (default 10s unless nodeLimit is given) */
+  timeLimit?: string;
+  /** the most time auto spends improving its portfolio's answer, a duration as the command line's --auto-slice reads it ("250ms"); "0s" for none (default 1s) */
+  autoSlice?: string;
+  /** refuse files whose reading and planning would need more memory than this (bytes, 512MiB), as the command line's --max-memory; at most 1 GiB, what the planner's worker holds (default 1 GiB) */
+  maxMemory?: number | string;
 }
 
 export interface PlanRecord {
@@ -299,6 +305,10 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The planner's progress, in words. */
   onProgress?: (message: string) => void;
+  /** A training pair's forward graph, as the command line's --forward: the file is its backward graph, whose params take the forward plan's weight slots. */
+  forward?: Input;
+  /** The forward graph's file name; its extension picks the format. */
+  forwardName?: string;
 }
 
 export type PlanOptions = Options & CallOptions;
@@ -332,7 +342,7 @@ export declare function fit(data: Input, options: PlanOptions & { symbol: string
 /** Why a tensor lives when and sits where it does in the file's plan. */
 export declare function explain(data: Input | PlanRecord, tensor: string, options?: PlanOptions): Promise<Explanation>;
 
-/** Compares two plans (files planned with their options, or records). */
+/** Compares two plans (files planned with their options, or records); optionsB are side B's whole options (default: options), the command line's -b flags and more. */
 export declare function diff(a: Input | PlanRecord, b: Input | PlanRecord, options?: PlanOptions, optionsB?: PlanOptions): Promise<Diff>;
 
 /** The plan's picture, as memplan's widget draws it: SVG text. */

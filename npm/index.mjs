@@ -191,7 +191,7 @@ const is = (type) => (m) => m.type === type;
 // input reads one file the caller gave (bytes, an ArrayBuffer, a Blob or
 // File, a string, in Node a file: URL, and for a record the object plan
 // returned), after asking the planner whether its size may be read.
-async function input(ask, data, name) {
+async function input(ask, data, name, script, what) {
   let size, read;
   if (typeof data === "string") {
     const b = encoder.encode(data);
@@ -215,11 +215,12 @@ async function input(ask, data, name) {
     size = b.length;
     read = () => b;
   } else {
-    throw new TypeError("memplan: want the file as bytes, an ArrayBuffer, a Blob, a string or a plan record object");
+    throw new TypeError("memplan: " + (what ? what + ": " : "") + "want the file as bytes, an ArrayBuffer, a Blob, a string or a plan record object");
   }
   // Refused by its size before a byte of it is read (the planner's
-  // limit, as the page's).
-  await ask({ type: "check", name, size }, is("checked"));
+  // limit, as the page's, or the options' maxMemory, which the planner
+  // reads).
+  await ask({ type: "check", name, size, script }, is("checked"));
   return { name, bytes: await read() };
 }
 
@@ -247,8 +248,17 @@ async function planned(ask, msg, progress) {
 }
 
 function split(options) {
-  const { name, signal, onProgress, ...script } = options || {};
-  return { name, signal, onProgress, script };
+  const { name, signal, onProgress, forward, forwardName, ...script } = options || {};
+  return { name, signal, onProgress, forward, forwardName, script };
+}
+
+// forwardOf reads a call's forward graph (options.forward, named by
+// options.forwardName), for the request's forward and forward_name; {}
+// without one.
+async function forwardOf(ask, s) {
+  if (s.forward === undefined || s.forward === null) return {};
+  const f = await input(ask, s.forward, nameOf(s.forward, s.forwardName, "forward"), s.script, "forward");
+  return { forward: f.bytes, forward_name: f.name };
 }
 
 /**
@@ -256,10 +266,12 @@ function split(options) {
  * writes.
  */
 export function plan(data, options) {
-  const { name, signal, onProgress, script } = split(options);
+  const s = split(options);
+  const { name, signal, onProgress, script } = s;
   return planner.run(signal, async (ask) => {
-    const file = await input(ask, data, nameOf(data, name, "input"));
-    const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script }, onProgress);
+    const file = await input(ask, data, nameOf(data, name, "input"), script);
+    const fwd = await forwardOf(ask, s);
+    const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script, ...fwd }, onProgress);
     const out = await ask({ type: "export", what: "plan", name: file.name, plan: p.plan }, is("exported"));
     return JSON.parse(decoder.decode(out.data));
   });
@@ -270,13 +282,15 @@ export function plan(data, options) {
  * verify` does: {ok, errors}, each error a MemplanError saying where.
  */
 export function verify(record, data, options) {
-  const { name, signal, script } = split(options);
+  const s = split(options);
+  const { name, signal, script } = s;
   const recordName = (options && options.recordName) || "plan.json";
   delete script.recordName;
   return planner.run(signal, async (ask) => {
-    const rec = await input(ask, record, recordName);
-    const src = await input(ask, data, nameOf(data, name, "input"));
-    const v = await ask({ type: "verify", name: src.name, data: src.bytes, record: rec.name, plan: rec.bytes, script }, is("verified"));
+    const rec = await input(ask, record, recordName, script);
+    const src = await input(ask, data, nameOf(data, name, "input"), script);
+    const fwd = await forwardOf(ask, s);
+    const v = await ask({ type: "verify", name: src.name, data: src.bytes, record: rec.name, plan: rec.bytes, script, ...fwd }, is("verified"));
     const errors = (v.errors || []).map((e) => new MemplanError(e));
     return { ok: errors.length === 0, errors };
   });
@@ -287,12 +301,14 @@ export function verify(record, data, options) {
  * plan fits options.webgpu's device, with every trial, as `memplan fit`.
  */
 export function fit(data, options) {
-  const { name, signal, onProgress, script } = split(options);
+  const s = split(options);
+  const { name, signal, onProgress, script } = s;
   const symbol = script.symbol;
   delete script.symbol;
   return planner.run(signal, async (ask) => {
-    const file = await input(ask, data, nameOf(data, name, "input"));
-    const m = await ask({ type: "fit", name: file.name, data: file.bytes, symbol, script }, is("fitted"), onProgress);
+    const file = await input(ask, data, nameOf(data, name, "input"), script);
+    const fwd = await forwardOf(ask, s);
+    const m = await ask({ type: "fit", name: file.name, data: file.bytes, symbol, script, ...fwd }, is("fitted"), onProgress);
     return m.largest;
   });
 }
@@ -302,10 +318,12 @@ export function fit(data, options) {
  * file's plan (a model is planned first; a record is taken as it is).
  */
 export function explain(data, tensor, options) {
-  const { name, signal, onProgress, script } = split(options);
+  const s = split(options);
+  const { name, signal, onProgress, script } = s;
   return planner.run(signal, async (ask) => {
-    const file = await input(ask, data, nameOf(data, name, "input"));
-    const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script }, onProgress);
+    const file = await input(ask, data, nameOf(data, name, "input"), script);
+    const fwd = await forwardOf(ask, s);
+    const p = await planned(ask, { type: "plan", name: file.name, data: file.bytes, script, ...fwd }, onProgress);
     // The worker holds the plan it made under its request's id; the plan
     // travels too, for a worker that no longer holds it.
     const m = await ask({ type: "explain", name: file.name, key: p.id, tensor: String(tensor), plan: p.plan }, is("explained"));
@@ -320,12 +338,13 @@ export function explain(data, tensor, options) {
 export function diff(a, b, options, optionsB) {
   const sa = split(options), sb = split(optionsB === undefined ? options : optionsB);
   return planner.run(sa.signal || sb.signal, async (ask) => {
-    const fa = await input(ask, a, nameOf(a, sa.name, "a"));
-    const fb = await input(ask, b, nameOf(b, sb.name, "b"));
+    const fa = await input(ask, a, nameOf(a, sa.name, "a"), sa.script);
+    const fb = await input(ask, b, nameOf(b, sb.name, "b"), sb.script);
+    const fwdA = await forwardOf(ask, sa), fwdB = await forwardOf(ask, sb);
     const m = await ask({
       type: "diff",
-      a: { name: fa.name, data: fa.bytes, script: sa.script },
-      b: { name: fb.name, data: fb.bytes, script: sb.script },
+      a: { name: fa.name, data: fa.bytes, script: sa.script, ...fwdA },
+      b: { name: fb.name, data: fb.bytes, script: sb.script, ...fwdB },
     }, is("diffed"));
     return m.diff;
   });

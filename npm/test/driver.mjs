@@ -13,8 +13,15 @@ const jobs = JSON.parse(await readFile(jobsFile, "utf8"));
 const fields = (e) => Object.assign({ name: e && e.name, message: e && e.message, isError: e instanceof Error }, e);
 const read = (file) => readFile(file);
 
+// withForward sets options' forward graph from a job's file: its bytes,
+// or its text when asText (either is an Input).
+async function withForward(o, file, asText) {
+  if (file) o.forward = asText ? await readFile(file, "utf8") : await read(file);
+  return o;
+}
+
 async function run(job) {
-  const o = Object.assign({ name: job.name }, job.options || {});
+  const o = await withForward(Object.assign({ name: job.name }, job.options || {}), job.forward, job.forwardText);
   switch (job.op) {
     case "plan":
       return memplan.plan(await read(job.file), o);
@@ -30,7 +37,7 @@ async function run(job) {
     case "explain":
       return memplan.explain(await read(job.file), job.tensor, o);
     case "diff":
-      return memplan.diff(await read(job.file), await read(job.fileB), o, job.optionsB);
+      return memplan.diff(await read(job.file), await read(job.fileB), o, job.optionsB && await withForward(Object.assign({}, job.optionsB), job.forwardB));
     case "svg":
       return memplan.svg(JSON.parse(await readFile(job.record, "utf8")), o);
     case "abort": {

@@ -18,6 +18,7 @@ export async function use(bytes: Uint8Array, file: File): Promise<number> {
   const d: Diff = await diff(bytes, record, { strategy: "auto" }, { strategy: "no-reuse" });
   const picture: string = await svg(record, { width: 640, height: 360, theme: "dark" });
   const limit: number = await maxInputBytes();
+  const backward: PlanRecord = await plan(bytes, { timeLimit: "10s", autoSlice: "0s", maxMemory: "512MiB", forward: file, forwardName: "forward.json" });
   try {
     await plan(new URL("file:///model.onnx"));
   } catch (e) {
@@ -27,7 +28,7 @@ export async function use(bytes: Uint8Array, file: File): Promise<number> {
     }
   }
   close();
-  console.log(ok, where, largest.value, why.tensor, d, picture.length, limit);
+  console.log(ok, where, largest.value, why.tensor, d, picture.length, limit, backward.arena_size);
   return offset + arena;
 }
 
@@ -38,6 +39,8 @@ export async function misuse(bytes: Uint8Array): Promise<void> {
   await plan(bytes, { f32Uniform: "yes" });
   // @ts-expect-error: no such option
   await plan(bytes, { alignmentBytes: 64 });
+  // @ts-expect-error: a duration is a string ("10s")
+  await plan(bytes, { timeLimit: 10 });
   // @ts-expect-error: fit needs the symbol
   await fit(bytes, { webgpu: "default" });
   const record = await plan(bytes);

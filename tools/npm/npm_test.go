@@ -77,6 +77,12 @@ type job struct {
 	Tensor   string         `json:"tensor,omitempty"`
 	Options  map[string]any `json:"options,omitempty"`
 	OptionsB map[string]any `json:"optionsB,omitempty"`
+	// Forward and ForwardB are forward graphs' files, which the driver
+	// reads into options.forward and optionsB.forward: as bytes, or as
+	// text with ForwardText.
+	Forward     string `json:"forward,omitempty"`
+	ForwardB    string `json:"forwardB,omitempty"`
+	ForwardText bool   `json:"forwardText,omitempty"`
 }
 
 type result struct {
@@ -453,5 +459,202 @@ func TestTypeScript(t *testing.T) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
+// cli runs the command line in dir: its standard output, and its error's
+// first line ("" when it succeeds or exits 3, a plan over its budget).
+func cli(t *testing.T, dir string, args ...string) (out []byte, errLine string) {
+	t.Helper()
+	_, bin, _ := setup(t)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 3) {
+		return out, strings.TrimPrefix(strings.SplitN(stderr.String(), "\n", 2)[0], "memplan: ")
+	}
+	return out, ""
+}
+
+// TestCommandLineOnlyFlags: the command line's flags that are not a
+// page's, link's or element's options (--time-limit, --auto-slice,
+// --max-memory, --forward, diff's -b flags) as the package's options:
+// each gives the command line's answer for the same flags, and a bad
+// value an error naming the option. Searches run within a node limit,
+// so that the answers do not depend on the machine's speed.
+func TestCommandLineOnlyFlags(t *testing.T) {
+	_, _, root := setup(t)
+	examples := filepath.Join(root, "examples")
+	testdata := filepath.Join(root, "planner", "testdata")
+	fwd, bwd := filepath.Join(examples, "train-forward.json"), filepath.Join(examples, "train-backward.json")
+	mlp := filepath.Join(examples, "mlp.json")
+	nl := fmt.Sprint(nodeLimit)
+	dir := t.TempDir()
+	// The command line's backward plan, to verify with and without its
+	// forward graph; and a forward graph that does not read.
+	bwdRecord, errLine := cli(t, examples, "plan", "--json", "--node-limit", nl, "--forward", "train-forward.json", "train-backward.json")
+	if errLine != "" {
+		t.Fatalf("memplan plan --forward: %s", errLine)
+	}
+	bwdFile := filepath.Join(dir, "bwd.plan.json")
+	badFwd := filepath.Join(dir, "bad-forward.json")
+	if err := os.WriteFile(bwdFile, bwdRecord, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(badFwd, bytes.Replace(mustRead(t, fwd), []byte(`"nodes"`), []byte(`"nodes": 7, "x"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	type planCase struct {
+		name string
+		job  job
+		dir  string   // where the command line runs
+		args []string // the command line's plan flags and file, for the same plan or error
+		// differs, when set, is a plan the answer must not be: the one
+		// without the option, so that an option the planner never saw fails.
+		differs []string
+	}
+	plans := []planCase{
+		{"timeLimit with exact", job{Op: "plan", File: filepath.Join(testdata, "B.1048576.csv"), Name: "B.1048576.csv", Options: map[string]any{"strategy": "exact", "timeLimit": "10m", "nodeLimit": 200000}},
+			testdata, []string{"--strategy", "exact", "--time-limit", "10m", "--node-limit", "200000", "B.1048576.csv"}, nil},
+		{"autoSlice none", job{Op: "plan", File: filepath.Join(testdata, "E.1048576.csv"), Name: "E.1048576.csv", Options: map[string]any{"autoSlice": "0s"}},
+			testdata, []string{"--auto-slice", "0", "E.1048576.csv"}, []string{"--node-limit", nl, "E.1048576.csv"}},
+		{"autoSlice within a node limit", job{Op: "plan", File: filepath.Join(testdata, "E.1048576.csv"), Name: "E.1048576.csv", Options: map[string]any{"autoSlice": "5m", "nodeLimit": nodeLimit}},
+			testdata, []string{"--auto-slice", "5m", "--node-limit", nl, "E.1048576.csv"}, nil},
+		{"maxMemory", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"maxMemory": "64MiB", "nodeLimit": nodeLimit}},
+			examples, []string{"--max-memory", "64MiB", "--node-limit", nl, "mlp.json"}, nil},
+		{"maxMemory refuses the file", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"maxMemory": 1024}},
+			examples, []string{"--max-memory", "1KiB", "mlp.json"}, nil},
+		{"forward as bytes", job{Op: "plan", File: bwd, Name: "train-backward.json", Forward: fwd, Options: map[string]any{"forwardName": "train-forward.json", "nodeLimit": nodeLimit}},
+			examples, []string{"--forward", "train-forward.json", "--node-limit", nl, "train-backward.json"}, []string{"--node-limit", nl, "train-backward.json"}},
+		{"forward as text, best-fit", job{Op: "plan", File: bwd, Name: "train-backward.json", Forward: fwd, ForwardText: true, Options: map[string]any{"forwardName": "train-forward.json", "strategy": "best-fit"}},
+			examples, []string{"--forward", "train-forward.json", "--strategy", "best-fit", "train-backward.json"}, []string{"--strategy", "best-fit", "train-backward.json"}},
+	}
+	var jobs []job
+	for _, c := range plans {
+		jobs = append(jobs, c.job)
+	}
+	// Verify: the command line's backward record is valid with its forward
+	// graph, and not without it; diff, with a forward graph on each side
+	// and with side B's options (the -b flags); and bad values.
+	jobs = append(jobs,
+		job{Op: "verify", Record: bwdFile, File: bwd, Name: "train-backward.json", Forward: fwd, Options: map[string]any{"forwardName": "train-forward.json", "nodeLimit": nodeLimit}},
+		job{Op: "verify", Record: bwdFile, File: bwd, Name: "train-backward.json", Options: map[string]any{"nodeLimit": nodeLimit}},
+		job{Op: "diff", File: bwd, FileB: bwd, Name: "train-backward.json", Forward: fwd, ForwardB: fwd, Options: map[string]any{"forwardName": "train-forward.json", "nodeLimit": nodeLimit},
+			OptionsB: map[string]any{"name": "train-backward.json", "forwardName": "train-forward.json", "strategy": "no-reuse", "nodeLimit": nodeLimit}},
+		job{Op: "diff", File: mlp, FileB: mlp, Name: "mlp.json", Options: map[string]any{"nodeLimit": nodeLimit},
+			OptionsB: map[string]any{"name": "mlp.json", "f32Uniform": true, "symbols": map[string]any{"batch": 2}, "strategy": "best-fit", "nodeLimit": nodeLimit}},
+	)
+	diffs := []struct {
+		name string
+		args []string
+	}{
+		{"diff --forward", []string{"diff", "--json", "--node-limit", nl, "--forward", "train-forward.json", "--strategy-b", "no-reuse", "train-backward.json"}},
+		{"diff's -b flags", []string{"diff", "--json", "--node-limit", nl, "--f32-uniform-b", "--set-b", "batch=2", "--strategy-b", "best-fit", "mlp.json"}},
+	}
+	bad := []struct {
+		name string
+		job  job
+		want []string // in the message
+		file string   // the error's file, where it is the forward graph's
+		kind string   // memplan's error kind; "TypeError" for JavaScript's
+	}{
+		{"timeLimit as a number", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"timeLimit": 10}}, []string{"timeLimit", `want a duration as a string, such as "10s"`}, "", "message"},
+		{"timeLimit negative", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"timeLimit": "-1s"}}, []string{"timeLimit", "want a duration of 0 or more"}, "", "message"},
+		{"autoSlice without a unit", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"autoSlice": "5"}}, []string{"autoSlice", `got "5"`}, "", "message"},
+		{"maxMemory over the worker's", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"maxMemory": "4GiB"}}, []string{"maxMemory", "at most 1 GiB"}, "", "message"},
+		{"maxMemory not a size", job{Op: "plan", File: mlp, Name: "mlp.json", Options: map[string]any{"maxMemory": "lots"}}, []string{"maxMemory"}, "", "message"},
+		{"side B's maxMemory", job{Op: "diff", File: mlp, FileB: mlp, Name: "mlp.json", OptionsB: map[string]any{"maxMemory": 0}}, []string{"maxMemory", "want a size above 0"}, "", "message"},
+		{"a forward graph that does not read", job{Op: "plan", File: bwd, Name: "train-backward.json", Forward: badFwd, Options: map[string]any{"forwardName": "bad-forward.json", "nodeLimit": nodeLimit}}, []string{"forward: bad-forward.json"}, "bad-forward.json", "input"},
+		{"a forward graph that is not a file", job{Op: "plan", File: bwd, Name: "train-backward.json", Options: map[string]any{"forward": 5}}, []string{"forward: want the file as bytes"}, "", "TypeError"},
+	}
+	for _, b := range bad {
+		jobs = append(jobs, b.job)
+	}
+	res := runNode(t, jobs)
+
+	for i, c := range plans {
+		got := res[i]
+		out, wantErr := cli(t, c.dir, append([]string{"plan", "--json"}, c.args...)...)
+		if wantErr != "" {
+			if got.Error == nil {
+				t.Errorf("%s: the package plans; the command line fails: %s", c.name, wantErr)
+				continue
+			}
+			// The same words (the command line adds how to raise its limit).
+			if first, _, _ := strings.Cut(got.Error.Message, "\n"); first == "" || !strings.HasPrefix(wantErr, first) {
+				t.Errorf("%s: the package's error %q is not the command line's %q", c.name, first, wantErr)
+			}
+			continue
+		}
+		if got.Error != nil {
+			t.Errorf("%s: the package fails (%s); the command line plans", c.name, got.Error.Message)
+			continue
+		}
+		var g, w record
+		if err := json.Unmarshal(got.Value, &g); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if err := json.Unmarshal(out, &w); err != nil {
+			t.Fatalf("%s: the command line's record: %v", c.name, err)
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: the package's plan (%s, arena %d) is not the command line's (%s, arena %d)", c.name, g.Strategy, g.ArenaSize, w.Strategy, w.ArenaSize)
+		}
+		if c.differs != nil {
+			other, errLine := cli(t, c.dir, append([]string{"plan", "--json"}, c.differs...)...)
+			var o record
+			if errLine != "" || json.Unmarshal(other, &o) != nil {
+				t.Fatalf("%s: memplan plan %v: %s", c.name, c.differs, errLine)
+			}
+			if reflect.DeepEqual(o, g) {
+				t.Errorf("%s: the plan is the same without the option (arena %d): the test shows nothing", c.name, o.ArenaSize)
+			}
+		}
+	}
+	k := len(plans)
+	var v struct {
+		OK     bool      `json:"ok"`
+		Errors []jsError `json:"errors"`
+	}
+	if json.Unmarshal(res[k].Value, &v); res[k].Error != nil || !v.OK {
+		t.Errorf("verify with the forward graph: %s %+v, want ok, as memplan verify --forward", res[k].Value, res[k].Error)
+	}
+	v.OK, v.Errors = true, nil
+	const notes = "2 params share the forward plan's weight slots"
+	if json.Unmarshal(res[k+1].Value, &v); res[k+1].Error != nil || v.OK || len(v.Errors) == 0 || !strings.Contains(v.Errors[0].Message, notes) {
+		t.Errorf("verify without the forward graph: %s %+v, want not ok, saying %q as the command line does", res[k+1].Value, res[k+1].Error, notes)
+	}
+	for i, d := range diffs {
+		got := res[k+2+i]
+		dir := examples
+		want, errLine := cli(t, dir, d.args...)
+		if errLine != "" {
+			t.Fatalf("memplan %v: %s", d.args, errLine)
+		}
+		var g, w any
+		if json.Unmarshal(got.Value, &g); got.Error != nil || json.Unmarshal(want, &w) != nil || !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: %.400s %+v\nwant the command line's %.400s", d.name, got.Value, got.Error, want)
+		}
+	}
+	for i, b := range bad {
+		e := res[k+2+len(diffs)+i].Error
+		if b.kind == "TypeError" && e != nil && e.Name == "TypeError" && e.IsError {
+			e.Kind = b.kind // the package's, before the planner is asked
+		} else if e != nil && e.Name != "MemplanError" {
+			e = nil
+		}
+		if e == nil || e.Kind != b.kind || e.File != b.file {
+			t.Errorf("%s: %+v, want a MemplanError of kind %s (file %q)", b.name, e, b.kind, b.file)
+			continue
+		}
+		for _, w := range b.want {
+			if !strings.Contains(e.Message, w) {
+				t.Errorf("%s: %q does not say %q", b.name, e.Message, w)
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -71,18 +72,22 @@ const (
 	optBinding
 	optLimits
 	optNodeLimit
+	optTimeLimit
+	optAutoSlice
+	optMaxMemory
 )
 
 // optionKind is how an option's text reads.
 type optionKind uint8
 
 const (
-	wordKind    optionKind = iota // a word, checked against its list
-	sizeKind                      // bytes, as planner.ParseSize reads them (128MiB)
-	countKind                     // a whole number
-	switchKind                    // on or off
-	skipKind                      // a comma list of params, inputs, constants
-	symbolsKind                   // name=expression definitions, as ir.ParseSymbolDefs reads them
+	wordKind     optionKind = iota // a word, checked against its list
+	sizeKind                       // bytes, as planner.ParseSize reads them (128MiB)
+	countKind                      // a whole number
+	switchKind                     // on or off
+	skipKind                       // a comma list of params, inputs, constants
+	symbolsKind                    // name=expression definitions, as ir.ParseSymbolDefs reads them
+	durationKind                   // a duration in Go's form, as time.ParseDuration reads it (10s, 500ms)
 )
 
 // optionTable is the table, in the order a snippet writes attributes and
@@ -108,6 +113,13 @@ var optionTable = [...]Option{
 	// Read over the profile's when planning (ResolveGPU).
 	{id: optLimits, Script: "limits", JSON: "limits", Flag: "limits", Param: "limits", Attribute: "limits", kind: wordKind},
 	{id: optNodeLimit, Script: "nodeLimit", JSON: "node_limit", Flag: "node-limit", Param: "nodelimit", Attribute: "node-limit", kind: countKind},
+	// The package's alone among these front ends: the command line has
+	// its own --time-limit, --auto-slice and --max-memory (read by
+	// package flag, with the same grammar), and a page, a link and an
+	// element leave them to the planner.
+	{id: optTimeLimit, Script: "timeLimit", kind: durationKind},
+	{id: optAutoSlice, Script: "autoSlice", kind: durationKind},
+	{id: optMaxMemory, Script: "maxMemory", kind: sizeKind},
 }
 
 // words are what the option does and its default, in the command line's
@@ -146,6 +158,14 @@ func (opt *Option) words() (help, deflt string) {
 	case optNodeLimit:
 		return "stop exact and improve after this many search `nodes`, and cap auto's slice and what it adds far above the bound at it: the same input and budget give the same plan on any machine",
 			"none: --time-limit"
+	case optTimeLimit:
+		return "stop exact and improve after this long, a `duration` as the command line's --time-limit reads it: \"10s\", \"500ms\", \"1m30s\"",
+			"10s unless nodeLimit is given"
+	case optAutoSlice:
+		return "the most time auto spends improving its portfolio's answer, a `duration` as the command line's --auto-slice reads it (\"250ms\"); \"0s\" for none", "1s"
+	case optMaxMemory:
+		return "refuse files whose reading and planning would need more `memory` than this (bytes, 512MiB), as the command line's --max-memory; at most " +
+			planner.FormatBytes(planner.BrowserMemoryLimit) + ", what the planner's worker holds", planner.FormatBytes(planner.BrowserMemoryLimit)
 	}
 	return "", ""
 }
@@ -232,6 +252,8 @@ func (opt *Option) parse(o *Options, text string) error {
 			return want("a power of two up to 1 GiB", 0, "")
 		case n == 0 && opt.id == optBudget:
 			return errors.New("want a size above 0 (leave the budget out for none)")
+		case n == 0 && opt.id == optMaxMemory:
+			return errors.New("want a size above 0 (leave it out for the worker's limit)")
 		}
 		*opt.number(o) = n
 	case countKind:
@@ -240,6 +262,18 @@ func (opt *Option) parse(o *Options, text string) error {
 			return want("a whole number", 0, text)
 		}
 		*opt.number(o) = n
+	case durationKind:
+		d, err := time.ParseDuration(strings.TrimSpace(text))
+		if err != nil {
+			return want(`a duration such as "10s" or "500ms"`, 0, text)
+		}
+		if d < 0 {
+			return want("a duration of 0 or more", 0, text)
+		}
+		if d == 0 && opt.id == optAutoSlice {
+			d = -1 // planner.PlaceOptions: zero is the default slice, negative none
+		}
+		*opt.duration(o) = d
 	case symbolsKind:
 		// Given once (a link, an attribute), the text stays as written and
 		// must resolve alone; the command line's repeated --set merges
@@ -333,6 +367,12 @@ func (opt *Option) Format(o *Options) (text string, ok bool) {
 	case sizeKind, countKind:
 		n := *opt.number(o)
 		return strconv.FormatInt(n, 10), n > 0 || n == 0 && opt.id == optGuard
+	case durationKind:
+		d := *opt.duration(o)
+		if d < 0 {
+			return "0s", true // auto's slice, none
+		}
+		return d.String(), d > 0
 	case skipKind:
 		var kinds []string
 		for _, k := range [...]struct {
@@ -366,7 +406,11 @@ func (o *Options) Validate() error {
 			if fe, ok := err.(*FieldError); ok {
 				return fe
 			}
-			return &FieldError{Field: opt.JSON, Msg: err.Error()}
+			field := opt.JSON
+			if field == "" {
+				field = opt.Script // the package's alone
+			}
+			return &FieldError{Field: field, Msg: err.Error()}
 		}
 	}
 	return nil
@@ -384,13 +428,14 @@ func (opt *Option) word(o *Options) *string { return opt.field(o).(*string) }
 func (opt *Option) number(o *Options) *int64 {
 	return opt.field(o).(*int64)
 }
+func (opt *Option) duration(o *Options) *time.Duration { return opt.field(o).(*time.Duration) }
 
 func (opt *Option) field(o *Options) any {
 	return [...]any{optStrategy: &o.Strategy, optAlignment: &o.Alignment, optGuard: &o.Guard, optBudget: &o.Budget,
 		optF32Uniform: &o.F32Uniform, optNoReuse: &o.NoReuse, optSkip: nil, optSkipParams: &o.SkipParams,
 		optSkipInputs: &o.SkipInputs, optSkipConstants: &o.SkipConstants, optSymbols: &o.SymbolsText,
 		optIfBranch: &o.IfBranch, optWebGPU: &o.WebGPU, optBinding: &o.Binding, optLimits: &o.Limits,
-		optNodeLimit: &o.NodeLimit}[opt.id]
+		optNodeLimit: &o.NodeLimit, optTimeLimit: &o.TimeLimit, optAutoSlice: &o.AutoSlice, optMaxMemory: &o.MaxMemory}[opt.id]
 }
 
 // check is the option's rule for its decoded value. (Each message is
@@ -418,6 +463,16 @@ func (opt *Option) check(o *Options) error {
 	case optNodeLimit:
 		if o.NodeLimit < 0 {
 			return want("0 (none) or more search nodes", o.NodeLimit, "")
+		}
+	case optTimeLimit:
+		if o.TimeLimit < 0 {
+			return want("a duration of 0 or more", 0, o.TimeLimit.String())
+		}
+	case optMaxMemory:
+		// The worker's own limit is the most: past it the worker's heap,
+		// not the check, would refuse the file.
+		if n := o.MaxMemory; n < 0 || n > planner.BrowserMemoryLimit {
+			return want("a size above 0 of at most "+planner.FormatBytes(planner.BrowserMemoryLimit)+", what the planner's worker holds", n, "")
 		}
 	case optSymbols:
 		// The text is read where it resolves (ResolveSymbols, Resolve),

@@ -8,10 +8,12 @@
 package protocol
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"memplan/ir"
 	"memplan/planner"
@@ -57,6 +59,74 @@ type Options struct {
 	// clock stops them, so the same file and options give the same plan
 	// on any machine, however loaded. 0: the clock's defaults.
 	NodeLimit int64 `json:"node_limit,omitempty"`
+	// TimeLimit, AutoSlice and MaxMemory are the command line's
+	// --time-limit, --auto-slice and --max-memory, which the JavaScript
+	// package takes as options (timeLimit, autoSlice, maxMemory); the
+	// page has none of them. TimeLimit 0 is the planner's default;
+	// AutoSlice 0 the default and negative none (planner.PlaceOptions);
+	// MaxMemory 0 is the worker's limit (MemoryLimit).
+	TimeLimit time.Duration `json:"-"`
+	AutoSlice time.Duration `json:"-"`
+	MaxMemory int64         `json:"-"`
+	// Forward is the forward graph of a training pair, the command
+	// line's --forward: the package's forward and forwardName options.
+	// The file planned is a backward graph whose params take the forward
+	// plan's weight slots (PlanForward).
+	Forward *Forward `json:"-"`
+}
+
+// Forward is a forward graph's file: its name (whose extension picks the
+// format) and bytes.
+type Forward struct {
+	Name string
+	Data []byte
+}
+
+// MemoryLimit is the most memory that reading and planning one of o's
+// files may need: MaxMemory, or the planner worker's limit
+// (planner.BrowserMemoryLimit), which MaxMemory may not exceed.
+func (o *Options) MemoryLimit() int64 {
+	if o.MaxMemory > 0 {
+		return o.MaxMemory
+	}
+	return planner.BrowserMemoryLimit
+}
+
+// PlaceOptions are the placement options o gives, as the command line's
+// flags give them (node and time limits, auto's slice), with popts's
+// other fields.
+func (o *Options) PlaceOptions(popts planner.PlaceOptions) planner.PlaceOptions {
+	popts.NodeLimit, popts.TimeLimit, popts.AutoSlice = o.NodeLimit, o.TimeLimit, o.AutoSlice
+	return popts
+}
+
+// PlanForward plans o's forward graph, if any, as the command line's
+// --forward does: with o's options but every param in the arena, and
+// o's strategy; o.SharedWeights becomes where its weights sit, which
+// the backward graph's params then take. Errors name the option
+// ("forward: ...").
+func PlanForward(ctx context.Context, o *Options, popts planner.PlaceOptions) error {
+	if o.Forward == nil {
+		return nil
+	}
+	name := o.Forward.Name
+	in, err := planner.Load(name, o.Forward.Data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: o.MemoryLimit(), IfBranch: o.IfBranch})
+	if err == nil && in.Source == nil {
+		err = fmt.Errorf("%s is a plan record, not a forward graph to plan", name)
+	}
+	var plan *planner.Plan
+	if err == nil {
+		fopts := o.Options
+		fopts.SkipParams, fopts.SharedWeights = false, nil
+		plan, err = planner.PlanSource(ctx, in.Source, fopts, o.Strategy, o.PlaceOptions(popts))
+	}
+	if err != nil {
+		return fmt.Errorf("forward: %w", err)
+	}
+	w := planner.WeightLayoutOf(plan)
+	w.File = name
+	o.SharedWeights = w
+	return nil
 }
 
 // SetDefaults makes o the default options: a page's options object names
@@ -416,6 +486,11 @@ type WorkerRequest struct {
 	// Record, in a "verify" request, names the plan record that travels
 	// as Plan, judged as a plan of the file in Data (VerifyRecord).
 	Record string `json:"record"`
+	// Forward and ForwardName, in a "plan" or "verify" request from the
+	// JavaScript package, are the forward graph of a training pair (its
+	// forward option): the worker sets them as the options' Forward.
+	Forward     Blob   `json:"forward"`
+	ForwardName string `json:"forward_name"`
 	// HasID says the message named an id (a cancel without one stops
 	// whatever is in flight).
 	HasID bool `json:"-"`
@@ -428,6 +503,9 @@ type DiffRequest struct {
 	Name    string  `json:"name"`
 	Data    Blob    `json:"data"`
 	Options Options `json:"options"`
+	// Forward and ForwardName: the side's forward graph, as a request's.
+	Forward     Blob   `json:"forward"`
+	ForwardName string `json:"forward_name"`
 }
 
 // SetDefaults gives a side the default options before it names its own.

@@ -101,6 +101,10 @@ func scriptText(opt *Option, v any) (string, error) {
 		}
 		return strconv.FormatBool(x), nil
 	case float64:
+		if opt.kind == durationKind {
+			// One form, the command line's: a bare number's unit would be a guess.
+			return "", wrong(`a duration as a string, such as "10s" or "500ms"`)
+		}
 		if opt.kind != sizeKind && opt.kind != countKind {
 			return "", wrong("a string")
 		}
@@ -156,9 +160,10 @@ func scriptText(opt *Option, v any) (string, error) {
 
 // Kind is how the option's text reads, for the package's types
 // (wasm/protocol/typedefs): "word", "size" (bytes: a number or 128MiB),
-// "count", "switch", "skip" (kinds to leave out) or "symbols".
+// "count", "switch", "skip" (kinds to leave out), "symbols" or
+// "duration" (Go's form: "10s").
 func (opt *Option) Kind() string {
-	return [...]string{wordKind: "word", sizeKind: "size", countKind: "count", switchKind: "switch", skipKind: "skip", symbolsKind: "symbols"}[opt.kind]
+	return [...]string{wordKind: "word", sizeKind: "size", countKind: "count", switchKind: "switch", skipKind: "skip", symbolsKind: "symbols", durationKind: "duration"}[opt.kind]
 }
 
 // Choices are the words a word option takes, where the table's rule

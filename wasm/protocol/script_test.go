@@ -3,6 +3,9 @@ package protocol
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"memplan/planner"
 )
 
 // TestOptionsFromScript: the package's options object is read by the
@@ -40,6 +43,17 @@ func TestOptionsFromScript(t *testing.T) {
 		{"symbol name forging a definition", map[string]any{"symbols": map[string]any{"a=1,b": 2.0}}, nil, "want a symbol's name"},
 		{"symbol value", map[string]any{"symbols": map[string]any{"batch": true}}, nil, "batch: want a whole number or an expression"},
 		{"not an object", "strategy=auto", nil, "want an object"},
+		{"durations", map[string]any{"timeLimit": "1m30s", "autoSlice": "250ms"},
+			func(o Options) bool { return o.TimeLimit == 90*time.Second && o.AutoSlice == 250*time.Millisecond }, ""},
+		{"no auto slice", map[string]any{"autoSlice": "0s"}, func(o Options) bool { return o.AutoSlice < 0 }, ""},
+		{"duration as a number", map[string]any{"timeLimit": 10.0}, nil, `timeLimit: want a duration as a string, such as "10s"`},
+		{"duration without a unit", map[string]any{"autoSlice": "10"}, nil, `autoSlice: want a duration such as "10s" or "500ms", got "10"`},
+		{"negative duration", map[string]any{"timeLimit": "-1s"}, nil, `timeLimit: want a duration of 0 or more, got "-1s"`},
+		{"memory limit", map[string]any{"maxMemory": "64MiB"}, func(o Options) bool { return o.MaxMemory == 64<<20 && o.MemoryLimit() == 64<<20 }, ""},
+		{"the worker's memory limit", nil, func(o Options) bool { return o.MemoryLimit() == planner.BrowserMemoryLimit }, ""},
+		{"memory limit over the worker's", map[string]any{"maxMemory": "2GiB"}, nil, "maxMemory: want a size above 0 of at most 1 GiB"},
+		{"memory limit of 0", map[string]any{"maxMemory": 0.0}, nil, "maxMemory: want a size above 0"},
+		{"memory limit as a word", map[string]any{"maxMemory": "lots"}, nil, "maxMemory:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,5 +110,28 @@ func TestDecodeScript(t *testing.T) {
 	_, err = DecodeWorkerRequest(map[string]any{"type": "plan", "script": map[string]any{"budget": -1.0}})
 	if err == nil || !strings.Contains(err.Error(), "script.budget") {
 		t.Errorf("error %v, want one naming script.budget", err)
+	}
+}
+
+// TestValidateScriptOnly: the package's own options, which have no JSON
+// name, are checked by Validate too, and a failure names the script name.
+func TestValidateScriptOnly(t *testing.T) {
+	for _, tt := range []struct {
+		set   func(*Options)
+		field string
+	}{
+		{func(o *Options) { o.TimeLimit = -time.Second }, "timeLimit"},
+		{func(o *Options) { o.MaxMemory = planner.BrowserMemoryLimit + 1 }, "maxMemory"},
+		{func(o *Options) { o.MaxMemory = -1 }, "maxMemory"},
+	} {
+		o := DefaultOptions()
+		tt.set(&o)
+		fe, ok := o.Validate().(*FieldError)
+		if !ok || fe.Field != tt.field {
+			t.Errorf("Validate of %+v: %v, want an error for %s", o, o.Validate(), tt.field)
+		}
+	}
+	if o := DefaultOptions(); o.Validate() != nil {
+		t.Errorf("the defaults: %v", o.Validate())
 	}
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -12,7 +13,10 @@ import (
 // (a file named recordName) must read, pass planner.Verify, and be a plan
 // of the source file (sourceName) lowered with the options the record
 // itself states. o gives only what reading the source takes (its If
-// branch); memoryLimit bounds both files, as the worker's limit does.
+// branch) and, as the command line's flags do, its forward graph and how
+// to plan that (strategy, limits): the forward plan is made with the
+// record's options, and its weight slots are where the record's params
+// must sit. memoryLimit bounds every file, as the worker's limit does.
 //
 // A record that fails is invalid: its reasons come back as a list, each
 // saying where, and err is nil. err is what is wrong with the source or
@@ -41,6 +45,14 @@ func VerifyRecord(sourceName string, source []byte, recordName string, record []
 	opts.GPU = nil
 	if plan.Limits != nil {
 		opts.GPU = &planner.GPU{Binding: plan.Binding, Limits: *plan.Limits}
+	}
+	if o.Forward != nil {
+		fo := o
+		fo.Options = opts
+		if err := PlanForward(context.Background(), &fo, planner.PlaceOptions{}); err != nil {
+			return nil, err
+		}
+		opts.SharedWeights = fo.SharedWeights
 	}
 	in, err := planner.Load(sourceName, source, ir.DecodeOptions{Symbols: opts.Symbols, MaxMemory: memoryLimit, IfBranch: o.IfBranch})
 	if err != nil {

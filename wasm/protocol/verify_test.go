@@ -73,3 +73,56 @@ func TestVerifyRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestForwardRecord: a backward graph planned over its forward graph's
+// weights (PlanForward, the command line's --forward) verifies with the
+// forward graph and not without it, and a forward graph that does not
+// read is an error naming the option and its file.
+func TestForwardRecord(t *testing.T) {
+	fwd, err := os.ReadFile("../../examples/train-forward.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bwd, err := os.ReadFile("../../examples/train-backward.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.NodeLimit = 1 << 20
+	o.Forward = &Forward{Name: "train-forward.json", Data: fwd}
+	if err := PlanForward(context.Background(), &o, planner.PlaceOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if o.SharedWeights == nil || len(o.SharedWeights.Slots) != 2 || o.SharedWeights.File != "train-forward.json" {
+		t.Fatalf("shared weights %+v, want the forward plan's 2 params", o.SharedWeights)
+	}
+	in, err := planner.Load("train-backward.json", bwd, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := planner.PlanSource(context.Background(), in.Source, o.Options, o.Strategy, o.PlaceOptions(planner.PlaceOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range plan.Tensors {
+		if slot, ok := o.SharedWeights.Slots[tt.Name]; ok && tt.Offset != slot.Offset {
+			t.Errorf("%s at %d, the forward plan's slot at %d", tt.Name, tt.Offset, slot.Offset)
+		}
+	}
+	record, err := ir.EncodeJSON(plan, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := DefaultOptions()
+	with.Forward = o.Forward
+	if invalid, err := VerifyRecord("train-backward.json", bwd, "bwd.json", record, with, 1<<30); err != nil || invalid != nil {
+		t.Errorf("with the forward graph: %v %v, want valid", invalid, err)
+	}
+	if invalid, err := VerifyRecord("train-backward.json", bwd, "bwd.json", record, DefaultOptions(), 1<<30); err != nil || len(invalid) == 0 || !strings.Contains(invalid[0].Error(), "share the forward plan's weight slots") {
+		t.Errorf("without the forward graph: %v %v, want invalid, for its notes", invalid, err)
+	}
+	with.Forward = &Forward{Name: "bad.json", Data: []byte(`{"nodes": 3}`)}
+	if _, err := VerifyRecord("train-backward.json", bwd, "bwd.json", record, with, 1<<30); err == nil || !strings.HasPrefix(err.Error(), "forward: bad.json") {
+		t.Errorf("a forward graph that does not read: %v, want an error naming forward and bad.json", err)
+	}
+}

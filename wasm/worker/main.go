@@ -133,6 +133,9 @@ func (w *worker) handle(m js.Value) {
 		if err == nil {
 			record, err = jsconv.Copy(r.Plan)
 		}
+		if err == nil {
+			err = withForward(&r.Options, r.ForwardName, r.Forward)
+		}
 		if err != nil {
 			fail(err)
 			return
@@ -150,12 +153,14 @@ func (w *worker) handle(m js.Value) {
 		}
 		w.mu.Unlock()
 	case "check":
-		// Before a byte of the file is read (the element's fetch asks).
-		err := planner.CheckInput(r.Name, r.Size, planner.BrowserMemoryLimit)
+		// Before a byte of the file is read (the element's fetch asks;
+		// the package's, with its options: their memory limit).
+		limit := r.Options.MemoryLimit()
+		err := planner.CheckInput(r.Name, r.Size, limit)
 		if r.Over {
-			err = planner.StreamTooLarge(r.Name, planner.BrowserMemoryLimit)
+			err = planner.StreamTooLarge(r.Name, limit)
 		}
-		ev := protocol.WorkerEvent{Type: "checked", ID: r.ID, Limit: planner.MaxInputBytes(planner.BrowserMemoryLimit)}
+		ev := protocol.WorkerEvent{Type: "checked", ID: r.ID, Limit: planner.MaxInputBytes(limit)}
 		if err != nil {
 			ev.Error = protocol.ErrorOf(err)
 		}
@@ -175,6 +180,9 @@ func (w *worker) handle(m js.Value) {
 		if err == nil {
 			// A fit search's symbol needs no value: each trial gives it one.
 			err = resolve(&req.Options, map[bool]string{true: req.Symbol}[r.Type == "fit"])
+		}
+		if err == nil {
+			err = withForward(&req.Options, r.ForwardName, r.Forward)
 		}
 		if err != nil {
 			if req.Pool > 0 { // the pool waits for the request's outcome
@@ -227,6 +235,9 @@ func (w *worker) handle(m js.Value) {
 			if err == nil {
 				sides[k].Options = d.Options
 				err = resolve(&sides[k].Options, "")
+			}
+			if err == nil {
+				err = withForward(&sides[k].Options, d.ForwardName, d.Forward)
 			}
 			if err != nil {
 				fail(fmt.Errorf("side %s: %w", key, err))
@@ -350,7 +361,16 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 	var labels [2]string
 	for k, s := range sides {
 		o := s.Options
-		in, err := planner.Load(s.Name, s.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
+		popts := o.PlaceOptions(planner.PlaceOptions{Yield: yielder()})
+		// The forward graph first, as the command line's diff plans it.
+		err := protocol.PlanForward(ctx, &o, popts)
+		var in *planner.Input
+		if err == nil {
+			in, err = planner.Load(s.Name, s.data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: o.MemoryLimit(), IfBranch: o.IfBranch})
+		}
+		if ctx.Err() != nil {
+			return cancelled()
+		}
 		if err != nil {
 			return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
 		}
@@ -358,7 +378,7 @@ func diff(ctx context.Context, sides [2]diffSide) (ev protocol.WorkerEvent) {
 		if p == nil {
 			prob, err := planner.Lower(in.Source, o.Options)
 			if err == nil {
-				p, _, err = planner.PlanProblem(ctx, prob, o.Strategy, planner.PlaceOptions{Yield: yielder()})
+				p, _, err = planner.PlanProblem(ctx, prob, o.Strategy, popts)
 			}
 			if ctx.Err() != nil {
 				return cancelled()
@@ -497,9 +517,20 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	if ctx.Err() != nil {
 		return cancelled(), nil, nil, nil, nil
 	}
-	o := req.Options
 	millis, lap := stopwatch()
-	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: planner.BrowserMemoryLimit, IfBranch: o.IfBranch})
+	progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
+	popts := req.Options.PlaceOptions(planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, Budget: req.Options.Budget})
+	// The forward graph of a training pair first, as the command line's
+	// --forward: its weight slots are part of the options the file
+	// lowers with (and relower's, which the fit report uses).
+	if err := protocol.PlanForward(ctx, &req.Options, popts); err != nil {
+		if ctx.Err() != nil {
+			return cancelled(), nil, nil, nil, nil
+		}
+		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil, nil, nil
+	}
+	o := req.Options
+	in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: o.Symbols, MaxMemory: o.MemoryLimit(), IfBranch: o.IfBranch})
 	if err != nil {
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}, nil, nil, nil, nil
 	}
@@ -507,8 +538,6 @@ func plan(ctx context.Context, req protocol.PlanRequest, data []byte, hold <-cha
 	p, member := in.Plan, -1
 	var prob *planner.Problem
 	if p == nil {
-		progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: req.ID, Message: msg}) }
-		popts := planner.PlaceOptions{Yield: yielder(), Progress: progress, Shard: req.Shard, Shards: req.Shards, NodeLimit: o.NodeLimit, Budget: o.Budget}
 		prob, err = planner.Lower(in.Source, o.Options)
 		if err == nil && req.Shard == 0 {
 			// Said once a request, by its first shard: what is being placed
@@ -654,7 +683,7 @@ func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin
 		}
 	}()
 	millis, lap := stopwatch()
-	popts := planner.PlaceOptions{Yield: yielder(), From: &s.place, NodeLimit: s.req.Options.NodeLimit}
+	popts := s.req.Options.PlaceOptions(planner.PlaceOptions{Yield: yielder(), From: &s.place})
 	p, pl, prove, err := placeAndRecord(ctx, s.prob, "auto", popts, s.req.Name)
 	if ctx.Err() != nil {
 		return cancelled(), nil, nil, nil
@@ -719,19 +748,26 @@ func relower(req protocol.PlanRequest, data []byte) func(map[string]int64) (*pla
 // (SymbolFit.WhatIf's: params skipped, another binding or profile).
 func relowerWith(req protocol.PlanRequest, data []byte) func(map[string]int64, func(*planner.Options)) (*planner.Problem, error) {
 	return func(syms map[string]int64, change func(*planner.Options)) (*planner.Problem, error) {
-		in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: syms, MaxMemory: planner.BrowserMemoryLimit, IfBranch: req.Options.IfBranch})
+		in, err := planner.Load(req.Name, data, ir.DecodeOptions{Symbols: syms, MaxMemory: req.Options.MemoryLimit(), IfBranch: req.Options.IfBranch})
 		if err != nil {
 			return nil, err // the decoder's error says where (the fit search reads ir.Error)
 		}
 		if in.Source == nil {
 			return nil, fmt.Errorf("%s: a plan record has no symbols to change", req.Name)
 		}
-		o := req.Options.Options
+		o := req.Options
 		o.Symbols = syms
 		if change != nil {
-			change(&o)
+			change(&o.Options)
 		}
-		return planner.Lower(in.Source, o)
+		// The forward graph again at these values, as the command line's
+		// fit plans it at each.
+		o.SharedWeights = nil
+		popts := o.PlaceOptions(planner.PlaceOptions{Yield: yielder()})
+		if err := protocol.PlanForward(context.Background(), &o, popts); err != nil {
+			return nil, err
+		}
+		return planner.Lower(in.Source, o.Options)
 	}
 }
 
@@ -781,7 +817,7 @@ func verify(r protocol.WorkerRequest, source, record []byte) (ev protocol.Worker
 			ev = protocol.WorkerEvent{Type: "error", Error: e}
 		}
 	}()
-	invalid, err := protocol.VerifyRecord(r.Name, source, r.Record, record, r.Options, planner.BrowserMemoryLimit)
+	invalid, err := protocol.VerifyRecord(r.Name, source, r.Record, record, r.Options, r.Options.MemoryLimit())
 	if err != nil {
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
 	}
@@ -845,4 +881,18 @@ func resolve(o *protocol.Options, symbol string) error {
 		return err
 	}
 	return o.ResolveFor(symbol)
+}
+
+// withForward sets a request's forward graph (the package's forward
+// option), when it has one, as the options' Forward.
+func withForward(o *protocol.Options, name string, b protocol.Blob) error {
+	if b == nil {
+		return nil
+	}
+	data, err := jsconv.Copy(b)
+	if err != nil {
+		return fmt.Errorf("forward: %w", err)
+	}
+	o.Forward = &protocol.Forward{Name: name, Data: data}
+	return nil
 }

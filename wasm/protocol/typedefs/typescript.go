@@ -194,6 +194,10 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The planner's progress, in words. */
   onProgress?: (message: string) => void;
+  /** A training pair's forward graph, as the command line's --forward: the file is its backward graph, whose params take the forward plan's weight slots. */
+  forward?: Input;
+  /** The forward graph's file name; its extension picks the format. */
+  forwardName?: string;
 }
 
 export type PlanOptions = Options & CallOptions;
@@ -227,7 +231,7 @@ export declare function fit(data: Input, options: PlanOptions & { symbol: string
 /** Why a tensor lives when and sits where it does in the file's plan. */
 export declare function explain(data: Input | PlanRecord, tensor: string, options?: PlanOptions): Promise<Explanation>;
 
-/** Compares two plans (files planned with their options, or records). */
+/** Compares two plans (files planned with their options, or records); optionsB are side B's whole options (default: options), the command line's -b flags and more. */
 export declare function diff(a: Input | PlanRecord, b: Input | PlanRecord, options?: PlanOptions, optionsB?: PlanOptions): Promise<Diff>;
 
 /** The plan's picture, as memplan's widget draws it: SVG text. */
