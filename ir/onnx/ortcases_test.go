@@ -26,6 +26,7 @@ func oracleCases() []oracleCase {
 	cases = append(cases, quantCases()...)
 	cases = append(cases, attentionCases()...)
 	cases = append(cases, miscCases()...)
+	cases = append(cases, gapCases()...)
 	return cases
 }
 
@@ -909,5 +910,56 @@ func refusedCases() []oracleCase {
 		return []string{m.in("query", elF32, 2, 1, nh*hd), m.in("key", elF32, 2, 1, nh*hd), m.in("value", elF32, 2, 1, nh*hd), "", "",
 			m.in("past_key", elF32, 2, nh, 7, hd), m.in("past_value", elF32, 2, nh, 7, hd), "past_sequence_length"}
 	}, []string{"output", "present_key", "present_value"}, aInt("num_heads", nh)))
+	return cases
+}
+
+// gapCases: ops whose rules came later than the families above (quantized
+// and unpooling convolutions, the signal ops, text vectorizing), one model
+// per form of each, so that a wrong shape rule is pinned to its form.
+func gapCases() []oracleCase {
+	var cases []oracleCase
+	add := func(name string, build func() *oxModel) {
+		cases = append(cases, oracleCase{name: name, build: build})
+	}
+	// onnxruntime runs uint8 data with uint8 output and int8 data with
+	// int8 output, the weights int8 either way.
+	qconv := func(el int64, xDims []any, w []int64, group int64, bias bool, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(10)
+			ins := []string{m.in("x", el, xDims...),
+				m.wv("xs", elF32, nil, 1), m.w("xz", el), m.w("w", elI8, w...),
+				m.wv("ws", elF32, nil, 1), m.w("wz", elI8), m.wv("ys", elF32, nil, 1), m.w("yz", el)}
+			if bias {
+				ins = append(ins, m.w("b", elI32, w[0]))
+			}
+			m.op("QLinearConv", ins, []string{"y"}, append(attrs, aInt("group", group))...)
+			m.out(el, "y")
+			return m
+		}
+	}
+	add("op_QLinearConv_pads_strides", qconv(elU8, []any{1, 4, 9, 9}, []int64{6, 4, 3, 3}, 1, false,
+		aInts("pads", 1, 0, 1, 0), aInts("strides", 2, 2)))
+	add("op_QLinearConv_grouped_bias", qconv(elI8, []any{2, 4, 7, 6}, []int64{6, 2, 2, 3}, 2, true,
+		aInts("dilations", 2, 1)))
+	add("op_ConvInteger", func() *oxModel {
+		m := newModel(10)
+		m.op("ConvInteger", []string{m.in("x", elU8, 1, 3, 8, 8), m.w("w", elU8, 5, 3, 3, 3)}, []string{"y"}, aInts("pads", 1, 1, 1, 1))
+		m.out(elI32, "y")
+		return m
+	})
+	unpool := func(withShape bool, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(11)
+			ins := []string{m.in("x", elF32, 1, 2, 3, 3), m.in("i", elI64, 1, 2, 3, 3)}
+			if withShape {
+				ins = append(ins, m.wv("os", elI64, []int64{4}, 1, 2, 7, 8))
+			}
+			m.op("MaxUnpool", ins, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_MaxUnpool_strides_pads", unpool(false, aInts("kernel_shape", 3, 2), aInts("strides", 2, 3), aInts("pads", 1, 0, 0, 1)))
+	add("op_MaxUnpool_output_shape", unpool(true, aInts("kernel_shape", 2, 2), aInts("strides", 2, 2)))
 	return cases
 }
