@@ -961,5 +961,69 @@ func gapCases() []oracleCase {
 	}
 	add("op_MaxUnpool_strides_pads", unpool(false, aInts("kernel_shape", 3, 2), aInts("strides", 2, 3), aInts("pads", 1, 0, 0, 1)))
 	add("op_MaxUnpool_output_shape", unpool(true, aInts("kernel_shape", 2, 2), aInts("strides", 2, 2)))
+	// DFT in its opset 17 form (axis attribute) and its opset 20 form
+	// (axis input), each with and without dft_length and onesided.
+	dft := func(opset int64, dims []any, length, axis int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(opset)
+			ins := []string{m.in("x", elF32, dims...), ""}
+			if length > 0 {
+				ins[1] = m.wv("len", elI64, nil, float64(length))
+			}
+			if opset >= 20 && axis != 0 {
+				ins = append(ins, m.wv("axis", elI64, nil, float64(axis)))
+			} else if axis != 0 {
+				attrs = append(attrs, aInt("axis", axis))
+			}
+			m.op("DFT", ins, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_DFT17_default_axis", dft(17, []any{2, 10, 6, 1}, 0, 0))
+	add("op_DFT17_onesided_length", dft(17, []any{2, 10, 6, 1}, 16, 1, aInt("onesided", 1)))
+	add("op_DFT17_axis2_inverse_complex", dft(17, []any{2, 10, 6, 2}, 0, 2, aInt("inverse", 1)))
+	add("op_DFT20_default_axis_onesided", dft(20, []any{2, 10, 7, 1}, 0, 0, aInt("onesided", 1)))
+	add("op_DFT20_axis_input_length", dft(20, []any{2, 10, 7, 2}, 5, 1))
+	add("op_DFT20_negative_axis_onesided_length", dft(20, []any{3, 4, 9, 1}, 12, -3, aInt("onesided", 1)))
+	stft := func(dims []any, step, window, frame int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(17)
+			ins := []string{m.in("x", elF32, dims...), m.wv("step", elI64, nil, float64(step)), "", ""}
+			if window > 0 {
+				ins[2] = m.wv("w", elF32, []int64{window})
+			}
+			if frame > 0 {
+				ins[3] = m.wv("len", elI64, nil, float64(frame))
+			}
+			m.op("STFT", ins, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_STFT_window", stft([]any{2, 128, 1}, 8, 16, 0))
+	add("op_STFT_frame_length_twosided", stft([]any{1, 100, 1}, 30, 0, 20, aInt("onesided", 0)))
+	add("op_STFT_window_and_length_odd", stft([]any{1, 50, 1}, 7, 15, 15))
+	for _, w := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
+		add("op_"+w, func() *oxModel {
+			m := newModel(17)
+			m.op(w, []string{m.wv("n", elI64, nil, 10)}, []string{"y"}, aInt("periodic", 0))
+			m.out(elF32, "y")
+			return m
+		})
+	}
+	add("op_HannWindow_double", func() *oxModel {
+		m := newModel(17)
+		m.op("HannWindow", []string{m.wv("n", elI32, nil, 7)}, []string{"y"}, aInt("output_datatype", elF64))
+		m.out(elF64, "y")
+		return m
+	})
+	add("op_MelWeightMatrix", func() *oxModel {
+		m := newModel(17)
+		m.op("MelWeightMatrix", []string{m.wv("bins", elI64, nil, 8), m.wv("dft", elI64, nil, 63), m.wv("sr", elI64, nil, 16000),
+			m.wv("lo", elF32, nil, 100), m.wv("hi", elF32, nil, 6000)}, []string{"y"})
+		m.out(elF32, "y")
+		return m
+	})
 	return cases
 }

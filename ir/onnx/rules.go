@@ -39,6 +39,7 @@ var ruleFamilies = []family{
 	{"Elementwise and broadcasting", "ops_elementwise.go", elementwiseRules},
 	{"Shape and indexing", "ops_shape.go", shapeRules},
 	{"Convolution and pooling", "ops_conv.go", convRules},
+	{"Signal processing", "ops_signal.go", signalRules},
 	{"Reductions", "ops_reduce.go", reduceRules},
 	{"Training losses", "ops_loss.go", lossRules},
 	{"Random", "ops_random.go", randomRules},
