@@ -1025,5 +1025,17 @@ func gapCases() []oracleCase {
 		m.out(elF32, "y")
 		return m
 	})
+	tfidf := func(dims []any, indexes []int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(9)
+			m.op("TfIdfVectorizer", []string{m.in("x", elI64, dims...)}, []string{"y"}, append(attrs,
+				aStr("mode", "TFIDF"), aInt("min_gram_length", 1), aInt("max_gram_length", 2), aInt("max_skip_count", 1),
+				aInts("ngram_counts", 0, 4), aInts("ngram_indexes", indexes...), aInts("pool_int64s", 2, 3, 5, 4, 5, 6, 7, 8, 6, 7))...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_TfIdfVectorizer_1d", tfidf([]any{12}, []int64{0, 1, 2, 3, 4, 5, 6}))
+	add("op_TfIdfVectorizer_2d_sparse_slots", tfidf([]any{3, 5}, []int64{10, 1, 2, 3, 4, 5, 6}))
 	return cases
 }

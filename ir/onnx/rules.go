@@ -40,6 +40,7 @@ var ruleFamilies = []family{
 	{"Shape and indexing", "ops_shape.go", shapeRules},
 	{"Convolution and pooling", "ops_conv.go", convRules},
 	{"Signal processing", "ops_signal.go", signalRules},
+	{"Text features", "ops_text.go", textRules},
 	{"Reductions", "ops_reduce.go", reduceRules},
 	{"Training losses", "ops_loss.go", lossRules},
 	{"Random", "ops_random.go", randomRules},
