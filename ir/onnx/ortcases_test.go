@@ -910,6 +910,27 @@ func refusedCases() []oracleCase {
 		return []string{m.in("query", elF32, 2, 1, nh*hd), m.in("key", elF32, 2, 1, nh*hd), m.in("value", elF32, 2, 1, nh*hd), "", "",
 			m.in("past_key", elF32, 2, nh, 7, hd), m.in("past_value", elF32, 2, nh, 7, hd), "past_sequence_length"}
 	}, []string{"output", "present_key", "present_value"}, aInt("num_heads", nh)))
+	// The preview training optimizers run only in onnxruntime's training
+	// builds.
+	optimizer := func(op string, groups ...string) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(17).use(trainingDomain, 1)
+			ins := []string{m.wv("r", elF32, nil, 0.1), m.wv("t", elI64, nil, 0)}
+			var outs []string
+			for _, g := range groups {
+				ins = append(ins, m.in(g, elF32, 3, 4))
+				if g != "G" {
+					outs = append(outs, g+"_new")
+				}
+			}
+			m.node(trainingDomain, op, ins, outs)
+			m.out(elF32, outs...)
+			return m
+		}
+	}
+	add("op_Adagrad", optimizer("Adagrad", "X", "G", "H"))
+	add("op_Adam", optimizer("Adam", "X", "G", "V", "H"))
+	add("op_Momentum", optimizer("Momentum", "X", "G", "V"))
 	return cases
 }
 

@@ -44,6 +44,7 @@ var ruleFamilies = []family{
 	{"Reductions", "ops_reduce.go", reduceRules},
 	{"Training losses", "ops_loss.go", lossRules},
 	{"Random", "ops_random.go", randomRules},
+	{"Training optimizers", "ops_training.go", trainingRules},
 	{"Matrix products", "ops_matmul.go", matmulRules},
 	{"Normalization", "ops_norm.go", normRules},
 	{"Quantization", "ops_quant.go", quantRules},
