@@ -1058,5 +1058,22 @@ func gapCases() []oracleCase {
 	}
 	add("op_TfIdfVectorizer_1d", tfidf([]any{12}, []int64{0, 1, 2, 3, 4, 5, 6}))
 	add("op_TfIdfVectorizer_2d_sparse_slots", tfidf([]any{3, 5}, []int64{10, 1, 2, 3, 4, 5, 6}))
+	// Data-dependent lengths, from constants.
+	compress := func(cond []float64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(11)
+			m.op("Compress", []string{m.in("x", elF32, 3, 4), m.wv("c", elBool, []int64{int64(len(cond))}, cond...)}, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_Compress_axis", compress([]float64{0, 1, 1}, aInt("axis", -2)))
+	add("op_Compress_flat_short", compress([]float64{1, 0, 1, 1, 0, 1, 1}))
+	add("op_NonZero_constant", func() *oxModel {
+		m := newModel(13)
+		m.op("NonZero", []string{m.wv("x", elI64, []int64{2, 3}, 0, 5, 0, 1, 1)}, []string{"y"})
+		m.out(elI64, "y")
+		return m
+	})
 	return cases
 }

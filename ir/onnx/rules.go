@@ -38,6 +38,7 @@ type family struct {
 var ruleFamilies = []family{
 	{"Elementwise and broadcasting", "ops_elementwise.go", elementwiseRules},
 	{"Shape and indexing", "ops_shape.go", shapeRules},
+	{"Data-dependent sizes", "ops_data.go", dataRules},
 	{"Convolution and pooling", "ops_conv.go", convRules},
 	{"Signal processing", "ops_signal.go", signalRules},
 	{"Text features", "ops_text.go", textRules},
