@@ -1069,6 +1069,24 @@ func gapCases() []oracleCase {
 	}
 	add("op_Compress_axis", compress([]float64{0, 1, 1}, aInt("axis", -2)))
 	add("op_Compress_flat_short", compress([]float64{1, 0, 1, 1, 0, 1, 1}))
+	// Scan: a running sum as state, a scan output per slice.
+	scanBody := graphP(input(vinfo("s", elF32, 3)), input(vinfo("x", elF32, 3)),
+		op("Add", []string{"s", "x"}, []string{"s2"}), op("Mul", []string{"s2", "x"}, []string{"e"}),
+		output(vinfo("s2", elF32, 3)), output(vinfo("e", elF32, 3)))
+	add("op_Scan_axes", func() *oxModel {
+		m := newModel(16)
+		m.op("Scan", []string{m.in("s0", elF32, 3), m.in("xs", elF32, 3, 6)}, []string{"final", "ys"},
+			aGraph("body", scanBody), aInt("num_scan_inputs", 1), aInts("scan_input_axes", 1), aInts("scan_output_axes", 1))
+		m.out(elF32, "final", "ys")
+		return m
+	})
+	add("op_Scan8_batch", func() *oxModel {
+		m := newModel(8)
+		m.op("Scan", []string{"", m.in("s0", elF32, 2, 3), m.in("xs", elF32, 2, 5, 3)}, []string{"final", "ys"},
+			aGraph("body", scanBody), aInt("num_scan_inputs", 1))
+		m.out(elF32, "final", "ys")
+		return m
+	})
 	add("op_NonZero_constant", func() *oxModel {
 		m := newModel(13)
 		m.op("NonZero", []string{m.wv("x", elI64, []int64{2, 3}, 0, 5, 0, 1, 1)}, []string{"y"})
