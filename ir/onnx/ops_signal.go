@@ -35,7 +35,8 @@ func (d *decoder) constScalar(n *node, i int, what string) (int64, bool) {
 
 // ruleDFT: the output is the input's shape with its last dim 2 (complex)
 // and the transformed axis dft_length long (the axis's own length when
-// no dft_length is given), or dft_length/2+1 when onesided. Opset 17 names
+// no dft_length is given), or dft_length/2+1 when onesided; a one-sided
+// inverse gives a real signal (last dim 1). Opset 17 names
 // the axis by attribute (default 1), opset 20 by an optional scalar input
 // (default -2); either way it is neither the last dim nor out of range.
 func ruleDFT(d *decoder, n *node, res []tinfo) []tinfo {
@@ -47,11 +48,6 @@ func ruleDFT(d *decoder, n *node, res []tinfo) []tinfo {
 	inverse, onesided := n.attrInt("inverse", 0), n.attrInt("onesided", 0)
 	if inverse != 0 && inverse != 1 || onesided != 0 && onesided != 1 {
 		return d.bad(res, "inverse %d and onesided %d must each be 0 or 1", inverse, onesided)
-	}
-	if inverse == 1 && onesided == 1 {
-		// A one-sided inverse gives a real signal whose length the
-		// one-sided spectrum does not fix; memplan does not guess it.
-		return d.fail(res, "an inverse one-sided DFT's output length is not inferred")
 	}
 	axis, axisWhat := n.attrInt("axis", 1), "the axis attribute"
 	if d.opset >= 20 {
@@ -79,7 +75,23 @@ func ruleDFT(d *decoder, n *node, res []tinfo) []tinfo {
 	if !ok || ax == r-1 {
 		return d.bad(res, "%s is %d; for a signal of rank %d it must name a dim other than the last, in [%d, %d]", axisWhat, axis, r, -r, r-2)
 	}
+	// A one-sided forward DFT takes a real signal and keeps half the
+	// spectrum; a one-sided inverse takes that half, complex, and gives
+	// a real signal, 2*(m-1) long unless dft_length says otherwise.
+	switch {
+	case onesided == 1 && inverse == 0 && xs[r-1] != 1:
+		return d.bad(res, "a one-sided DFT takes a real signal (last dim 1), this one is %v", xs)
+	case onesided == 1 && inverse == 1 && xs[r-1] != 2:
+		return d.bad(res, "an inverse one-sided DFT takes a complex half spectrum (last dim 2), this one is %v", xs)
+	}
 	length := xs[ax]
+	if onesided == 1 && inverse == 1 && !d.present(n, 1) {
+		l, err := ir.MulSize(xs[ax]-1, 2)
+		if err != nil || l < 1 {
+			return d.bad(res, "an inverse one-sided DFT of %d bins without dft_length would give 2×(%d-1) values; give dft_length", xs[ax], xs[ax])
+		}
+		length = l
+	}
 	if d.present(n, 1) {
 		l, ok := d.constScalar(n, 1, "dft_length")
 		if !ok {
@@ -92,7 +104,10 @@ func ruleDFT(d *decoder, n *node, res []tinfo) []tinfo {
 	}
 	out := append([]int64(nil), xs...)
 	out[ax], out[r-1] = length, 2
-	if onesided == 1 {
+	switch {
+	case onesided == 1 && inverse == 1:
+		out[r-1] = 1
+	case onesided == 1:
 		out[ax] = length/2 + 1
 	}
 	res[0] = known(x.dt, out)

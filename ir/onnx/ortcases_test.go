@@ -1004,6 +1004,10 @@ func gapCases() []oracleCase {
 	add("op_DFT17_default_axis", dft(17, []any{2, 10, 6, 1}, 0, 0))
 	add("op_DFT17_onesided_length", dft(17, []any{2, 10, 6, 1}, 16, 1, aInt("onesided", 1)))
 	add("op_DFT17_axis2_inverse_complex", dft(17, []any{2, 10, 6, 2}, 0, 2, aInt("inverse", 1)))
+	add("op_DFT17_negative_axis_length", dft(17, []any{2, 10, 6, 1}, 4, -2))
+	add("op_DFT20_inverse_onesided_length", dft(20, []any{2, 5, 2}, 9, 0, aInt("onesided", 1), aInt("inverse", 1)))
+	add("op_DFT20_inverse_onesided_axis1", dft(20, []any{3, 5, 4, 2}, 0, 1, aInt("onesided", 1), aInt("inverse", 1)))
+	add("op_DFT17_inverse_onesided", dft(17, []any{2, 5, 2}, 0, 0, aInt("onesided", 1), aInt("inverse", 1)))
 	add("op_DFT20_default_axis_onesided", dft(20, []any{2, 10, 7, 1}, 0, 0, aInt("onesided", 1)))
 	add("op_DFT20_axis_input_length", dft(20, []any{2, 10, 7, 2}, 5, 1))
 	add("op_DFT20_negative_axis_onesided_length", dft(20, []any{3, 4, 9, 1}, 12, -3, aInt("onesided", 1)))
@@ -1025,6 +1029,7 @@ func gapCases() []oracleCase {
 	add("op_STFT_window", stft([]any{2, 128, 1}, 8, 16, 0))
 	add("op_STFT_frame_length_twosided", stft([]any{1, 100, 1}, 30, 0, 20, aInt("onesided", 0)))
 	add("op_STFT_window_and_length_odd", stft([]any{1, 50, 1}, 7, 15, 15))
+	add("op_STFT_complex_onesided", stft([]any{1, 50, 2}, 7, 15, 15))
 	for _, w := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
 		add("op_"+w, func() *oxModel {
 			m := newModel(17)
