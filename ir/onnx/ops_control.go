@@ -15,6 +15,7 @@ import (
 var controlRules = []ruleSet{
 	{ops: []string{"If"}, rule: (*decoder).ifOutputs},
 	{ops: []string{"Loop"}, rule: (*decoder).loop},
+	{ops: []string{"Scan"}, rule: (*decoder).scan},
 	{ops: []string{"LSTM", "GRU", "RNN"}, rule: (*decoder).rnn},
 }
 
@@ -181,6 +182,12 @@ func describe(t tinfo) string {
 // inferSubgraph infers a branch graph that reads this scope's tensors and
 // returns what it finds for the branch's outputs.
 func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
+	return d.inferSubgraphWith(g, scope, nil)
+}
+
+// inferSubgraphWith is inferSubgraph with the subgraph's inputs given
+// (one per input, as the caller feeds them) instead of as declared.
+func (d *decoder) inferSubgraphWith(g *graph, scope string, ins []tinfo) []tinfo {
 	res := make([]tinfo, len(g.outputs))
 	unknown := func(rule string) []tinfo {
 		f := &failure{path: scope, op: "subgraph", rule: rule}
@@ -207,6 +214,11 @@ func (d *decoder) inferSubgraph(g *graph, scope string) []tinfo {
 		}
 	}
 	for i := range g.inputs {
+		if ins != nil {
+			t := ins[i]
+			sub.infos[g.inputs[i].name] = &t
+			continue
+		}
 		sub.infos[g.inputs[i].name] = sub.inputInfo(&g.inputs[i], fmt.Sprintf("%s.input[%d]", scope, i))
 	}
 	sub.extra = make([][]string, len(g.nodes))
@@ -254,6 +266,131 @@ func (d *decoder) loop(n *node, res []tinfo) []tinfo {
 			return d.fail(res, "the body does not declare loop-carried value %d with its initial shape %v", i, t.shape)
 		}
 		res[i] = known(t.dt, t.shape)
+	}
+	return res
+}
+
+// scan: the body runs once per slice of the scan inputs along their scan
+// axes, carrying N state values. memplan infers the body with the states'
+// shapes and one slice of each scan input: a final state has its initial
+// shape when the body keeps it, and a scan output is the body's
+// per-iteration output stacked along its scan axis. Opset 8's Scan has a
+// leading batch axis on every input and output and an optional
+// sequence_lens input first, which memplan does not read: it assumes the
+// full length.
+func (d *decoder) scan(n *node, res []tinfo) []tinfo {
+	body := n.attr("body")
+	if body == nil || body.g == nil {
+		return d.bad(res, "it has no body graph")
+	}
+	g := body.g
+	m := n.attrInt("num_scan_inputs", 0)
+	ins := n.inputs
+	batch := d.opset < 9
+	first := 0 // index of the first state input
+	if batch {
+		first = 1
+	}
+	if first > len(ins) || m < 1 || m > int64(len(ins)-first) {
+		return d.bad(res, "num_scan_inputs %d must be 1 or more and at most the node's %d inputs", m, len(ins)-first)
+	}
+	states := len(ins) - first - int(m)
+	if states > len(res) {
+		return d.bad(res, "the node has %d state inputs but only %d outputs", states, len(res))
+	}
+	k := len(res) - states
+	if len(g.inputs) != states+int(m) || len(g.outputs) != states+k {
+		return d.bad(res, "the body has %d inputs and %d outputs; %d states, %d scan inputs and %d scan outputs need %d and %d",
+			len(g.inputs), len(g.outputs), states, m, k, states+int(m), states+k)
+	}
+	axesOf := func(name string, count int) ([]int64, bool) {
+		v, ok := n.attrInts(name)
+		if !ok || len(v) == 0 {
+			return make([]int64, count), true
+		}
+		return v, len(v) == count
+	}
+	inAxes, ok1 := axesOf("scan_input_axes", int(m))
+	outAxes, ok2 := axesOf("scan_output_axes", k)
+	if !ok1 || !ok2 {
+		return d.bad(res, "scan_input_axes and scan_output_axes need %d and %d values", m, k)
+	}
+	if batch && (n.attr("scan_input_axes") != nil || n.attr("scan_output_axes") != nil) {
+		return d.bad(res, "Scan before opset 9 has no scan axes attributes")
+	}
+	// What the body is fed: each state as it comes, each scan input
+	// without its scan axis (and batch axis, before opset 9).
+	feed := make([]tinfo, len(g.inputs))
+	var batchN int64
+	seq := int64(-1)
+	for i := 0; i < states+int(m); i++ {
+		t := d.in(n, first+i)
+		if t == nil {
+			return d.bad(res, "input %d is missing", first+i)
+		}
+		if i < states {
+			res[i].dt = t.dt
+		}
+		if !t.ok {
+			return res
+		}
+		sh := t.shape
+		if batch {
+			if len(sh) < 1 {
+				return d.bad(res, "input %d is a scalar; before opset 9 every input has a batch axis", first+i)
+			}
+			if i == 0 {
+				batchN = sh[0]
+			} else if sh[0] != batchN {
+				return d.bad(res, "input %d has batch %d, input %d batch %d", first+i, sh[0], first, batchN)
+			}
+			sh = sh[1:]
+		}
+		if i < states {
+			feed[i] = known(t.dt, sh)
+			continue
+		}
+		ax, ok := normAxis(inAxes[i-states], len(sh))
+		if batch {
+			ax, ok = 0, len(sh) > 0
+		}
+		if !ok {
+			return d.bad(res, "scan input %d (input %d, %v) has no axis %d to scan", i-states, first+i, t.shape, inAxes[i-states])
+		}
+		if seq >= 0 && sh[ax] != seq {
+			return d.bad(res, "scan input %d has %d slices along its axis, scan input 0 has %d", i-states, sh[ax], seq)
+		}
+		seq = sh[ax]
+		feed[i] = known(t.dt, slices.Delete(slices.Clone(sh), ax, ax+1))
+	}
+	out := d.inferSubgraphWith(g, d.nodePath(d.cur)+".attribute[body]", feed)
+	for i := range res {
+		o := out[i]
+		if !o.ok || o.dt == 0 {
+			res[i].dt = o.dt
+			return d.fail(res, "the body gives its output %d %s", i, describe(o))
+		}
+		var sh []int64
+		if i < states {
+			if !slices.Equal(o.shape, feed[i].shape) || o.dt != feed[i].dt {
+				return d.fail(res, "the body turns state %d from %v %s into %v %s, so its shape may change every iteration",
+					i, feed[i].shape, elemName(feed[i].dt), o.shape, elemName(o.dt))
+			}
+			sh = slices.Clone(o.shape)
+		} else {
+			ax, ok := normAxis(outAxes[i-states], len(o.shape)+1)
+			if batch {
+				ax, ok = 0, true
+			}
+			if !ok {
+				return d.bad(res, "scan_output_axes %d is out of range for the body's rank-%d output %d", outAxes[i-states], len(o.shape), i)
+			}
+			sh = slices.Insert(slices.Clone(o.shape), ax, seq)
+		}
+		if batch {
+			sh = append([]int64{batchN}, sh...)
+		}
+		res[i] = known(o.dt, sh)
 	}
 	return res
 }

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"fmt"
 	"slices"
 
 	"memplan/ir"
@@ -9,7 +10,8 @@ import (
 // Convolution and pooling ops, and the spatial samplers beside them.
 
 var convRules = []ruleSet{
-	{ops: []string{"Conv", "ConvInteger", "MaxPool", "AveragePool", "LpPool", "ConvTranspose"}, rule: (*decoder).convPool},
+	{ops: []string{"Conv", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "LpPool", "ConvTranspose"}, rule: (*decoder).convPool},
+	{ops: []string{"MaxUnpool"}, rule: ruleMaxUnpool},
 	{ops: []string{"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}, rule: ruleGlobalAveragePool},
 	{ops: []string{"RoiAlign"}, rule: ruleRoiAlign},
 	{ops: []string{"GridSample"}, rule: ruleGridSample},
@@ -63,10 +65,22 @@ func ruleGridSample(d *decoder, n *node, res []tinfo) []tinfo {
 func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	xs, ok := d.shape(n, 0)
 	x := d.in(n, 0)
+	// QLinearConv's weights are input 3 (after x's scale and zero point);
+	// its output has the type of y_zero_point (input 7).
+	wi := 1
+	if n.op == "QLinearConv" {
+		wi = 3
+	}
 	if x != nil {
 		res[0].dt = x.dt
-		if n.op == "ConvInteger" {
+		switch n.op {
+		case "ConvInteger":
 			res[0].dt = tInt32
+		case "QLinearConv":
+			if len(n.inputs) < 8 || n.inputs[7] == "" {
+				return d.bad(res, "QLinearConv needs 8 or 9 inputs (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, optional B), this node has %d", len(n.inputs))
+			}
+			res[0].dt = dtOf(d.in(n, 7))
 		}
 	}
 	if !ok {
@@ -76,16 +90,21 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 		return d.fail(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
 	}
 	sp := len(xs) - 2
-	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "ConvTranspose"
+	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "QLinearConv" || n.op == "ConvTranspose"
 	kernel, hasK := n.attrInts("kernel_shape")
 	ch := xs[1]
 	if isConv {
-		ws, wok := d.shape(n, 1)
+		ws, wok := d.shape(n, wi)
 		if !wok {
 			return res
 		}
 		if len(ws) != len(xs) {
 			return d.fail(res, "the weights' rank %d differs from the data's rank %d", len(ws), len(xs))
+		}
+		if n.op == "QLinearConv" {
+			if why := qconvWhy(d, n, xs, ws); why != "" {
+				return d.bad(res, "%s", why)
+			}
 		}
 		if !hasK {
 			kernel = ws[2:]
@@ -186,5 +205,106 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	if n.op == "MaxPool" && len(res) > 1 {
 		res[1] = known(tInt64, out)
 	}
+	return res
+}
+
+// qconvWhy checks what QLinearConv adds to Conv: the weights' input
+// channels times group are the data's channels, and the bias, if any, has
+// one value per output channel.
+func qconvWhy(d *decoder, n *node, xs, ws []int64) string {
+	g := n.attrInt("group", 1)
+	if g < 1 {
+		return fmt.Sprintf("group %d must be 1 or more", g)
+	}
+	if c := mulOK(ws[1], g); c != xs[1] {
+		return fmt.Sprintf("the weights %v take %d input channels × group %d, but the data %v has %d channels", ws, ws[1], g, xs, xs[1])
+	}
+	if ws[0]%g != 0 {
+		return fmt.Sprintf("the weights' %d output channels do not divide into group %d", ws[0], g)
+	}
+	if d.present(n, 8) {
+		if bs, ok := d.shape(n, 8); ok && !slices.Equal(bs, ws[:1]) {
+			return fmt.Sprintf("input 8 (B) has shape %v, want [%d], one value per output channel", bs, ws[0])
+		}
+	}
+	return ""
+}
+
+// ruleMaxUnpool: the inverse of MaxPool. Each spatial dim is
+// (in-1)*stride + kernel - pad_begin - pad_end, unless the output_shape
+// input (a constant) gives the whole shape.
+func ruleMaxUnpool(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	if x == nil {
+		return d.bad(res, "input 0 (X) is missing")
+	}
+	res[0].dt = x.dt
+	if len(n.inputs) < 2 || n.inputs[1] == "" {
+		return d.bad(res, "input 1 (I, the indices MaxPool gave) is missing")
+	}
+	xs, xok := d.shape(n, 0)
+	is, iok := d.shape(n, 1)
+	if !xok || !iok {
+		return res
+	}
+	if len(xs) < 3 {
+		return d.bad(res, "MaxUnpool needs data of rank 3 or more, got rank %d", len(xs))
+	}
+	if !slices.Equal(xs, is) {
+		return d.bad(res, "the indices' shape %v differs from the data's %v", is, xs)
+	}
+	sp := len(xs) - 2
+	kernel, ok := n.attrInts("kernel_shape")
+	if !ok || len(kernel) != sp {
+		return d.bad(res, "kernel_shape %v needs %d values, one per spatial axis", kernel, sp)
+	}
+	strides, ok := n.attrInts("strides")
+	if !ok || len(strides) == 0 {
+		strides = slices.Repeat([]int64{1}, sp)
+	}
+	pads, ok := n.attrInts("pads")
+	if !ok || len(pads) == 0 {
+		pads = make([]int64, 2*sp)
+	}
+	if len(strides) != sp || len(pads) != 2*sp {
+		return d.bad(res, "strides %v and pads %v need %d and %d values", strides, pads, sp, 2*sp)
+	}
+	if d.present(n, 2) {
+		os, ok := d.constInts(n, 2, "output_shape")
+		if !ok {
+			return res
+		}
+		if len(os) != len(xs) || slices.ContainsFunc(os, func(v int64) bool { return v < 0 }) {
+			return d.bad(res, "input 2 (output_shape) is %v; it needs %d dims, none negative", os, len(xs))
+		}
+		if os[0] != xs[0] || os[1] != xs[1] {
+			return d.bad(res, "input 2 (output_shape) %v must keep the data's batch %d and channels %d", os, xs[0], xs[1])
+		}
+		res[0] = known(x.dt, os)
+		return res
+	}
+	out := []int64{xs[0], xs[1]}
+	for i := 0; i < sp; i++ {
+		k, s, pb, pe := kernel[i], strides[i], pads[i], pads[i+sp]
+		if k < 1 || s < 1 || pb < 0 || pe < 0 {
+			return d.bad(res, "spatial axis %d: kernel %d and stride %d must be 1 or more, pads %d and %d not negative", i, k, s, pb, pe)
+		}
+		if xs[i+2] == 0 {
+			return d.bad(res, "spatial axis %d of the data is empty", i)
+		}
+		o, err := ir.MulSize(xs[i+2]-1, s)
+		if err == nil {
+			o, err = ir.AddSize(o, k)
+		}
+		if err != nil {
+			return d.bad(res, "spatial axis %d: (%d-1)×stride %d + kernel %d: %v", i, xs[i+2], s, k, err)
+		}
+		p, err := ir.AddSize(pb, pe)
+		if err != nil || o <= p {
+			return d.bad(res, "spatial axis %d: pads %d and %d leave no output", i, pb, pe)
+		}
+		out = append(out, o-p)
+	}
+	res[0] = known(x.dt, out)
 	return res
 }

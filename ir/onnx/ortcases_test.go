@@ -26,6 +26,7 @@ func oracleCases() []oracleCase {
 	cases = append(cases, quantCases()...)
 	cases = append(cases, attentionCases()...)
 	cases = append(cases, miscCases()...)
+	cases = append(cases, gapCases()...)
 	return cases
 }
 
@@ -909,5 +910,193 @@ func refusedCases() []oracleCase {
 		return []string{m.in("query", elF32, 2, 1, nh*hd), m.in("key", elF32, 2, 1, nh*hd), m.in("value", elF32, 2, 1, nh*hd), "", "",
 			m.in("past_key", elF32, 2, nh, 7, hd), m.in("past_value", elF32, 2, nh, 7, hd), "past_sequence_length"}
 	}, []string{"output", "present_key", "present_value"}, aInt("num_heads", nh)))
+	// The preview training optimizers run only in onnxruntime's training
+	// builds.
+	optimizer := func(op string, groups ...string) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(17).use(trainingDomain, 1)
+			ins := []string{m.wv("r", elF32, nil, 0.1), m.wv("t", elI64, nil, 0)}
+			var outs []string
+			for _, g := range groups {
+				ins = append(ins, m.in(g, elF32, 3, 4))
+				if g != "G" {
+					outs = append(outs, g+"_new")
+				}
+			}
+			m.node(trainingDomain, op, ins, outs)
+			m.out(elF32, outs...)
+			return m
+		}
+	}
+	add("op_Adagrad", optimizer("Adagrad", "X", "G", "H"))
+	add("op_Adam", optimizer("Adam", "X", "G", "V", "H"))
+	add("op_Momentum", optimizer("Momentum", "X", "G", "V"))
+	return cases
+}
+
+// gapCases: ops whose rules came later than the families above (quantized
+// and unpooling convolutions, the signal ops, text vectorizing), one model
+// per form of each, so that a wrong shape rule is pinned to its form.
+func gapCases() []oracleCase {
+	var cases []oracleCase
+	add := func(name string, build func() *oxModel) {
+		cases = append(cases, oracleCase{name: name, build: build})
+	}
+	// onnxruntime runs uint8 data with uint8 output and int8 data with
+	// int8 output, the weights int8 either way.
+	qconv := func(el int64, xDims []any, w []int64, group int64, bias bool, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(10)
+			ins := []string{m.in("x", el, xDims...),
+				m.wv("xs", elF32, nil, 1), m.w("xz", el), m.w("w", elI8, w...),
+				m.wv("ws", elF32, nil, 1), m.w("wz", elI8), m.wv("ys", elF32, nil, 1), m.w("yz", el)}
+			if bias {
+				ins = append(ins, m.w("b", elI32, w[0]))
+			}
+			m.op("QLinearConv", ins, []string{"y"}, append(attrs, aInt("group", group))...)
+			m.out(el, "y")
+			return m
+		}
+	}
+	add("op_QLinearConv_pads_strides", qconv(elU8, []any{1, 4, 9, 9}, []int64{6, 4, 3, 3}, 1, false,
+		aInts("pads", 1, 0, 1, 0), aInts("strides", 2, 2)))
+	add("op_QLinearConv_grouped_bias", qconv(elI8, []any{2, 4, 7, 6}, []int64{6, 2, 2, 3}, 2, true,
+		aInts("dilations", 2, 1)))
+	add("op_ConvInteger", func() *oxModel {
+		m := newModel(10)
+		m.op("ConvInteger", []string{m.in("x", elU8, 1, 3, 8, 8), m.w("w", elU8, 5, 3, 3, 3)}, []string{"y"}, aInts("pads", 1, 1, 1, 1))
+		m.out(elI32, "y")
+		return m
+	})
+	unpool := func(withShape bool, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(11)
+			ins := []string{m.in("x", elF32, 1, 2, 3, 3), m.in("i", elI64, 1, 2, 3, 3)}
+			if withShape {
+				ins = append(ins, m.wv("os", elI64, []int64{4}, 1, 2, 7, 8))
+			}
+			m.op("MaxUnpool", ins, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_MaxUnpool_strides_pads", unpool(false, aInts("kernel_shape", 3, 2), aInts("strides", 2, 3), aInts("pads", 1, 0, 0, 1)))
+	add("op_MaxUnpool_output_shape", unpool(true, aInts("kernel_shape", 2, 2), aInts("strides", 2, 2)))
+	// DFT in its opset 17 form (axis attribute) and its opset 20 form
+	// (axis input), each with and without dft_length and onesided.
+	dft := func(opset int64, dims []any, length, axis int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(opset)
+			ins := []string{m.in("x", elF32, dims...), ""}
+			if length > 0 {
+				ins[1] = m.wv("len", elI64, nil, float64(length))
+			}
+			if opset >= 20 && axis != 0 {
+				ins = append(ins, m.wv("axis", elI64, nil, float64(axis)))
+			} else if axis != 0 {
+				attrs = append(attrs, aInt("axis", axis))
+			}
+			m.op("DFT", ins, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_DFT17_default_axis", dft(17, []any{2, 10, 6, 1}, 0, 0))
+	add("op_DFT17_onesided_length", dft(17, []any{2, 10, 6, 1}, 16, 1, aInt("onesided", 1)))
+	add("op_DFT17_axis2_inverse_complex", dft(17, []any{2, 10, 6, 2}, 0, 2, aInt("inverse", 1)))
+	add("op_DFT17_negative_axis_length", dft(17, []any{2, 10, 6, 1}, 4, -2))
+	add("op_DFT20_inverse_onesided_length", dft(20, []any{2, 5, 2}, 9, 0, aInt("onesided", 1), aInt("inverse", 1)))
+	add("op_DFT20_inverse_onesided_axis1", dft(20, []any{3, 5, 4, 2}, 0, 1, aInt("onesided", 1), aInt("inverse", 1)))
+	add("op_DFT17_inverse_onesided", dft(17, []any{2, 5, 2}, 0, 0, aInt("onesided", 1), aInt("inverse", 1)))
+	add("op_DFT20_default_axis_onesided", dft(20, []any{2, 10, 7, 1}, 0, 0, aInt("onesided", 1)))
+	add("op_DFT20_axis_input_length", dft(20, []any{2, 10, 7, 2}, 5, 1))
+	add("op_DFT20_negative_axis_onesided_length", dft(20, []any{3, 4, 9, 1}, 12, -3, aInt("onesided", 1)))
+	stft := func(dims []any, step, window, frame int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(17)
+			ins := []string{m.in("x", elF32, dims...), m.wv("step", elI64, nil, float64(step)), "", ""}
+			if window > 0 {
+				ins[2] = m.wv("w", elF32, []int64{window})
+			}
+			if frame > 0 {
+				ins[3] = m.wv("len", elI64, nil, float64(frame))
+			}
+			m.op("STFT", ins, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_STFT_window", stft([]any{2, 128, 1}, 8, 16, 0))
+	add("op_STFT_frame_length_twosided", stft([]any{1, 100, 1}, 30, 0, 20, aInt("onesided", 0)))
+	add("op_STFT_window_and_length_odd", stft([]any{1, 50, 1}, 7, 15, 15))
+	add("op_STFT_complex_onesided", stft([]any{1, 50, 2}, 7, 15, 15))
+	for _, w := range []string{"HannWindow", "HammingWindow", "BlackmanWindow"} {
+		add("op_"+w, func() *oxModel {
+			m := newModel(17)
+			m.op(w, []string{m.wv("n", elI64, nil, 10)}, []string{"y"}, aInt("periodic", 0))
+			m.out(elF32, "y")
+			return m
+		})
+	}
+	add("op_HannWindow_double", func() *oxModel {
+		m := newModel(17)
+		m.op("HannWindow", []string{m.wv("n", elI32, nil, 7)}, []string{"y"}, aInt("output_datatype", elF64))
+		m.out(elF64, "y")
+		return m
+	})
+	add("op_MelWeightMatrix", func() *oxModel {
+		m := newModel(17)
+		m.op("MelWeightMatrix", []string{m.wv("bins", elI64, nil, 8), m.wv("dft", elI64, nil, 63), m.wv("sr", elI64, nil, 16000),
+			m.wv("lo", elF32, nil, 100), m.wv("hi", elF32, nil, 6000)}, []string{"y"})
+		m.out(elF32, "y")
+		return m
+	})
+	tfidf := func(dims []any, indexes []int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(9)
+			m.op("TfIdfVectorizer", []string{m.in("x", elI64, dims...)}, []string{"y"}, append(attrs,
+				aStr("mode", "TFIDF"), aInt("min_gram_length", 1), aInt("max_gram_length", 2), aInt("max_skip_count", 1),
+				aInts("ngram_counts", 0, 4), aInts("ngram_indexes", indexes...), aInts("pool_int64s", 2, 3, 5, 4, 5, 6, 7, 8, 6, 7))...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_TfIdfVectorizer_1d", tfidf([]any{12}, []int64{0, 1, 2, 3, 4, 5, 6}))
+	add("op_TfIdfVectorizer_2d_sparse_slots", tfidf([]any{3, 5}, []int64{10, 1, 2, 3, 4, 5, 6}))
+	// Data-dependent lengths, from constants.
+	compress := func(cond []float64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(11)
+			m.op("Compress", []string{m.in("x", elF32, 3, 4), m.wv("c", elBool, []int64{int64(len(cond))}, cond...)}, []string{"y"}, attrs...)
+			m.out(elF32, "y")
+			return m
+		}
+	}
+	add("op_Compress_axis", compress([]float64{0, 1, 1}, aInt("axis", -2)))
+	add("op_Compress_flat_short", compress([]float64{1, 0, 1, 1, 0, 1, 1}))
+	// Scan: a running sum as state, a scan output per slice.
+	scanBody := graphP(input(vinfo("s", elF32, 3)), input(vinfo("x", elF32, 3)),
+		op("Add", []string{"s", "x"}, []string{"s2"}), op("Mul", []string{"s2", "x"}, []string{"e"}),
+		output(vinfo("s2", elF32, 3)), output(vinfo("e", elF32, 3)))
+	add("op_Scan_axes", func() *oxModel {
+		m := newModel(16)
+		m.op("Scan", []string{m.in("s0", elF32, 3), m.in("xs", elF32, 3, 6)}, []string{"final", "ys"},
+			aGraph("body", scanBody), aInt("num_scan_inputs", 1), aInts("scan_input_axes", 1), aInts("scan_output_axes", 1))
+		m.out(elF32, "final", "ys")
+		return m
+	})
+	add("op_Scan8_batch", func() *oxModel {
+		m := newModel(8)
+		m.op("Scan", []string{"", m.in("s0", elF32, 2, 3), m.in("xs", elF32, 2, 5, 3)}, []string{"final", "ys"},
+			aGraph("body", scanBody), aInt("num_scan_inputs", 1))
+		m.out(elF32, "final", "ys")
+		return m
+	})
+	add("op_NonZero_constant", func() *oxModel {
+		m := newModel(13)
+		m.op("NonZero", []string{m.wv("x", elI64, []int64{2, 3}, 0, 5, 0, 1, 1)}, []string{"y"})
+		m.out(elI64, "y")
+		return m
+	})
 	return cases
 }

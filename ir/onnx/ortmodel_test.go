@@ -273,16 +273,3 @@ func (m *oxModel) bytes() []byte {
 	}
 	return b
 }
-
-func aFloat(name string, v float32) attrFn {
-	return func(b pb) pb {
-		a := pb{}.str(1, name).i64(20, 1)
-		a = protowire.AppendTag(a, 2, protowire.Fixed32Type)
-		a = protowire.AppendFixed32(a, math.Float32bits(v))
-		return b.msg(5, a)
-	}
-}
-
-func aStr(name, v string) attrFn {
-	return func(b pb) pb { return b.msg(5, pb{}.str(1, name).i64(20, 3).str(4, v)) }
-}
