@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,7 +156,17 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 	}
 	plan.Saved = plan.TotalUnshared - plan.ArenaSize
 	plan.Fragmentation = fragmentation(pl.Arena, lb)
-	reuses := ReusedFrom(p, pl.Offsets)
+	// The reuses, the costliest part of the record on large problems, are
+	// found beside the building of the rest where there is a second
+	// thread (not in wasm, whose callers recover a panic of this one),
+	// and filled in after.
+	reused := make(chan []int, 1)
+	findReuses := func() { reused <- ReusedFrom(p, pl.Offsets) }
+	if runtime.GOMAXPROCS(0) > 1 {
+		go findReuses()
+	} else {
+		findReuses()
+	}
 	plan.Tensors = make([]PlanTensor, len(p.Tensors))
 	for i := range p.Tensors {
 		ti := &p.Tensors[i]
@@ -174,9 +185,6 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			if a := p.Buffers[ti.Buffer].Align; a != p.Alignment {
 				t.Alignment = a
 			}
-			if r := reuses[ti.Buffer]; r >= 0 {
-				t.Reuses = p.Tensors[p.Buffers[r].Tensor].Name
-			}
 		default: // view
 			root := &p.Tensors[ti.Root]
 			t.Root = root.Name
@@ -186,6 +194,14 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			}
 		}
 		plan.Tensors[i] = t
+	}
+	reuses := <-reused
+	for i := range p.Tensors {
+		if ti := &p.Tensors[i]; !ti.Skipped && ti.Buffer >= 0 {
+			if r := reuses[ti.Buffer]; r >= 0 {
+				plan.Tensors[i].Reuses = p.Tensors[p.Buffers[r].Tensor].Name
+			}
+		}
 	}
 	// The record says the GPU as binding and limits, and the forward
 	// plan's weights as the fixed offsets it has.
