@@ -13,9 +13,9 @@ type keyed struct {
 }
 
 // sortedIndices sorts ks by their keys in turn, then by index, all
-// ascending, and returns the indices in that order (into ks's own
-// memory's worth of a new slice). The order is total, so it is the one
-// any sort with these comparisons gives.
+// ascending, and returns the indices in that order as a new slice. The
+// order is total, so it is the one any sort with these comparisons
+// gives.
 func sortedIndices(ks []keyed) []int {
 	slices.SortFunc(ks, func(a, b keyed) int {
 		switch {
