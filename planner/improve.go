@@ -148,21 +148,17 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 	for _, i := range pr.movable {
 		im.align = max(im.align, bs[i].Align)
 	}
-	im.byBirth = append(slices.Clone(pr.movable), pr.fixed...)
 	// Ties in the order given (movable, then fixed, each by index), as a
 	// stable sort would leave them, in O(n log n).
-	slices.SortFunc(im.byBirth, func(a, b int) int {
-		switch {
-		case bs[a].Birth != bs[b].Birth:
-			return bs[a].Birth - bs[b].Birth
-		case bs[a].Fixed != bs[b].Fixed:
-			if bs[a].Fixed {
-				return 1
-			}
-			return -1
+	ks := make([]keyed, 0, len(pr.movable)+len(pr.fixed))
+	for _, i := range append(slices.Clone(pr.movable), pr.fixed...) {
+		fixed := int64(0)
+		if bs[i].Fixed {
+			fixed = 1
 		}
-		return a - b
-	})
+		ks = append(ks, keyed{[4]int64{int64(bs[i].Birth), fixed}, i})
+	}
+	im.byBirth = sortedIndices(ks)
 	for _, i := range im.byBirth {
 		im.maxLife = max(im.maxLife, bs[i].Death-bs[i].Birth)
 	}

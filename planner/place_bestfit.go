@@ -136,57 +136,53 @@ func lifetime(b *Buffer) int64 { return int64(b.Death-b.Birth) + 1 }
 // the buffer index, so the result is deterministic.
 func (pr *prepared) order(o fitOrder) []int {
 	bs := pr.p.Buffers
-	ord := slices.Clone(pr.movable)
-	var key func(a, b int) int
+	var key func(b *Buffer) (int64, int64) // smallest first
 	switch o {
 	case orderSpatial:
-		key = func(a, b int) int {
-			if c := cmpInt64(bs[b].Span(), bs[a].Span()); c != 0 {
-				return c
-			}
-			return cmpInt64(lifetime(&bs[b]), lifetime(&bs[a]))
-		}
+		key = func(b *Buffer) (int64, int64) { return -b.Span(), -lifetime(b) }
 	case orderTemporal:
-		key = func(a, b int) int {
-			if c := cmpInt64(lifetime(&bs[b]), lifetime(&bs[a])); c != 0 {
-				return c
-			}
-			return cmpInt64(bs[b].Span(), bs[a].Span())
-		}
+		key = func(b *Buffer) (int64, int64) { return -lifetime(b), -b.Span() }
 	case orderArea:
-		// float64: size × lifetime can pass 2^63 for large CSVs.
-		area := func(i int) float64 { return float64(bs[i].Span()) * float64(lifetime(&bs[i])) }
-		key = func(a, b int) int {
-			if x, y := area(a), area(b); x != y {
-				if x > y {
-					return -1
-				}
-				return 1
-			}
-			return cmpInt64(bs[b].Span(), bs[a].Span())
-		}
+		return pr.areaOrder()
 	case orderBreadth:
 		return pr.breadthOrder(nil)
 	case orderBreadthNewest:
-		return pr.breadthOrder(func(a, b *Buffer) int {
-			if c := cmpInt64(b.Span(), a.Span()); c != 0 {
-				return c
-			}
-			return b.Birth - a.Birth
-		})
+		// Largest first, then the newest.
+		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return -b.Span(), -int64(b.Birth) })
 	case orderBreadthDying:
-		return pr.breadthOrder(func(a, b *Buffer) int { return a.Death - b.Death })
+		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return int64(b.Death), -b.Span() })
 	case orderBreadthOldest:
-		return pr.breadthOrder(func(a, b *Buffer) int { return a.Birth - b.Birth })
+		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return int64(b.Birth), -b.Span() })
 	case orderBreadthLasting:
-		return pr.breadthOrder(func(a, b *Buffer) int { return b.Death - a.Death })
+		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return -int64(b.Death), -b.Span() })
 	case orderSize:
-		key = func(a, b int) int { return cmpInt64(bs[b].Size, bs[a].Size) }
+		key = func(b *Buffer) (int64, int64) { return -b.Size, 0 }
 	}
 	// Ties go to the lower index, as a stable sort of the index-ordered
-	// movable list would, without the stable sort's extra moves.
+	// movable list would.
+	ks := make([]keyed, len(pr.movable))
+	for n, i := range pr.movable {
+		k0, k1 := key(&bs[i])
+		ks[n] = keyed{[4]int64{k0, k1}, i}
+	}
+	return sortedIndices(ks)
+}
+
+// areaOrder is order by area (span × lifetime), largest first, then
+// largest span, then by index; the area as a float64, since it can pass
+// 2^63 for large CSVs.
+func (pr *prepared) areaOrder() []int {
+	bs := pr.p.Buffers
+	ord := slices.Clone(pr.movable)
+	area := func(i int) float64 { return float64(bs[i].Span()) * float64(lifetime(&bs[i])) }
 	slices.SortFunc(ord, func(a, b int) int {
-		if c := key(a, b); c != 0 {
+		if x, y := area(a), area(b); x != y {
+			if x > y {
+				return -1
+			}
+			return 1
+		}
+		if c := cmpInt64(bs[b].Span(), bs[a].Span()); c != 0 {
 			return c
 		}
 		return a - b

@@ -1,9 +1,6 @@
 package planner
 
-import (
-	"context"
-	"slices"
-)
+import "context"
 
 // Greedy by breadth (TFLite): steps are visited from the busiest (most
 // live bytes) down; at each, its still unplaced buffers go largest first
@@ -18,9 +15,9 @@ func placeBreadth(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 }
 
 // breadthOrder returns the movable buffers in greedy-by-breadth order;
-// within one section, buffers go in the order within gives, then largest
-// first, then by index.
-func (pr *prepared) breadthOrder(within func(a, b *Buffer) int) []int {
+// within one section, buffers go by the two keys within gives, smallest
+// first (nil: largest first), then by index.
+func (pr *prepared) breadthOrder(within func(b *Buffer) (int64, int64)) []int {
 	p := pr.p
 	n := pr.tl.len()
 	live := pr.live
@@ -65,25 +62,14 @@ func (pr *prepared) breadthOrder(within func(a, b *Buffer) int) []int {
 		}
 		peak[i] = best
 	}
-	ord := slices.Clone(pr.movable)
 	bs := p.Buffers
-	slices.SortFunc(ord, func(a, b int) int {
-		sa, sb := peak[a], peak[b]
-		if live[sa] != live[sb] {
-			return cmpInt64(live[sb], live[sa])
-		}
-		if sa != sb {
-			return int(sa - sb)
-		}
+	ks := make([]keyed, len(pr.movable))
+	for n, i := range pr.movable {
+		w0, w1 := -bs[i].Span(), int64(0)
 		if within != nil {
-			if c := within(&bs[a], &bs[b]); c != 0 {
-				return c
-			}
+			w0, w1 = within(&bs[i])
 		}
-		if c := cmpInt64(bs[b].Span(), bs[a].Span()); c != 0 {
-			return c
-		}
-		return a - b
-	})
-	return ord
+		ks[n] = keyed{[4]int64{-live[peak[i]], int64(peak[i]), w0, w1}, i}
+	}
+	return sortedIndices(ks)
 }

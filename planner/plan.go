@@ -8,7 +8,9 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"memplan/ir"
@@ -154,7 +156,17 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 	}
 	plan.Saved = plan.TotalUnshared - plan.ArenaSize
 	plan.Fragmentation = fragmentation(pl.Arena, lb)
-	reuses := ReusedFrom(p, pl.Offsets)
+	// The reuses, the costliest part of the record on large problems, are
+	// found beside the building of the rest where there is a second
+	// thread (not in wasm, whose callers recover a panic of this one),
+	// and filled in after.
+	reused := make(chan []int, 1)
+	findReuses := func() { reused <- ReusedFrom(p, pl.Offsets) }
+	if runtime.GOMAXPROCS(0) > 1 {
+		go findReuses()
+	} else {
+		findReuses()
+	}
 	plan.Tensors = make([]PlanTensor, len(p.Tensors))
 	for i := range p.Tensors {
 		ti := &p.Tensors[i]
@@ -173,9 +185,6 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			if a := p.Buffers[ti.Buffer].Align; a != p.Alignment {
 				t.Alignment = a
 			}
-			if r := reuses[ti.Buffer]; r >= 0 {
-				t.Reuses = p.Tensors[p.Buffers[r].Tensor].Name
-			}
 		default: // view
 			root := &p.Tensors[ti.Root]
 			t.Root = root.Name
@@ -185,6 +194,14 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 			}
 		}
 		plan.Tensors[i] = t
+	}
+	reuses := <-reused
+	for i := range p.Tensors {
+		if ti := &p.Tensors[i]; !ti.Skipped && ti.Buffer >= 0 {
+			if r := reuses[ti.Buffer]; r >= 0 {
+				plan.Tensors[i].Reuses = p.Tensors[p.Buffers[r].Tensor].Name
+			}
+		}
 	}
 	// The record says the GPU as binding and limits, and the forward
 	// plan's weights as the fixed offsets it has.
@@ -385,31 +402,49 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]int, 0, len(p.Tensors))
+	// The keys sit beside each index, so that the sort compares within
+	// one slice rather than reaching into the tensors at random.
+	type row struct {
+		offset, size int64
+		i            int
+	}
+	rows := make([]row, 0, len(p.Tensors))
 	for i := range p.Tensors {
-		if p.Tensors[i].Offset >= 0 {
-			rows = append(rows, i)
+		if t := &p.Tensors[i]; t.Offset >= 0 {
+			rows = append(rows, row{t.Offset, t.Size, i})
 		}
 	}
 	// Ties in tensor order, as a stable sort would leave them, in
 	// O(n log n).
-	slices.SortFunc(rows, func(i, j int) int {
-		a, b := &p.Tensors[i], &p.Tensors[j]
-		if a.Offset != b.Offset {
-			return cmpInt64(a.Offset, b.Offset)
+	slices.SortFunc(rows, func(a, b row) int {
+		if a.offset != b.offset {
+			return cmpInt64(a.offset, b.offset)
 		}
-		if c := cmpInt64(b.Size, a.Size); c != 0 {
+		if c := cmpInt64(b.size, a.size); c != 0 {
 			return c
 		}
-		return i - j
+		return a.i - b.i
 	})
-	for _, i := range rows {
-		t := &p.Tensors[i]
-		if _, err := fmt.Fprintf(w, "%d %d %s\n", t.Offset, t.Size, ir.Display(t.Name)); err != nil {
-			return err
+	// Rows are appended to a buffer written in chunks: a write, or an
+	// Fprintf, per row cost a tenth of planning a million buffers.
+	buf := make([]byte, 0, 64<<10)
+	for _, r := range rows {
+		t := &p.Tensors[r.i]
+		buf = strconv.AppendInt(buf, t.Offset, 10)
+		buf = append(buf, ' ')
+		buf = strconv.AppendInt(buf, t.Size, 10)
+		buf = append(buf, ' ')
+		buf = append(buf, ir.Display(t.Name)...)
+		buf = append(buf, '\n')
+		if len(buf) > 60<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
 		}
 	}
-	return nil
+	_, err = w.Write(buf)
+	return err
 }
 
 func cmpInt64(a, b int64) int {

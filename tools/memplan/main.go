@@ -511,7 +511,7 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opts := f.placeOptions(stderr)
 	opts.Budget = budget
-	plan, pl, err := planner.PlanProblem(ctx, p, f.opts.Strategy, opts)
+	plan, pl, prove, err := planner.PlanProblemUnproven(ctx, p, f.opts.Strategy, opts)
 	var tooLarge *planner.LimitError
 	if errors.As(err, &tooLarge) {
 		// No plan binds these tensors: the report says why and what would.
@@ -521,6 +521,26 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		writeFit(stdout, fit)
 		return notFitError{fit}
+	}
+	if err != nil {
+		return err
+	}
+	// The proof runs beside the rendering of the table or the record, the
+	// costliest steps after placing on large problems, which otherwise
+	// leave the second core idle; nothing is written before it accepts
+	// the plan, and its failure goes before any other.
+	proved := make(chan error, 1)
+	go func() { proved <- prove() }()
+	var body bytes.Buffer
+	if *asJSON {
+		enc := json.NewEncoder(&body)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(plan)
+	} else {
+		err = plan.WriteReport(&body)
+	}
+	if err := <-proved; err != nil {
+		return err
 	}
 	if err != nil {
 		return err
@@ -545,11 +565,9 @@ func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(plan)
+		_, err = w.Write(body.Bytes())
 	} else {
-		err = writeSummary(w, plan, pl, fit)
+		err = writeSummary(w, plan, pl, fit, body.Bytes())
 	}
 	if err != nil {
 		return err
@@ -681,8 +699,9 @@ func cmdExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return err
 }
 
-// writeSummary writes the report with a few human lines before it.
-func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *planner.Fit) error {
+// writeSummary writes a few human lines, then the report (the plan's
+// WriteReport, rendered before: table).
+func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *planner.Fit, table []byte) error {
 	optimal := ""
 	switch {
 	case plan.Optimal:
@@ -714,7 +733,8 @@ func writeSummary(w io.Writer, plan *planner.Plan, pl planner.Placement, fit *pl
 	for _, n := range plan.Notes {
 		fmt.Fprintf(w, "# note: %s\n", ir.Escape(n))
 	}
-	return plan.WriteReport(w)
+	_, err := w.Write(table)
+	return err
 }
 
 func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
