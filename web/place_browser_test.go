@@ -378,7 +378,11 @@ func TestBrowserPlace(t *testing.T) {
 	p.clickElement("#place-empty")
 	p.wait("stacked", frame+`.__placed.valid && `+frame+`.__placed.arena > `+frame+`.__placed.planner_arena`)
 	arena := eval[float64](p, frame+`.__placed.arena`)
-	p.wait("the link", `location.hash.includes("place=") && !location.hash.includes("place=none")`)
+	// The address follows once the state has held still for some frames:
+	// wait for the stacked placement's link, which moves every buffer, not
+	// an earlier one that moved only the conflicting buffer.
+	p.wait("the link", `(() => { const m = /[#&]place=([^&]*)/.exec(location.hash);
+		return !!m && m[1] !== "none" && decodeURIComponent(m[1]).split(";").length > 2; })()`)
 	hash := eval[string](p, `location.hash`)
 	p.settle()
 	p.screenshot("place-app-1280x800-empty")
