@@ -99,9 +99,32 @@ func (g *jsdoc) typedef(t reflect.Type, name string, head [][2]string) string {
 }
 
 // fields are a struct's JSON members and their JSDoc types, embedded
-// structs' inline. An omitempty member is optional ([name]).
+// structs' inline. An omitempty member or a pointer is optional ([name]).
 func (g *jsdoc) fields(t reflect.Type) [][2]string {
 	var out [][2]string
+	for _, m := range jsonMembers(t) {
+		name := m.name
+		if m.omitempty || m.typ.Kind() == reflect.Pointer {
+			name = "[" + name + "]"
+		}
+		out = append(out, [2]string{name, g.jsType(m.typ)})
+	}
+	return out
+}
+
+// member is one JSON member of a struct: its name, whether the tag says
+// omitempty, and its Go type.
+type member struct {
+	name      string
+	omitempty bool
+	typ       reflect.Type
+}
+
+// jsonMembers are the members encoding/json writes for struct type t,
+// in order, with embedded structs' members inline. Both generators (JSDoc
+// and TypeScript) read a struct through it.
+func jsonMembers(t reflect.Type) []member {
+	var out []member
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -112,16 +135,13 @@ func (g *jsdoc) fields(t reflect.Type) [][2]string {
 			continue
 		}
 		if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
-			out = append(out, g.fields(f.Type)...)
+			out = append(out, jsonMembers(f.Type)...)
 			continue
 		}
 		if tag == "" {
 			tag = f.Name
 		}
-		if strings.Contains(opts, "omitempty") || f.Type.Kind() == reflect.Pointer {
-			tag = "[" + tag + "]"
-		}
-		out = append(out, [2]string{tag, g.jsType(f.Type)})
+		out = append(out, member{name: tag, omitempty: strings.Contains(opts, "omitempty"), typ: f.Type})
 	}
 	return out
 }

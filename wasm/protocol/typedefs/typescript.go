@@ -115,26 +115,12 @@ func (g *tsgen) iface(t reflect.Type, name string) string {
 // inline; an omitempty member is optional, a pointer may be null.
 func (g *tsgen) fields(t reflect.Type) [][2]string {
 	var out [][2]string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
+	for _, m := range jsonMembers(t) {
+		name := m.name
+		if m.omitempty {
+			name += "?"
 		}
-		tag, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tag == "-" {
-			continue
-		}
-		if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
-			out = append(out, g.fields(f.Type)...)
-			continue
-		}
-		if tag == "" {
-			tag = f.Name
-		}
-		if strings.Contains(opts, "omitempty") {
-			tag += "?"
-		}
-		out = append(out, [2]string{tag, g.tsType(f.Type)})
+		out = append(out, [2]string{name, g.tsType(m.typ)})
 	}
 	return out
 }
