@@ -189,21 +189,13 @@ export interface CallOptions {
 export type PlanOptions = Options & CallOptions;
 
 /** memplan's error: the message, and where (file, path, node, line) as fields. */
-export declare class MemplanError extends Error implements ErrorFields {
-  message: string;
+export declare class MemplanError extends Error {
   kind: string;
-  file?: string;
-  line?: number;
-  column?: number;
-  path?: string;
-  node?: string;
-  need?: string;
-  hint?: string;
-  symbols?: Array<string>;
-  param?: string;
   /** Why a plan does not fit its device, when that is the error. */
   fit?: Fit;
 }
+/** The located error's fields, Go's, are the class's too (declaration merging). */
+export interface MemplanError extends ErrorFields {}
 
 /** Plans a file: the record ` + "`memplan plan --json`" + ` writes. */
 export declare function plan(data: Input, options?: PlanOptions): Promise<PlanRecord>;
