@@ -101,14 +101,27 @@ func (pr *prepared) pause(ctx context.Context, k int) error {
 }
 
 func prepare(p *Problem, opts PlaceOptions) *prepared {
-	pr := &prepared{p: p, tl: newTimeline(p), first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers)), yield: opts.Yield}
+	pr := &prepared{p: p, first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers)), yield: opts.Yield}
+	// The sections' starts are the distinct births and ends (one past
+	// the deaths); a buffer's first and last sections are the ranks of
+	// its own, found by the one sort.
+	pts := make([]int64, 0, 2*len(p.Buffers))
+	for i := range p.Buffers {
+		if b := &p.Buffers[i]; b.Span() > 0 {
+			pts = append(pts, int64(b.Birth), int64(b.Death)+1)
+		}
+	}
+	ranks, starts := denseRanks(pts)
+	pr.tl.starts = make([]int, len(starts))
+	for k, s := range starts {
+		pr.tl.starts[k] = int(s)
+	}
 	for i := range p.Buffers {
 		b := &p.Buffers[i]
 		if b.Span() == 0 {
 			continue
 		}
-		f, l := pr.tl.sections(b)
-		pr.first[i], pr.last[i] = int32(f), int32(l)
+		pr.first[i], pr.last[i], ranks = ranks[0], ranks[1], ranks[2:]
 		if b.Fixed {
 			pr.fixed = append(pr.fixed, i)
 		} else {

@@ -45,12 +45,15 @@ func (s reuseSpans) reusedFrom(offsets []int64) []int {
 	if len(order) < 2 {
 		return out
 	}
-	slices.Sort(coords)
-	coords = slices.Compact(coords)
-	index := func(v int64) int { k, _ := slices.BinarySearch(coords, v); return k }
+	// Buffer order[k]'s ends are elementary ranges ranks[2k], ranks[2k+1].
+	ranks, distinct := denseRanks(coords)
+	at := make([]int32, n) // position in order of each buffer
+	for k, i := range order {
+		at[i] = int32(k)
+	}
 	order = byBirth(s.birth, order)
 
-	t := newRunMap(len(coords) - 1)
+	t := newRunMap(len(distinct) - 1)
 	stride := int64(n) + 1
 	// A key is a death and a buffer; deaths past what the key holds (a
 	// record's steps run to 2^40) are ranked first, which keeps the order.
@@ -66,7 +69,7 @@ func (s reuseSpans) reusedFrom(offsets []int64) []int {
 		death = func(i int) int64 { k, _ := slices.BinarySearch(deaths, int64(s.death[i])); return int64(k) }
 	}
 	for _, i := range order {
-		lo, hi := index(offsets[i]), index(offsets[i]+s.size[i])
+		lo, hi := int(ranks[2*at[i]]), int(ranks[2*at[i]+1])
 		if key := t.paint(lo, hi, death(i)*stride+int64(i)); key >= 0 {
 			prev := int(key % stride)
 			if s.death[prev] < s.birth[i] {
