@@ -14,27 +14,9 @@ type span struct{ lo, hi int64 }
 
 // timeline compresses the steps of a problem into sections: maximal runs
 // of steps over which no buffer is born or dies. A buffer covers the
-// sections [first, last) of its live range.
+// sections [first, last) of its live range (prepare finds them).
 type timeline struct {
 	starts []int // first step of each section, increasing
-}
-
-func newTimeline(p *Problem) timeline {
-	pts := make([]int, 0, 2*len(p.Buffers))
-	for i := range p.Buffers {
-		if b := &p.Buffers[i]; b.Span() > 0 {
-			pts = append(pts, b.Birth, b.Death+1)
-		}
-	}
-	slices.Sort(pts)
-	return timeline{starts: slices.Compact(pts)}
-}
-
-// sections returns the sections [first, last) that a live range covers.
-func (t timeline) sections(b *Buffer) (int, int) {
-	first, _ := slices.BinarySearch(t.starts, b.Birth)
-	last, _ := slices.BinarySearch(t.starts, b.Death+1)
-	return first, last
 }
 
 // len is the number of sections (the last start only closes the one
@@ -146,8 +128,12 @@ func (p *spanPool) block(at, room int) []span {
 func (p *spanPool) list(l spanList) []span { return p.block(int(l.at), int(l.room))[:l.n] }
 
 // add inserts [lo, hi) into l, merging every span it touches, and moves
-// the list to a block twice as large when it is full.
-func (p *spanPool) add(l *spanList, lo, hi int64) {
+// the list to a block twice as large when it is full. It reports whether
+// l changed: not when one of its spans holds [lo, hi) already.
+func (p *spanPool) add(l *spanList, lo, hi int64) bool {
+	if l.room > 0 && spansHold(p.list(*l), lo, hi) {
+		return false
+	}
 	if l.n == l.room {
 		room := max(minRoom, 2*int(l.room))
 		at := p.alloc(room)
@@ -160,6 +146,22 @@ func (p *spanPool) add(l *spanList, lo, hi int64) {
 	}
 	s := addSpan(p.block(int(l.at), int(l.room))[:l.n], lo, hi)
 	l.n = uint32(len(s))
+	return true
+}
+
+// spansHold reports whether one of the sorted disjoint spans s holds all
+// of [lo, hi).
+func spansHold(s []span, lo, hi int64) bool {
+	i, j := 0, len(s) // first span that ends after lo
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s[h].hi <= lo {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i < len(s) && s[i].lo <= lo && hi <= s[i].hi
 }
 
 func newOccupancy(sections int) *occupancy {
@@ -207,7 +209,12 @@ func (o *occupancy) insert(l, r int, lo, hi int64) {
 		for a := n; a >= 1 && o.node[a].stamp != o.epoch; a >>= 1 {
 			x := &o.node[a]
 			x.stamp = o.epoch
-			o.pool.add(&x.sub, lo, hi)
+			if !o.pool.add(&x.sub, lo, hi) {
+				// A node's sub holds its children's, so every ancestor
+				// holds these bytes already: on a packed arena most
+				// walks end a few levels up.
+				break
+			}
 		}
 	}
 }
