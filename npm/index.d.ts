@@ -37,7 +37,7 @@ export interface Options {
   nodeLimit?: number;
   /** stop exact and improve after this long, a duration as the command line's --time-limit reads it: "10s", "500ms", "1m30s" (default 10s unless nodeLimit is given) */
   timeLimit?: string;
-  /** the most time auto spends improving its portfolio's answer, a duration as the command line's --auto-slice reads it ("250ms"); "0s" for none (default 1s) */
+  /** a time cap on auto's improving of its portfolio's answer, a duration as the command line's --auto-slice reads it ("250ms"); "0s" for none (default none: its node budget alone, the same plan on any machine) */
   autoSlice?: string;
   /** refuse files whose reading and planning would need more memory than this (bytes, 512MiB), as the command line's --max-memory; at most 1 GiB, what the planner's worker holds (default 1 GiB) */
   maxMemory?: number | string;

@@ -17,14 +17,21 @@ const improveDefaultLimit = 10 * time.Second
 // improveSeed seeds the improver: fixed, so that answers are repeatable.
 const improveSeed = 1
 
-// autoSliceDefault caps auto's improvement slice in time, and
-// autoSliceNodes(n) is its budget in nodes for n buffers: enough that
-// real models of a few hundred buffers reach their bound, and a cap that
-// a native run spends in about a second (a node is about a buffer
-// placed: a round that places 30,000 buffers again costs 30,000).
-const autoSliceDefault = time.Second
+// autoSliceNodes(n) is auto's improvement slice for n buffers, in nodes
+// alone, so that the same input gives the same plan on any machine, the
+// page's worker and the command line alike: 100 nodes a buffer, enough
+// that real models of a few hundred buffers reach their bound, at most
+// 1,000,000, which a native run spends in about a second up to 150,000
+// buffers, and above that 1.5·10^11/n. A node is about a buffer placed,
+// and placing one costs more as the problem grows (a round scans and
+// places in a larger plan), so a budget falling as 1/n keeps the slice
+// near a second (150,000 nodes at a million buffers) rather than growing
+// with n.
+func autoSliceNodes(n int) int64 {
+	return min(100*int64(n), 1_000_000, autoSliceWork/max(int64(n), 1))
+}
 
-func autoSliceNodes(n int) int64 { return min(100*int64(n), 1_000_000) }
+const autoSliceWork = 150_000_000_000
 
 // An answer still more than 1/autoFar above the aligned lower bound after
 // the slice is far from it: auto then goes on improving it for
@@ -63,18 +70,15 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // polish is auto's last step: it improves a portfolio answer within the
 // slice opts allow (none for a shard, whose answer is compared with the
 // others' as its member found it) and returns it as a Placement. The
-// slice is a node budget in proportion to the problem, so that the
-// answer does not depend on the machine, capped in time for slow ones; a
-// NodeLimit caps the budget and replaces the clock, except for exact
-// (forExact), whose NodeLimit is its search's, and whose start keeps the
-// budget but not the clock. An answer the slice leaves far above the
+// slice is a node budget (autoSliceNodes), so that the answer does not
+// depend on the machine; opts.AutoSlice, if positive, caps it in time as
+// well. A NodeLimit caps the budget and replaces any clock, except for
+// exact (forExact), whose NodeLimit is its search's, and whose start
+// keeps the budget but not the clock. An answer the slice leaves far above the
 // bound gets autoFarNodes more (not for exact, which searches on), within
 // NodeLimit with the slice's.
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
 	nodes, limit := autoSliceNodes(len(pr.movable)), opts.AutoSlice
-	if limit == 0 {
-		limit = autoSliceDefault
-	}
 	far := autoFarNodes(len(pr.movable))
 	switch {
 	case opts.AutoSlice < 0 || opts.Shards > 1:

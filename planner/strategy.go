@@ -73,11 +73,12 @@ type PlaceOptions struct {
 	// the decision problem MiniMalloc solves, before it looks for the
 	// smallest. Other strategies ignore it.
 	Budget int64
-	// AutoSlice caps the time auto spends improving the portfolio's
-	// answer; zero means 1 s, negative none. The slice's work is a node
-	// budget in proportion to the buffers, so a machine that finishes
-	// it within the cap gives the same plan as any other; NodeLimit, if
-	// set, caps that budget and replaces the clock.
+	// AutoSlice, if positive, caps the time auto spends improving the
+	// portfolio's answer; zero means no clock, negative no slice. The
+	// slice's work is a node budget that depends on the buffers alone,
+	// so with no clock (or a machine that finishes within it) the plan
+	// is the same on any machine; NodeLimit, if set, caps that budget
+	// and replaces the clock.
 	AutoSlice time.Duration
 	// Progress, if non-nil, receives one-line reports while searching.
 	Progress func(msg string)

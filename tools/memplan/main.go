@@ -179,7 +179,7 @@ type planFlags struct {
 	opts      protocol.Options // what the table's flags set
 	forward   string
 	timeLimit time.Duration
-	autoSlice time.Duration
+	autoSlice sliceFlag
 	maxMemory string
 	gpu       *planner.GPU // set by verify from the record, over opts' device
 	// search is the symbol fit searches: --set's expressions resolve
@@ -202,7 +202,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	}
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
-	fs.DurationVar(&f.autoSlice, "auto-slice", time.Second, "the most time auto spends improving its portfolio's answer (0 for none); its work is a node budget in proportion to the buffers, and an answer still over 1 % above the bound gets 40 nodes a buffer more, with no clock")
+	fs.Var(&f.autoSlice, "auto-slice", "cap auto's improving of its portfolio's answer at this `duration` (0 turns it off); by default its node budget alone bounds it (100 nodes a buffer, at most 1,000,000, and 1.5e11/buffers above 150,000 buffers), so the same input gives the same plan on any machine, and an answer still over 1 % above the bound gets 40 nodes a buffer more")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
@@ -258,8 +258,8 @@ func (f *planFlags) options() (planner.Options, error) {
 	switch {
 	case f.timeLimit < 0:
 		return o, usageError{fmt.Sprintf("--time-limit %v is negative", f.timeLimit)}
-	case f.autoSlice < 0:
-		return o, usageError{fmt.Sprintf("--auto-slice %v is negative (0 for none)", f.autoSlice)}
+	case f.autoSlice.d < 0:
+		return o, usageError{fmt.Sprintf("--auto-slice %v is negative (0 for none)", f.autoSlice.d)}
 	}
 	if f.gpu != nil {
 		o.GPU = f.gpu
@@ -292,9 +292,9 @@ func flagError(err error) string {
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
-	slice := f.autoSlice
-	if slice <= 0 {
-		slice = -1 // PlaceOptions: negative is none, zero the default
+	slice := f.autoSlice.d // unset: zero, PlaceOptions' node budget alone
+	if f.autoSlice.set && slice <= 0 {
+		slice = -1 // PlaceOptions: negative is none
 	}
 	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.opts.NodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
 }
@@ -1060,4 +1060,27 @@ func planSide(ctx context.Context, f *planFlags, file string, stderr io.Writer) 
 		return nil, "", err
 	}
 	return plan, planner.DiffLabel(file, plan, false), nil
+}
+
+// sliceFlag is --auto-slice: unset, auto's slice is its node budget
+// alone; set, a time cap on it, and 0 none.
+type sliceFlag struct {
+	d   time.Duration
+	set bool
+}
+
+func (s *sliceFlag) String() string {
+	if s == nil || !s.set {
+		return ""
+	}
+	return s.d.String()
+}
+
+func (s *sliceFlag) Set(text string) error {
+	d, err := time.ParseDuration(text)
+	if err != nil {
+		return errors.New("want a duration such as 500ms or 2s")
+	}
+	s.d, s.set = d, true
+	return nil
 }

@@ -162,7 +162,7 @@ func (opt *Option) words() (help, deflt string) {
 		return "stop exact and improve after this long, a `duration` as the command line's --time-limit reads it: \"10s\", \"500ms\", \"1m30s\"",
 			"10s unless nodeLimit is given"
 	case optAutoSlice:
-		return "the most time auto spends improving its portfolio's answer, a `duration` as the command line's --auto-slice reads it (\"250ms\"); \"0s\" for none", "1s"
+		return "a time cap on auto's improving of its portfolio's answer, a `duration` as the command line's --auto-slice reads it (\"250ms\"); \"0s\" for none", "none: its node budget alone, the same plan on any machine"
 	case optMaxMemory:
 		return "refuse files whose reading and planning would need more `memory` than this (bytes, 512MiB), as the command line's --max-memory; at most " +
 			planner.FormatBytes(planner.BrowserMemoryLimit) + ", what the planner's worker holds", planner.FormatBytes(planner.BrowserMemoryLimit)
