@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The improver never returns a worse or invalid plan, and improve never
@@ -235,5 +236,48 @@ func TestFarAbove(t *testing.T) {
 	}
 	if autoFarNodes(autoHuge+1) != 0 || autoFarNodes(1000) != 40_000 || autoFarNodes(autoHuge) != 2_000_000 {
 		t.Errorf("autoFarNodes: %d, %d, %d", autoFarNodes(autoHuge+1), autoFarNodes(1000), autoFarNodes(autoHuge))
+	}
+}
+
+// TestSliceBudget: auto's slice is bounded by nodes alone unless the
+// caller asks for a clock, so the default plan cannot depend on the
+// machine's speed; a node limit caps it and takes any clock away.
+func TestSliceBudget(t *testing.T) {
+	const n = 20_000
+	slice, far := autoSliceNodes(n), autoFarNodes(n)
+	for _, tc := range []struct {
+		name     string
+		opts     PlaceOptions
+		forExact bool
+		nodes    int64
+		limit    time.Duration
+		farNodes int64
+	}{
+		{"default: nodes, no clock", PlaceOptions{}, false, slice, 0, far},
+		{"a clock when asked", PlaceOptions{AutoSlice: 2 * time.Second}, false, slice, 2 * time.Second, far},
+		{"no slice", PlaceOptions{AutoSlice: -1}, false, -1, 0, far},
+		{"a shard leaves it to the caller", PlaceOptions{Shard: 1, Shards: 2}, false, -1, 0, far},
+		{"a node limit caps both", PlaceOptions{NodeLimit: slice + 5, AutoSlice: time.Second}, false, slice, 0, 5},
+		{"a small node limit", PlaceOptions{NodeLimit: 7}, false, 7, 0, 0},
+		{"exact's start: no far phase", PlaceOptions{}, true, slice, 0, 0},
+		{"exact's start under its node limit: no clock", PlaceOptions{NodeLimit: 9, AutoSlice: time.Second}, true, slice, 0, 0},
+	} {
+		nodes, limit, farNodes := sliceBudget(n, tc.opts, tc.forExact)
+		if nodes != tc.nodes || limit != tc.limit || farNodes != tc.farNodes {
+			t.Errorf("%s: nodes %d, clock %v, far %d; want %d, %v, %d", tc.name, nodes, limit, farNodes, tc.nodes, tc.limit, tc.farNodes)
+		}
+	}
+}
+
+// TestAutoSliceNodes: the slice grows with the buffers up to its cap,
+// then falls as 1/n so that its time stays about level.
+func TestAutoSliceNodes(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want int64
+	}{{0, 0}, {100, 10_000}, {10_000, 1_000_000}, {150_000, 1_000_000}, {300_000, 500_000}, {1_000_000, 150_000}} {
+		if got := autoSliceNodes(tc.n); got != tc.want {
+			t.Errorf("autoSliceNodes(%d) = %d, want %d", tc.n, got, tc.want)
+		}
 	}
 }

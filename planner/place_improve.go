@@ -78,8 +78,15 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // bound gets autoFarNodes more (not for exact, which searches on), within
 // NodeLimit with the slice's.
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
-	nodes, limit := autoSliceNodes(len(pr.movable)), opts.AutoSlice
-	far := autoFarNodes(len(pr.movable))
+	nodes, limit, far := sliceBudget(len(pr.movable), opts, forExact)
+	return pr.improveAnswer(ctx, a, detail, nodes, limit, far)
+}
+
+// sliceBudget is polish's work for n movable buffers: the slice's nodes
+// (negative: none), its clock (0: none) and the nodes it adds far above
+// the bound.
+func sliceBudget(n int, opts PlaceOptions, forExact bool) (nodes int64, limit time.Duration, far int64) {
+	nodes, limit, far = autoSliceNodes(n), opts.AutoSlice, autoFarNodes(n)
 	switch {
 	case opts.AutoSlice < 0 || opts.Shards > 1:
 		nodes = -1
@@ -92,7 +99,7 @@ func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts Pl
 	if forExact {
 		far = 0
 	}
-	return pr.improveAnswer(ctx, a, detail, nodes, limit, far)
+	return nodes, max(limit, 0), far
 }
 
 // improveAnswer improves a portfolio answer within nodes (0: no limit,
