@@ -57,7 +57,7 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 	if err != nil {
 		return Placement{}, err
 	}
-	return pr.improveAnswer(ctx, a, "won by "+members[best].name, max(opts.NodeLimit, 0), limit, 0)
+	return pr.improveAnswer(ctx, a, "won by "+members[best].name, max(opts.NodeLimit, 0), limit, 0, nil)
 }
 
 // polish is auto's last step: it improves a portfolio answer within the
@@ -69,13 +69,25 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // (forExact), whose NodeLimit is its search's, and whose start keeps the
 // budget but not the clock. An answer the slice leaves far above the
 // bound gets autoFarNodes more (not for exact, which searches on), within
-// NodeLimit with the slice's.
+// NodeLimit with the slice's; before those, where the busiest steps lie
+// far apart, a second seed gets a slice of its own (peaksSeed).
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
-	nodes, limit := autoSliceNodes(len(pr.movable)), opts.AutoSlice
+	nodes, limit, far := pr.sliceBudget(opts, forExact)
+	var second func() (answer, string, error)
+	if !forExact {
+		second = func() (answer, string, error) { return pr.peaksSeed(ctx, detail) }
+	}
+	return pr.improveAnswer(ctx, a, detail, nodes, limit, far, second)
+}
+
+// sliceBudget is what polish gives one answer: the slice's nodes (-1
+// for none) and clock, and the nodes it adds far above the bound.
+func (pr *prepared) sliceBudget(opts PlaceOptions, forExact bool) (nodes int64, limit time.Duration, far int64) {
+	nodes, limit = autoSliceNodes(len(pr.movable)), opts.AutoSlice
 	if limit == 0 {
 		limit = autoSliceDefault
 	}
-	far := autoFarNodes(len(pr.movable))
+	far = autoFarNodes(len(pr.movable))
 	switch {
 	case opts.AutoSlice < 0 || opts.Shards > 1:
 		nodes = -1
@@ -85,30 +97,51 @@ func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts Pl
 		nodes, limit = min(nodes, opts.NodeLimit), 0
 		far = min(far, opts.NodeLimit-nodes)
 	}
-	if forExact {
+	if forExact || nodes < 0 {
 		far = 0
 	}
-	return pr.improveAnswer(ctx, a, detail, nodes, limit, far)
+	return nodes, limit, far
 }
 
 // improveAnswer improves a portfolio answer within nodes (0: no limit,
 // negative: none at all) and limit (0: no limit) and returns it as a
 // Placement; if that leaves it far above the bound (farAbove), within far
-// nodes more, with no clock. An answer the improver changed has no
-// Order: its buffers were not placed one at a time.
-func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64) (Placement, error) {
+// nodes more, with no clock. Before those, second, if not nil, may offer
+// a second seed (seedAgain) and a detail for it: it gets the same nodes
+// and limit, and the smaller of the two plans (ties to the first) the
+// far nodes. An answer the improver changed has no Order: its buffers
+// were not placed one at a time.
+func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, second func() (answer, string, error)) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
 	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order, Rule: a.rule}
 	if nodes < 0 {
 		return pl, nil
 	}
-	o := improveOptions{seed: improveSeed, nodes: nodes}
-	if limit > 0 {
-		o.deadline = time.Now().Add(limit)
-	}
 	bound := AlignedLowerBound(p)
-	spent, err := pr.improve(ctx, a.offsets, bound, o)
+	slice := func(offsets []int64) (int64, error) {
+		o := improveOptions{seed: improveSeed, nodes: nodes}
+		if limit > 0 {
+			o.deadline = time.Now().Add(limit)
+		}
+		return pr.improve(ctx, offsets, bound, o)
+	}
+	spent, err := slice(a.offsets)
+	if err == nil && far > 0 && second != nil && farAbove(ArenaOf(p, a.offsets), bound) {
+		b, bdetail, serr := second()
+		if serr != nil {
+			err = serr
+		} else if b.offsets != nil {
+			bbefore := ArenaOf(p, b.offsets)
+			bspent, berr := slice(b.offsets)
+			if berr != nil {
+				err = berr
+			} else if ArenaOf(p, b.offsets) < ArenaOf(p, a.offsets) {
+				a, before, spent = b, bbefore, bspent
+				pl = Placement{Offsets: b.offsets, Arena: bbefore, Detail: fmt.Sprintf(bdetail, 100*float64(ArenaOf(p, pl.Offsets)-bound)/float64(bound)), Order: b.order, Rule: b.rule}
+			}
+		}
+	}
 	if err == nil && far > 0 && farAbove(ArenaOf(p, a.offsets), bound) {
 		// The same seed on a new start: a run, not a replay.
 		more, ferr := pr.improve(ctx, a.offsets, bound, improveOptions{seed: improveSeed, nodes: far})

@@ -202,7 +202,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	}
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
-	fs.DurationVar(&f.autoSlice, "auto-slice", time.Second, "the most time auto spends improving its portfolio's answer (0 for none); its work is a node budget in proportion to the buffers, and an answer still over 1 % above the bound gets 40 nodes a buffer more, with no clock")
+	fs.DurationVar(&f.autoSlice, "auto-slice", time.Second, "the most time auto spends improving its portfolio's answer (0 for none); its work is a node budget in proportion to the buffers, and an answer still over 1 % above the bound gets 40 nodes a buffer more, with no clock, and, where its busiest steps lie far apart, a second seed with a slice of its own")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
