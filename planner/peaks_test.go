@@ -100,8 +100,8 @@ func TestAutoFarApartPeaks(t *testing.T) {
 		file string
 		at   float64
 	}{
-		{"iopddl_L_random1.csv", 0.2},
-		{"iopddl_L_random1.csv", 0.25},
+		{"large/iopddl_L_random1.csv", 0.2},
+		{"large/iopddl_L_random1.csv", 0.25},
 	} {
 		t.Run(fmt.Sprintf("%s@%g", tt.file, tt.at), func(t *testing.T) {
 			p := farPeaks(t, "testdata/"+tt.file, tt.at)
