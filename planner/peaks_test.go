@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"memplan/ir"
@@ -121,6 +122,59 @@ func TestAutoFarApartPeaks(t *testing.T) {
 				t.Errorf("auto's arena %d is %.2f%% above the lower bound %d (%s)", pl.Arena, 100*float64(pl.Arena-lb)/float64(lb), lb, pl.Detail)
 			}
 			t.Logf("%.4f (%s)", float64(pl.Arena)/float64(lb), pl.Detail)
+		})
+	}
+}
+
+// Peaks first puts the buffers that cover more busy peaks first, each
+// group in the order given, then the rest in theirs; with one run of
+// busy steps (or one step) there is nothing to put first.
+func TestPeaksFirst(t *testing.T) {
+	type row struct {
+		id           string
+		lower, upper int64
+		size         int64
+	}
+	// w lives at both peaks (steps 2 and 7), a and b at one each, c at
+	// neither; d lives beside a, so steps 2 and 3 make one busy run.
+	w, a, b, c := row{"w", 0, 10, 10}, row{"a", 2, 3, 5}, row{"b", 7, 8, 5}, row{"c", 4, 6, 3}
+	for _, tt := range []struct {
+		name       string
+		rows       []row
+		peak, rest []string // the orders given, by id
+		want       []string // nil: no peaks-first order
+	}{
+		{"two peaks", []row{w, a, b, c}, []string{"c", "b", "a", "w"}, []string{"a", "b", "c", "w"}, []string{"w", "b", "a", "c"}},
+		{"rest in its own order", []row{w, a, b, c, {"e", 4, 5, 1}}, []string{"e", "c", "a", "b", "w"}, []string{"c", "e", "w", "a", "b"}, []string{"w", "a", "b", "c", "e"}},
+		{"one peak", []row{w, a, c}, []string{"w", "a", "c"}, []string{"w", "a", "c"}, nil},
+		{"one busy run", []row{w, a, {"d", 3, 4, 5}, c}, []string{"w", "a", "d", "c"}, []string{"w", "a", "d", "c"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tab := &ir.BufferTable{Name: tt.name}
+			index := map[string]int{}
+			for k, r := range tt.rows {
+				tab.Rows = append(tab.Rows, ir.BufferRow{ID: r.id, Lower: r.lower, Upper: r.upper, Size: r.size, Line: k + 2})
+				index[r.id] = k
+			}
+			p, err := FromTable(tab, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := func(names []string) []int {
+				var out []int
+				for _, n := range names {
+					out = append(out, index[n])
+				}
+				return out
+			}
+			got := prepare(p, PlaceOptions{}).peaksFirst(ids(tt.peak), ids(tt.rest))
+			var names []string
+			for _, i := range got {
+				names = append(names, tt.rows[i].id)
+			}
+			if (got == nil) != (tt.want == nil) || !slices.Equal(names, tt.want) {
+				t.Errorf("peaks first: %q, want %q", names, tt.want)
+			}
 		})
 	}
 }
