@@ -107,7 +107,7 @@ func (pr *prepared) sliceBudget(opts PlaceOptions, forExact bool) (nodes int64, 
 // negative: none at all) and limit (0: no limit) and returns it as a
 // Placement; if that leaves it far above the bound (farAbove), within far
 // nodes more, with no clock. Before those, second, if not nil, may offer
-// a second seed (seedAgain) and a detail for it: it gets the same nodes
+// a second seed (peaksSeed) and a detail for it: it gets the same nodes
 // and limit, and the smaller of the two plans (ties to the first) the
 // far nodes. An answer the improver changed has no Order: its buffers
 // were not placed one at a time.
