@@ -255,8 +255,8 @@ func TestSliceBudget(t *testing.T) {
 	}{
 		{"default: nodes, no clock", PlaceOptions{}, false, slice, 0, far},
 		{"a clock when asked", PlaceOptions{AutoSlice: 2 * time.Second}, false, slice, 2 * time.Second, far},
-		{"no slice", PlaceOptions{AutoSlice: -1}, false, -1, 0, far},
-		{"a shard leaves it to the caller", PlaceOptions{Shard: 1, Shards: 2}, false, -1, 0, far},
+		{"no slice", PlaceOptions{AutoSlice: -1}, false, -1, 0, 0},
+		{"a shard leaves it to the caller", PlaceOptions{Shard: 1, Shards: 2}, false, -1, 0, 0},
 		{"a node limit caps both", PlaceOptions{NodeLimit: slice + 5, AutoSlice: time.Second}, false, slice, 0, 5},
 		{"a small node limit", PlaceOptions{NodeLimit: 7}, false, 7, 0, 0},
 		{"exact's start: no far phase", PlaceOptions{}, true, slice, 0, 0},

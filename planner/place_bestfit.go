@@ -43,9 +43,20 @@ const (
 	// the last to die first: those that die together sit together, and
 	// their bytes come free as one block.
 	orderBreadthLasting
+	// orderPeaksDying: where the busiest steps lie far apart, the
+	// buffers live at several of them first (place_peaks.go), by breadth
+	// dying, then the others by breadth; nil where they do not.
+	orderPeaksDying
+	// orderPeaksLasting: the same, the buffers at the peaks by breadth
+	// lasting, so that at each peak those that stay longest sit at the
+	// bottom, next to the block of those live at several; then the
+	// others largest first: once every peak is packed, the rest fills
+	// the bytes the peaks leave, where breadth's busiest sections no
+	// longer say much.
+	orderPeaksLasting
 )
 
-var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying", "breadth oldest", "breadth lasting"}
+var fitOrderNames = [...]string{"spatial", "temporal", "area", "breadth", "size", "breadth newest", "breadth dying", "breadth oldest", "breadth lasting", "peaks dying", "peaks lasting"}
 
 func (o fitOrder) String() string { return fitOrderNames[o] }
 
@@ -170,6 +181,10 @@ func (pr *prepared) order(o fitOrder) []int {
 		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return -int64(b.Death), -b.Span() })
 	case orderSize:
 		key = func(b *Buffer) (int64, int64) { return -b.Size, 0 }
+	case orderPeaksDying:
+		return pr.peaksFirst(pr.order(orderBreadthDying), pr.order(orderBreadth))
+	case orderPeaksLasting:
+		return pr.peaksFirst(pr.order(orderBreadthLasting), pr.order(orderSpatial))
 	}
 	// Ties go to the lower index, as a stable sort of the index-ordered
 	// movable list would.

@@ -64,7 +64,7 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 	if err != nil {
 		return Placement{}, err
 	}
-	return pr.improveAnswer(ctx, a, "won by "+members[best].name, max(opts.NodeLimit, 0), limit, 0)
+	return pr.improveAnswer(ctx, a, "won by "+members[best].name, max(opts.NodeLimit, 0), limit, 0, nil)
 }
 
 // polish is auto's last step: it improves a portfolio answer within the
@@ -76,15 +76,20 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // exact (forExact), whose NodeLimit is its search's, and whose start
 // keeps the budget but not the clock. An answer the slice leaves far above the
 // bound gets autoFarNodes more (not for exact, which searches on), within
-// NodeLimit with the slice's.
+// NodeLimit with the slice's; before those, where the busiest steps lie
+// far apart, a second seed gets a slice of its own (peaksSeed).
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
 	nodes, limit, far := sliceBudget(len(pr.movable), opts, forExact)
-	return pr.improveAnswer(ctx, a, detail, nodes, limit, far)
+	var second func() (answer, string, error)
+	if !forExact {
+		second = func() (answer, string, error) { return pr.peaksSeed(ctx, detail) }
+	}
+	return pr.improveAnswer(ctx, a, detail, nodes, limit, far, second)
 }
 
-// sliceBudget is polish's work for n movable buffers: the slice's nodes
-// (negative: none), its clock (0: none) and the nodes it adds far above
-// the bound.
+// sliceBudget is polish's work for n movable buffers, for each answer it
+// improves: the slice's nodes (negative: none), its clock (0: none) and
+// the nodes it adds far above the bound.
 func sliceBudget(n int, opts PlaceOptions, forExact bool) (nodes int64, limit time.Duration, far int64) {
 	nodes, limit, far = autoSliceNodes(n), opts.AutoSlice, autoFarNodes(n)
 	switch {
@@ -96,7 +101,7 @@ func sliceBudget(n int, opts PlaceOptions, forExact bool) (nodes int64, limit ti
 		nodes, limit = min(nodes, opts.NodeLimit), 0
 		far = min(far, opts.NodeLimit-nodes)
 	}
-	if forExact {
+	if forExact || nodes < 0 {
 		far = 0
 	}
 	return nodes, max(limit, 0), far
@@ -105,21 +110,42 @@ func sliceBudget(n int, opts PlaceOptions, forExact bool) (nodes int64, limit ti
 // improveAnswer improves a portfolio answer within nodes (0: no limit,
 // negative: none at all) and limit (0: no limit) and returns it as a
 // Placement; if that leaves it far above the bound (farAbove), within far
-// nodes more, with no clock. An answer the improver changed has no
-// Order: its buffers were not placed one at a time.
-func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64) (Placement, error) {
+// nodes more, with no clock. Before those, second, if not nil, may offer
+// a second seed (peaksSeed) and a detail for it: it gets the same nodes
+// and limit, and the smaller of the two plans (ties to the first) the
+// far nodes. An answer the improver changed has no Order: its buffers
+// were not placed one at a time.
+func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, second func() (answer, string, error)) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
 	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order, Rule: a.rule}
 	if nodes < 0 {
 		return pl, nil
 	}
-	o := improveOptions{seed: improveSeed, nodes: nodes}
-	if limit > 0 {
-		o.deadline = time.Now().Add(limit)
-	}
 	bound := AlignedLowerBound(p)
-	spent, err := pr.improve(ctx, a.offsets, bound, o)
+	slice := func(offsets []int64) (int64, error) {
+		o := improveOptions{seed: improveSeed, nodes: nodes}
+		if limit > 0 {
+			o.deadline = time.Now().Add(limit)
+		}
+		return pr.improve(ctx, offsets, bound, o)
+	}
+	spent, err := slice(a.offsets)
+	if err == nil && far > 0 && second != nil && farAbove(ArenaOf(p, a.offsets), bound) {
+		b, bdetail, serr := second()
+		if serr != nil {
+			err = serr
+		} else if b.offsets != nil {
+			bbefore := ArenaOf(p, b.offsets)
+			bspent, berr := slice(b.offsets)
+			if berr != nil {
+				err = berr
+			} else if ArenaOf(p, b.offsets) < ArenaOf(p, a.offsets) {
+				a, before, spent = b, bbefore, bspent
+				pl = Placement{Offsets: b.offsets, Arena: bbefore, Detail: fmt.Sprintf(bdetail, 100*float64(ArenaOf(p, pl.Offsets)-bound)/float64(bound)), Order: b.order, Rule: b.rule}
+			}
+		}
+	}
 	if err == nil && far > 0 && farAbove(ArenaOf(p, a.offsets), bound) {
 		// The same seed on a new start: a run, not a replay.
 		more, ferr := pr.improve(ctx, a.offsets, bound, improveOptions{seed: improveSeed, nodes: far})

@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"context"
+	"strings"
+)
+
+// Peaks first: on a training step the two busiest steps may lie far
+// apart (the forward pass's widest layer, and the turn to the backward
+// pass), and the buffers live at both (weights, activations kept for
+// the backward pass) must leave room for each step's own buffers at
+// both. Breadth places them among the busiest step's other buffers, in
+// the holes best fit finds there, so at the other step they stand apart
+// and its own buffers fill the gaps between them badly. Placed first,
+// they pack into one block that suits both; then each step's own
+// buffers stack on it.
+
+// busyPeaks returns, per section s, how many busy peaks lie before s
+// (and one entry past the last section): a busy peak is the busiest
+// section of a run of sections each within 1/autoFar of the lower
+// bound. A plan that leaves any such section more fragmented than
+// that misses what auto aims for there.
+func (pr *prepared) busyPeaks() (before []int32, peaks int) {
+	n := pr.tl.len()
+	lb := pr.lowerBound()
+	busy := lb - lb/autoFar
+	before = make([]int32, n+1)
+	for s := 0; s < n; {
+		if pr.live[s] < busy {
+			s++
+			continue
+		}
+		top := s
+		for ; s < n && pr.live[s] >= busy; s++ {
+			if pr.live[s] > pr.live[top] {
+				top = s
+			}
+		}
+		before[top+1] = 1
+		peaks++
+	}
+	for s := 1; s <= n; s++ {
+		before[s] += before[s-1]
+	}
+	return before, peaks
+}
+
+// peaksFirst returns the movable buffers that cover a busy peak first,
+// those covering more first, each group in the order peak lists them;
+// then the others, in the order rest lists them. Both list every
+// movable buffer. It returns nil where there are fewer than two peaks:
+// peaks first is then the breadth order the portfolio runs already.
+func (pr *prepared) peaksFirst(peak, rest []int) []int {
+	before, peaks := pr.busyPeaks()
+	if peaks < 2 {
+		return nil
+	}
+	pos := make([]int64, len(pr.p.Buffers))
+	for n, i := range rest {
+		pos[i] = int64(n)
+	}
+	ks := make([]keyed, len(peak))
+	for n, i := range peak {
+		if c := int64(before[pr.last[i]] - before[pr.first[i]]); c > 0 {
+			ks[n] = keyed{[4]int64{-c, int64(n)}, i}
+		} else {
+			ks[n] = keyed{[4]int64{0, pos[i]}, i}
+		}
+	}
+	return sortedIndices(ks)
+}
+
+// peaksSeed is auto's second seed (improveAnswer's second) where the
+// slice leaves its first far above the bound and the busiest steps lie
+// far apart: the smaller of the peaks-first orders' answers, with a
+// detail for it (a format that takes how far above the bound the first
+// stayed). There what the improver makes of an answer depends less on
+// its arena than on where its waste lies: a peaks-first answer packs
+// every peak, and its waste, elsewhere, is local, where the portfolio's
+// answer, smaller, may have it spread between the long-lived buffers of
+// both peaks, where no move reaches it. They are not members of the
+// portfolio: elsewhere they are the poorer seeds even where their arena
+// is the smaller, and as a second seed they change no plan whose first
+// slice brings it within 1 % of the bound. No answer (nil offsets)
+// with fewer than two peaks, or above autoHuge buffers.
+func (pr *prepared) peaksSeed(ctx context.Context, first string) (answer, string, error) {
+	var seed answer
+	var from fitOrder
+	if len(pr.movable) > autoHuge {
+		return seed, "", nil
+	}
+	for _, o := range []fitOrder{orderPeaksDying, orderPeaksLasting} {
+		order := pr.order(o)
+		if order == nil {
+			return answer{}, "", nil
+		}
+		a, err := pr.bestFit(ctx, order)
+		if err != nil {
+			return answer{}, "", err
+		}
+		if seed.offsets == nil || ArenaOf(pr.p, a.offsets) < ArenaOf(pr.p, seed.offsets) {
+			seed, from = a, o
+		}
+	}
+	first = strings.TrimPrefix(first, "won by ")
+	return seed, "won by best-fit " + from.String() + ", the second seed where the busiest steps lie far apart: " + first + "'s plan stayed %.2f%% above the bound after its slice", nil
+}
