@@ -275,7 +275,7 @@ func TestAutoSliceNodes(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		want int64
-	}{{0, 0}, {100, 10_000}, {10_000, 1_000_000}, {150_000, 1_000_000}, {300_000, 500_000}, {1_000_000, 150_000}} {
+	}{{0, 0}, {100, 10_000}, {5_000, 500_000}, {150_000, 500_000}, {300_000, 500_000}, {600_000, 250_000}, {1_000_000, 150_000}} {
 		if got := autoSliceNodes(tc.n); got != tc.want {
 			t.Errorf("autoSliceNodes(%d) = %d, want %d", tc.n, got, tc.want)
 		}

@@ -21,14 +21,14 @@ const improveSeed = 1
 // alone, so that the same input gives the same plan on any machine, the
 // page's worker and the command line alike: 100 nodes a buffer, enough
 // that real models of a few hundred buffers reach their bound, at most
-// 1,000,000, which a native run spends in about a second up to 150,000
-// buffers, and above that 1.5·10^11/n. A node is about a buffer placed,
-// and placing one costs more as the problem grows (a round scans and
-// places in a larger plan), so a budget falling as 1/n keeps the slice
-// near a second (150,000 nodes at a million buffers) rather than growing
-// with n.
+// 500,000, which a native run spends in about a second on the IOPDDL
+// traces of 30,000 to 60,000 buffers (1,000,000 took two), and above
+// 300,000 buffers 1.5·10^11/n. A node is about a buffer placed, and
+// placing one costs more as the problem grows (a round scans and places
+// in a larger plan), so a budget falling as 1/n keeps the slice near a
+// second (150,000 nodes at a million buffers) rather than growing with n.
 func autoSliceNodes(n int) int64 {
-	return min(100*int64(n), 1_000_000, autoSliceWork/max(int64(n), 1))
+	return min(100*int64(n), 500_000, autoSliceWork/max(int64(n), 1))
 }
 
 const autoSliceWork = 150_000_000_000
