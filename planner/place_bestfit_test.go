@@ -532,7 +532,7 @@ func TestAutoMembersBySize(t *testing.T) {
 	}{
 		{autoLarge, all},
 		{autoLarge + 1, slices.DeleteFunc(slices.Clone(all), func(s string) bool { return s == "best-fit area" || s == "first-fit size" })},
-		{autoHuge + 1, []string{"best-fit breadth", "best-fit breadth oldest", "best-fit breadth lasting", "first-use"}},
+		{autoHuge + 1, []string{"best-fit breadth dying", "best-fit breadth oldest", "best-fit breadth lasting", "first-use"}},
 	} {
 		if got := names(prepare(GenerateRandom(tt.n, 1), PlaceOptions{}).members()); !slices.Equal(got, tt.want) {
 			t.Errorf("%d buffers: members %q, want %q", tt.n, got, tt.want)
