@@ -57,9 +57,7 @@ func compareKeyed(a, b keyed) int {
 // value less its least, so that signed words and narrow ranges cost only
 // the passes their spread needs.
 func radixSortKeyed(ks []keyed) {
-	tmp := make([]keyed, len(ks))
-	src, dst := ks, tmp
-	var count [1 << radixBits]int
+	src, dst := ks, make([]keyed, len(ks))
 	for word := 4; word >= 0; word-- {
 		lo, hi := src[0].word(word), src[0].word(word)
 		sorted := true
@@ -73,28 +71,37 @@ func radixSortKeyed(ks []keyed) {
 		if sorted { // already in order by this word: a stable pass keeps it
 			continue
 		}
-		spread := uint64(hi) - uint64(lo) // exact for any int64 pair
-		for shift := 0; shift < bits.Len64(spread); shift += radixBits {
-			clear(count[:])
-			for n := range src {
-				count[(uint64(src[n].word(word))-uint64(lo))>>shift&(1<<radixBits-1)]++
-			}
-			at := 0
-			for d, c := range count {
-				count[d] = at
-				at += c
-			}
-			for n := range src {
-				d := (uint64(src[n].word(word)) - uint64(lo)) >> shift & (1<<radixBits - 1)
-				dst[count[d]] = src[n]
-				count[d]++
-			}
-			src, dst = dst, src
-		}
+		src, dst = radixPasses(src, dst, lo, hi, func(e *keyed) int64 { return e.word(word) })
 	}
 	if &src[0] != &ks[0] {
 		copy(ks, src)
 	}
+}
+
+// radixPasses sorts src stably by value, whose results lie in [lo, hi],
+// in passes of radixBits over value less lo, between src and dst. It
+// returns the sorted slice and the other.
+func radixPasses[T any](src, dst []T, lo, hi int64, value func(*T) int64) (sorted, other []T) {
+	var count [1 << radixBits]int
+	spread := uint64(hi) - uint64(lo) // exact for any int64 pair
+	for shift := 0; shift < bits.Len64(spread); shift += radixBits {
+		clear(count[:])
+		for n := range src {
+			count[(uint64(value(&src[n]))-uint64(lo))>>shift&(1<<radixBits-1)]++
+		}
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
+		}
+		for n := range src {
+			d := (uint64(value(&src[n])) - uint64(lo)) >> shift & (1<<radixBits - 1)
+			dst[count[d]] = src[n]
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	return src, dst
 }
 
 // word is key word w of e, or its index for w == 4.
@@ -122,28 +129,7 @@ func denseRanks(vals []int64) (ranks []int32, distinct []int64) {
 	if len(ps) < radixMin {
 		slices.SortFunc(ps, func(a, b valueAt) int { return cmpInt64(a.v, b.v) })
 	} else if lo, hi := slices.Min(vals), slices.Max(vals); lo != hi {
-		tmp := make([]valueAt, len(ps))
-		src, dst := ps, tmp
-		var count [1 << radixBits]int
-		spread := uint64(hi) - uint64(lo)
-		for shift := 0; shift < bits.Len64(spread); shift += radixBits {
-			clear(count[:])
-			for n := range src {
-				count[(uint64(src[n].v)-uint64(lo))>>shift&(1<<radixBits-1)]++
-			}
-			at := 0
-			for d, c := range count {
-				count[d] = at
-				at += c
-			}
-			for n := range src {
-				d := (uint64(src[n].v) - uint64(lo)) >> shift & (1<<radixBits - 1)
-				dst[count[d]] = src[n]
-				count[d]++
-			}
-			src, dst = dst, src
-		}
-		ps = src
+		ps, _ = radixPasses(ps, make([]valueAt, len(ps)), lo, hi, func(e *valueAt) int64 { return e.v })
 	}
 	ranks = make([]int32, len(vals))
 	for n, p := range ps {
