@@ -3,8 +3,6 @@ package planner
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -20,14 +18,7 @@ import (
 // activations kept for the backward pass) must then suit two steps.
 func farPeaks(tb testing.TB, path string, at float64) *Problem {
 	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err) // a test's input is part of the test: never skip it
-	}
-	t, err := ir.DecodeBufferCSV(filepath.Base(path), data)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	t := readCSVTable(tb, path)
 	var steps int64
 	for _, r := range t.Rows {
 		steps = max(steps, r.Upper)

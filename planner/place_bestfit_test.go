@@ -85,7 +85,8 @@ func checkOffsets(p *Problem, offsets []int64) error {
 
 // loadCSV reads a buffer CSV as the CLI does (alignment 1: the published
 // instances have none).
-func loadCSV(tb testing.TB, path string) *Problem {
+// readCSVTable reads a buffer CSV's rows.
+func readCSVTable(tb testing.TB, path string) *ir.BufferTable {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -95,7 +96,12 @@ func loadCSV(tb testing.TB, path string) *Problem {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := FromTable(t, 1)
+	return t
+}
+
+func loadCSV(tb testing.TB, path string) *Problem {
+	tb.Helper()
+	p, err := FromTable(readCSVTable(tb, path), 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
