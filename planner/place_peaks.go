@@ -86,14 +86,12 @@ func (pr *prepared) peaksFirst(peak, rest []int) []int {
 func (pr *prepared) peaksSeed(ctx context.Context, first string) (answer, string, error) {
 	var seed answer
 	var from fitOrder
-	if len(pr.movable) > autoHuge {
+	// Fewer than two peaks: no answer, before the orders' sorts.
+	if _, peaks := pr.busyPeaks(); peaks < 2 || len(pr.movable) > autoHuge {
 		return seed, "", nil
 	}
 	for _, o := range []fitOrder{orderPeaksDying, orderPeaksLasting} {
 		order := pr.order(o)
-		if order == nil {
-			return answer{}, "", nil
-		}
 		a, err := pr.bestFit(ctx, order)
 		if err != nil {
 			return answer{}, "", err
