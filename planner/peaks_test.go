@@ -3,7 +3,9 @@ package planner
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"memplan/ir"
@@ -86,14 +88,21 @@ func farPeaks(tb testing.TB, path string, at float64) *Problem {
 // alone it ended 2.8 and 1.9 % above the bound; the second seed, peaks
 // first, ends within 1 %. The NodeLimit (the answer of any machine) is
 // the slice's budget twice: a slice for each seed, and as much again
-// far above the bound.
+// far above the bound. The plan is the same on one thread as on two,
+// where the second seed's work and the first's far nodes run beside
+// the slices: at 0.4 the first seed wins, and its far nodes, begun
+// beside the second's slice, are the ones used (it ends above 1 %).
 func TestAutoFarApartPeaks(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tt := range []struct {
-		file string
-		at   float64
+		file   string
+		at     float64
+		within bool // auto ends within 1 % of the bound
+		winner string
 	}{
-		{"large/iopddl_L_random1.csv", 0.2},
-		{"large/iopddl_L_random1.csv", 0.25},
+		{"large/iopddl_L_random1.csv", 0.2, true, "best-fit peaks dying"},
+		{"large/iopddl_L_random1.csv", 0.25, true, "best-fit peaks dying"},
+		{"large/iopddl_L_random1.csv", 0.4, false, "best-fit breadth dying"},
 	} {
 		t.Run(fmt.Sprintf("%s@%g", tt.file, tt.at), func(t *testing.T) {
 			p := farPeaks(t, "testdata/"+tt.file, tt.at)
@@ -101,16 +110,28 @@ func TestAutoFarApartPeaks(t *testing.T) {
 			if _, peaks := pr.busyPeaks(); peaks < 2 {
 				t.Fatalf("the derived trace has %d busy peaks, want two far apart", peaks)
 			}
-			pl, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: 2 * autoSliceNodes(len(p.Buffers))})
-			if err != nil {
-				t.Fatal(err)
+			var pl Placement
+			for run, procs := range []int{2, 1} {
+				runtime.GOMAXPROCS(procs)
+				got, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: 2 * autoSliceNodes(len(p.Buffers))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if run == 0 {
+					pl = got
+				} else if !slices.Equal(got.Offsets, pl.Offsets) || got.Detail != pl.Detail {
+					t.Fatalf("GOMAXPROCS 1: arena %d (%s), with 2: %d (%s)", got.Arena, got.Detail, pl.Arena, pl.Detail)
+				}
 			}
 			if err := Verify(NewPlan(p, "auto", pl)); err != nil {
 				t.Fatal(err)
 			}
+			if !strings.HasPrefix(pl.Detail, "won by "+tt.winner+",") {
+				t.Errorf("%s: want it won by %s (the trace no longer tests that path)", pl.Detail, tt.winner)
+			}
 			lb := LowerBound(p)
-			if farAbove(pl.Arena, lb) {
-				t.Errorf("auto's arena %d is %.2f%% above the lower bound %d (%s)", pl.Arena, 100*float64(pl.Arena-lb)/float64(lb), lb, pl.Detail)
+			if farAbove(pl.Arena, lb) == tt.within {
+				t.Errorf("auto's arena %d is %.2f%% above the lower bound %d (%s), want within 1 %%: %v", pl.Arena, 100*float64(pl.Arena-lb)/float64(lb), lb, pl.Detail, tt.within)
 			}
 			t.Logf("%.4f (%s)", float64(pl.Arena)/float64(lb), pl.Detail)
 		})

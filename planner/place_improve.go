@@ -3,6 +3,8 @@ package planner
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"slices"
 	"time"
 )
 
@@ -80,9 +82,9 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // far apart, a second seed gets a slice of its own (peaksSeed).
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
 	nodes, limit, far := sliceBudget(len(pr.movable), opts, forExact)
-	var second func() (answer, string, error)
+	var second func(context.Context) (answer, string, error)
 	if !forExact {
-		second = func() (answer, string, error) { return pr.peaksSeed(ctx, detail) }
+		second = func(ctx context.Context) (answer, string, error) { return pr.peaksSeed(ctx, detail) }
 	}
 	return pr.improveAnswer(ctx, a, detail, nodes, limit, far, second)
 }
@@ -115,7 +117,13 @@ func sliceBudget(n int, opts PlaceOptions, forExact bool) (nodes int64, limit ti
 // and limit, and the smaller of the two plans (ties to the first) the
 // far nodes. An answer the improver changed has no Order: its buffers
 // were not placed one at a time.
-func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, second func() (answer, string, error)) (Placement, error) {
+//
+// Where there is a second thread, the second seed's work starts beside
+// the first slice, and the first answer's far nodes beside the second
+// seed's slice, each on its own copy and used only where the one-thread
+// order would have run it: the plan is the same, one thread or many, and
+// a far-apart-peaks trace takes the time of two of the three steps.
+func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, second func(context.Context) (answer, string, error)) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
 	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order, Rule: a.rule}
@@ -123,32 +131,61 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		return pl, nil
 	}
 	bound := AlignedLowerBound(p)
-	slice := func(offsets []int64) (int64, error) {
+	slice := func(ctx context.Context, offsets []int64) (int64, error) {
 		o := improveOptions{seed: improveSeed, nodes: nodes}
 		if limit > 0 {
 			o.deadline = time.Now().Add(limit)
 		}
 		return pr.improve(ctx, offsets, bound, o)
 	}
-	spent, err := slice(a.offsets)
-	if err == nil && far > 0 && second != nil && farAbove(ArenaOf(p, a.offsets), bound) {
-		b, bdetail, serr := second()
-		if serr != nil {
-			err = serr
-		} else if b.offsets != nil {
-			bbefore := ArenaOf(p, b.offsets)
-			bspent, berr := slice(b.offsets)
-			if berr != nil {
-				err = berr
-			} else if ArenaOf(p, b.offsets) < ArenaOf(p, a.offsets) {
-				a, before, spent = b, bbefore, bspent
-				pl = Placement{Offsets: b.offsets, Arena: bbefore, Detail: fmt.Sprintf(bdetail, 100*float64(ArenaOf(p, pl.Offsets)-bound)/float64(bound)), Order: b.order, Rule: b.rule}
+	farRun := func(ctx context.Context, offsets []int64) (int64, error) {
+		// The same seed on a new start: a run, not a replay.
+		return pr.improve(ctx, offsets, bound, improveOptions{seed: improveSeed, nodes: far})
+	}
+	parallel := runtime.GOMAXPROCS(0) > 1
+	var seed2 func() seeded // the second seed, slice done
+	if far > 0 && second != nil {
+		seed2 = func() seeded { return pr.sliceSeed(ctx, second, slice) }
+		// A slice only lowers an arena: one not far above the bound now
+		// will not be after it, and no second seed runs.
+		if parallel && farAbove(before, bound) {
+			var stop func()
+			seed2, stop = beside(ctx, func(ctx context.Context) seeded { return pr.sliceSeed(ctx, second, slice) })
+			defer stop() // not needed after all: stopped, its work dropped
+		}
+	}
+	spent, err := slice(ctx, a.offsets)
+	var farA func() (int64, error) // the far nodes on a copy of a, if begun
+	if err == nil && seed2 != nil && farAbove(ArenaOf(p, a.offsets), bound) {
+		if parallel {
+			offsets, cp := a.offsets, slices.Clone(a.offsets)
+			wait, stop := beside(ctx, func(ctx context.Context) seeded {
+				n, err := farRun(ctx, cp)
+				return seeded{spent: n, err: err}
+			})
+			defer stop() // the second seed won: a's far run is dropped
+			farA = func() (int64, error) {
+				r := wait()
+				copy(offsets, cp)
+				return r.spent, r.err
 			}
+		}
+		r := seed2()
+		if r.err != nil {
+			err = r.err
+		} else if r.b.offsets != nil && ArenaOf(p, r.b.offsets) < ArenaOf(p, a.offsets) {
+			a, before, spent, farA = r.b, r.before, r.spent, nil
+			pl = Placement{Offsets: r.b.offsets, Arena: r.before, Detail: fmt.Sprintf(r.detail, 100*float64(ArenaOf(p, pl.Offsets)-bound)/float64(bound)), Order: r.b.order, Rule: r.b.rule}
 		}
 	}
 	if err == nil && far > 0 && farAbove(ArenaOf(p, a.offsets), bound) {
-		// The same seed on a new start: a run, not a replay.
-		more, ferr := pr.improve(ctx, a.offsets, bound, improveOptions{seed: improveSeed, nodes: far})
+		var more int64
+		var ferr error
+		if farA != nil {
+			more, ferr = farA()
+		} else {
+			more, ferr = farRun(ctx, a.offsets)
+		}
 		spent, err = spent+more, ferr
 	}
 	if err != nil && ctx.Err() == nil {
@@ -162,4 +199,44 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		pl.Detail += fmt.Sprintf(", improved by %.2f%% in %d nodes", 100*float64(before-pl.Arena)/float64(before), spent)
 	}
 	return pl, err
+}
+
+// seeded is a second seed after its slice: the answer (nil offsets for
+// none), its arena before the slice, the slice's nodes and the detail.
+type seeded struct {
+	b      answer
+	before int64
+	spent  int64
+	detail string
+	err    error
+}
+
+// sliceSeed asks second for a seed and improves it with slice.
+func (pr *prepared) sliceSeed(ctx context.Context, second func(context.Context) (answer, string, error), slice func(context.Context, []int64) (int64, error)) seeded {
+	b, detail, err := second(ctx)
+	if err != nil || b.offsets == nil {
+		return seeded{err: err}
+	}
+	r := seeded{b: b, before: ArenaOf(pr.p, b.offsets), detail: detail}
+	r.spent, r.err = slice(ctx, b.offsets)
+	return r
+}
+
+// beside runs work on a goroutine under a context of its own. wait
+// returns its result (the same each time); stop cancels it and waits for
+// it to end, dropping what it was doing (after wait, it does nothing).
+func beside(ctx context.Context, work func(context.Context) seeded) (wait func() seeded, stop func()) {
+	wctx, cancel := context.WithCancel(ctx)
+	ch := make(chan seeded, 1)
+	go func() { ch <- work(wctx) }()
+	var r seeded
+	var taken bool
+	wait = func() seeded {
+		if !taken {
+			r, taken = <-ch, true
+			cancel()
+		}
+		return r
+	}
+	return wait, func() { cancel(); wait() }
 }
