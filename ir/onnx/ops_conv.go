@@ -65,12 +65,7 @@ func ruleGridSample(d *decoder, n *node, res []tinfo) []tinfo {
 func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	xs, ok := d.shape(n, 0)
 	x := d.in(n, 0)
-	// QLinearConv's weights are input 3 (after x's scale and zero point);
-	// its output has the type of y_zero_point (input 7).
-	wi := 1
-	if n.op == "QLinearConv" {
-		wi = 3
-	}
+	// QLinearConv's output has the type of y_zero_point (input 7).
 	if x != nil {
 		res[0].dt = x.dt
 		switch n.op {
@@ -86,10 +81,22 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	if !ok {
 		return res
 	}
+	return d.convPoolShape(n, xs, res)
+}
+
+// convPoolShape gives output 0 (and MaxPool's indices) the shape a
+// convolution or pooling of xs, laid out [N, C, spatial...], takes; res[0]
+// already holds the output's type.
+func (d *decoder) convPoolShape(n *node, xs []int64, res []tinfo) []tinfo {
 	if len(xs) < 3 {
 		return d.fail(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
 	}
 	sp := len(xs) - 2
+	// QLinearConv's weights are input 3, after x's scale and zero point.
+	wi := 1
+	if n.op == "QLinearConv" {
+		wi = 3
+	}
 	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "QLinearConv" || n.op == "ConvTranspose"
 	kernel, hasK := n.attrInts("kernel_shape")
 	ch := xs[1]

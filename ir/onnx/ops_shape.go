@@ -344,32 +344,46 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	if len(shapes) == 0 {
 		return d.fail(res, "Concat has no inputs")
 	}
-	r := len(shapes[0])
-	ax, ok := normAxis(n.attrInt("axis", 0), r)
+	out, ax, ok := d.concatShape(n, shapes)
 	if !ok {
-		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
-	}
-	out := append([]int64(nil), shapes[0]...)
-	out[ax] = 0
-	for k, s := range shapes {
-		if len(s) != r {
-			return d.fail(res, "Concat needs inputs of equal rank: input %d has rank %d, input 0 rank %d", k, len(s), r)
-		}
-		for i := range s {
-			if i != ax && s[i] != out[i] {
-				return d.fail(res, "Concat along axis %d needs equal dims elsewhere: dim %d is %d vs %d", ax, i, out[i], s[i])
-			}
-		}
-		var err error
-		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
-			return d.fail(res, "Concat along axis %d: the sum of the dims %v", ax, err) // "exceeds memplan's limit…"
-		}
+		return res
 	}
 	res[0] = known(dt, out)
 	if res[0].ok && numel(out) <= maxVal {
 		res[0].val = concatFold(vals, shapes, ax)
 	}
 	return res
+}
+
+// concatShape joins shapes along n's axis attribute, recording why with
+// d.fail (d.bad for an axis out of range) when they do not join.
+func (d *decoder) concatShape(n *node, shapes [][]int64) ([]int64, int, bool) {
+	r := len(shapes[0])
+	ax, ok := normAxis(n.attrInt("axis", 0), r)
+	if !ok {
+		d.bad(nil, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
+		return nil, 0, false
+	}
+	out := append([]int64(nil), shapes[0]...)
+	out[ax] = 0
+	for k, s := range shapes {
+		if len(s) != r {
+			d.fail(nil, "%s needs inputs of equal rank: input %d has rank %d, input 0 rank %d", n.op, k, len(s), r)
+			return nil, 0, false
+		}
+		for i := range s {
+			if i != ax && s[i] != out[i] {
+				d.fail(nil, "%s along axis %d needs equal dims elsewhere: dim %d is %d vs %d", n.op, ax, i, out[i], s[i])
+				return nil, 0, false
+			}
+		}
+		var err error
+		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
+			d.fail(nil, "%s along axis %d: the sum of the dims %v", n.op, ax, err) // "exceeds memplan's limit…"
+			return nil, 0, false
+		}
+	}
+	return out, ax, true
 }
 
 // split follows Split as the model's opset defines it. Explicit sizes

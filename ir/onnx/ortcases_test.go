@@ -27,6 +27,7 @@ func oracleCases() []oracleCase {
 	cases = append(cases, attentionCases()...)
 	cases = append(cases, miscCases()...)
 	cases = append(cases, gapCases()...)
+	cases = append(cases, qoperatorCases()...)
 	return cases
 }
 
@@ -929,6 +930,10 @@ func refusedCases() []oracleCase {
 		}
 	}
 	add("op_Adagrad", optimizer("Adagrad", "X", "G", "H"))
+	// QLinearReduceMean has a schema but no CPU kernel.
+	add("op_QLinearReduceMean", ms("QLinearReduceMean", elU8, func(m *oxModel) []string {
+		return []string{m.in("X", elU8, 2, 3, 4, 5), m.wv("xs", elF32, nil, 1), m.w("xz", elU8), m.wv("ys", elF32, nil, 1), m.w("yz", elU8)}
+	}, []string{"Y"}, aInts("axes", 2, 3), aInt("keepdims", 1)))
 	add("op_Adam", optimizer("Adam", "X", "G", "V", "H"))
 	add("op_Momentum", optimizer("Momentum", "X", "G", "V"))
 	return cases
@@ -1098,5 +1103,103 @@ func gapCases() []oracleCase {
 		m.out(elI64, "y")
 		return m
 	})
+	return cases
+}
+
+// qoperatorCases: the com.microsoft QLinear ops of onnxruntime's QOperator
+// quantization format, one model per form of each, uint8 and int8.
+func qoperatorCases() []oracleCase {
+	var cases []oracleCase
+	add := func(name string, build func() *oxModel) {
+		cases = append(cases, oracleCase{name: name, build: build})
+	}
+	// q is a quantized tensor's scale (1) and zero point, as inputs of a
+	// QLinear op; zp false leaves the optional zero point out.
+	q := func(m *oxModel, name string, el int64, zp bool) []string {
+		ins := []string{m.wv(name+"_scale", elF32, nil, 1)}
+		if zp {
+			ins = append(ins, m.w(name+"_zp", el))
+		}
+		return ins
+	}
+	// in is a graph input, rank 0 when dims is empty.
+	in := func(m *oxModel, name string, el int64, dims []any) string {
+		if len(dims) == 0 {
+			return m.scalarIn(name, el)
+		}
+		return m.in(name, el, dims...)
+	}
+	binary := func(op string, el int64, a, b []any, zp bool) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := append([]string{m.in("A", el, a...)}, q(m, "A", el, true)...)
+			ins = append(append(ins, in(m, "B", el, b)), q(m, "B", el, true)...)
+			ins = append(ins, q(m, "C", el, zp)...)
+			m.ms(op, ins, []string{"C"})
+			m.out(el, "C")
+			return m
+		}
+	}
+	add("op_QLinearAdd_u8_broadcast", binary("QLinearAdd", elU8, []any{2, 3, 4}, []any{4}, true))
+	add("op_QLinearAdd_i8_both_ways", binary("QLinearAdd", elI8, []any{2, 1, 4}, []any{3, 1}, true))
+	add("op_QLinearMul_u8_no_c_zero_point", binary("QLinearMul", elU8, []any{1, 8, 5, 5}, []any{1, 8, 1, 1}, false))
+	add("op_QLinearMul_i8_scalar", binary("QLinearMul", elI8, []any{2, 6}, []any{}, true))
+	unary := func(op string, el int64, dims []any, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := append(append([]string{m.in("X", el, dims...)}, q(m, "X", el, true)...), q(m, "Y", el, true)...)
+			m.ms(op, ins, []string{"Y"}, attrs...)
+			m.out(el, "Y")
+			return m
+		}
+	}
+	add("op_QLinearSigmoid_u8", unary("QLinearSigmoid", elU8, []any{2, 3, 5}))
+	add("op_QLinearSigmoid_i8", unary("QLinearSigmoid", elI8, []any{7}))
+	add("op_QLinearLeakyRelu_u8", unary("QLinearLeakyRelu", elU8, []any{1, 4, 3, 3}, aFloat("alpha", 0.1)))
+	add("op_QLinearLeakyRelu_i8", unary("QLinearLeakyRelu", elI8, []any{2, 5}, aFloat("alpha", 0.2)))
+	add("op_QLinearSoftmax_u8_opset13", unary("QLinearSoftmax", elU8, []any{2, 3, 10}, aInt("axis", -1), aInt("opset", 13)))
+	add("op_QLinearSoftmax_i8_opset12_axis1", unary("QLinearSoftmax", elI8, []any{2, 3, 10}, aInt("axis", 1), aInt("opset", 12)))
+	add("op_QLinearGlobalAveragePool_nchw_u8", unary("QLinearGlobalAveragePool", elU8, []any{2, 8, 5, 7}))
+	add("op_QLinearGlobalAveragePool_nhwc_i8", unary("QLinearGlobalAveragePool", elI8, []any{2, 5, 7, 8}, aInt("channels_last", 1)))
+	add("op_QLinearGlobalAveragePool_1d_u8", unary("QLinearGlobalAveragePool", elU8, []any{1, 3, 9}))
+	add("op_QLinearAveragePool_pads_strides_u8", unary("QLinearAveragePool", elU8, []any{1, 4, 9, 8},
+		aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1), aInt("count_include_pad", 1)))
+	add("op_QLinearAveragePool_ceil_i8", unary("QLinearAveragePool", elI8, []any{2, 3, 10, 7},
+		aInts("kernel_shape", 3, 2), aInts("strides", 3, 2), aInt("ceil_mode", 1)))
+	add("op_QLinearAveragePool_nhwc_u8", unary("QLinearAveragePool", elU8, []any{1, 9, 8, 4},
+		aInts("kernel_shape", 3, 2), aInts("strides", 2, 2), aInt("channels_last", 1)))
+	add("op_QLinearAveragePool_same_upper_u8", unary("QLinearAveragePool", elU8, []any{1, 2, 7, 7},
+		aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aStr("auto_pad", "SAME_UPPER")))
+	add("op_QLinearAveragePool_1d_i8", unary("QLinearAveragePool", elI8, []any{2, 3, 11}, aInts("kernel_shape", 4), aInts("strides", 3)))
+	concat := func(el int64, axis int64, dims ...[]any) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := q(m, "Y", el, true)
+			for i, d := range dims {
+				x := fmt.Sprintf("X%d", i)
+				ins = append(append(ins, m.in(x, el, d...)), q(m, x, el, true)...)
+			}
+			m.ms("QLinearConcat", ins, []string{"Y"}, aInt("axis", axis))
+			m.out(el, "Y")
+			return m
+		}
+	}
+	add("op_QLinearConcat_u8_axis1", concat(elU8, 1, []any{1, 3, 4, 4}, []any{1, 5, 4, 4}, []any{1, 2, 4, 4}))
+	add("op_QLinearConcat_i8_negative_axis", concat(elI8, -1, []any{2, 3}, []any{2, 6}))
+	add("op_QLinearConcat_u8_one_input", concat(elU8, 0, []any{4, 2}))
+	where := func(el int64, c, x, y []any) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := []string{m.in("cond", elBool, c...), in(m, "X", el, x)}
+			ins = append(ins, q(m, "X", el, true)...)
+			ins = append(append(ins, m.in("Yv", el, y...)), q(m, "Yv", el, true)...)
+			ins = append(ins, q(m, "Z", el, true)...)
+			m.ms("QLinearWhere", ins, []string{"Z"})
+			m.out(el, "Z")
+			return m
+		}
+	}
+	add("op_QLinearWhere_u8_broadcast", where(elU8, []any{3, 1}, []any{1, 4}, []any{3, 4}))
+	add("op_QLinearWhere_i8_scalar_values", where(elI8, []any{2, 3, 4}, []any{}, []any{4}))
 	return cases
 }
