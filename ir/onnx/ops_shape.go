@@ -27,6 +27,7 @@ var shapeRules = []ruleSet{
 	{ops: []string{"GatherElements"}, rule: ruleGatherElements},
 	{ops: []string{"ScatterND", "ScatterElements", "Scatter"}, rule: sameAsInput},
 	{ops: []string{"Pad"}, rule: (*decoder).pad},
+	{ops: []string{"CenterCropPad"}, rule: ruleCenterCropPad},
 	{ops: []string{"Resize", "Upsample"}, rule: (*decoder).resize},
 	{ops: []string{"ConstantOfShape"}, rule: (*decoder).constantOfShape},
 	{ops: []string{"Expand"}, rule: ruleExpand},
@@ -1018,4 +1019,53 @@ func clipInts(v []int64) string {
 		return fmt.Sprint(v)
 	}
 	return fmt.Sprintf("%v … %v (%d values)", v[:show/2], v[len(v)-show/2:], len(v))
+}
+
+// ruleCenterCropPad: the input with the dims along axes (all of them when
+// the attribute is absent) set to the shape input's values, which must be
+// a constant.
+func ruleCenterCropPad(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	if x == nil {
+		return d.bad(res, "input 0 (input_data) is missing")
+	}
+	res[0].dt = x.dt
+	if len(n.inputs) != 2 || n.inputs[1] == "" {
+		return d.bad(res, "CenterCropPad needs 2 inputs (input_data, shape), this node has %d", len(n.inputs))
+	}
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	want, ok := d.constInts(n, 1, "shape")
+	if !ok {
+		return res
+	}
+	axes, has := n.attrInts("axes")
+	if !has {
+		axes = make([]int64, len(xs))
+		for i := range axes {
+			axes[i] = int64(i)
+		}
+	}
+	if len(want) != len(axes) {
+		return d.bad(res, "input 1 (shape) has %d values for %d axes", len(want), len(axes))
+	}
+	out := slices.Clone(xs)
+	seen := make([]bool, len(xs))
+	for i, a := range axes {
+		ax, ok := normAxis(a, len(xs))
+		switch {
+		case !ok:
+			return d.bad(res, "axis %d is out of range for rank %d", a, len(xs))
+		case seen[ax]:
+			return d.bad(res, "axis %d is listed twice", a)
+		case want[i] < 0:
+			return d.bad(res, "input 1 (shape) %v holds a negative size", want)
+		}
+		seen[ax] = true
+		out[ax] = want[i]
+	}
+	res[0] = known(x.dt, out)
+	return res
 }

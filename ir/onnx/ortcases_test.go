@@ -28,6 +28,7 @@ func oracleCases() []oracleCase {
 	cases = append(cases, miscCases()...)
 	cases = append(cases, gapCases()...)
 	cases = append(cases, qoperatorCases()...)
+	cases = append(cases, visionCases()...)
 	return cases
 }
 
@@ -1201,5 +1202,99 @@ func qoperatorCases() []oracleCase {
 	}
 	add("op_QLinearWhere_u8_broadcast", where(elU8, []any{3, 1}, []any{1, 4}, []any{3, 4}))
 	add("op_QLinearWhere_i8_scalar_values", where(elI8, []any{2, 3, 4}, []any{}, []any{4}))
+	return cases
+}
+
+// visionCases: ONNX ops of diffusion and vision exports (group and Lp
+// norms, crops, col2im, affine grids, deformable convolution) and
+// onnxruntime's fused convolution.
+func visionCases() []oracleCase {
+	var cases []oracleCase
+	add := func(name string, build func() *oxModel) {
+		cases = append(cases, oracleCase{name: name, build: build})
+	}
+	groupNorm := func(opset int64, el int64, dims []any, groups, per int64) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(opset)
+			m.op("GroupNormalization", []string{m.in("X", el, dims...), m.w("scale", el, per), m.w("bias", el, per)}, []string{"Y"},
+				aInt("num_groups", groups), aFloat("epsilon", 1e-5))
+			m.out(el, "Y")
+			return m
+		}
+	}
+	add("op_GroupNormalization18", groupNorm(18, elF32, []any{2, 8, 5, 5}, 4, 4))
+	add("op_GroupNormalization21", groupNorm(21, elF32, []any{2, 8, 5, 5}, 4, 8))
+	add("op_GroupNormalization21_3d_f16", groupNorm(21, elF16, []any{1, 6, 10}, 3, 6))
+	lpNorm := func(dims []any, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(17)
+			m.op("LpNormalization", []string{m.in("X", elF32, dims...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_LpNormalization", lpNorm([]any{2, 3, 4}))
+	add("op_LpNormalization_p1_axis0", lpNorm([]any{2, 3, 4}, aInt("p", 1), aInt("axis", 0)))
+	add("op_CumProd", func() *oxModel {
+		m := newModel(26)
+		m.op("CumProd", []string{m.in("X", elF32, 2, 5), m.wv("axis", elI64, nil, 1)}, []string{"Y"}, aInt("exclusive", 1))
+		m.out(elF32, "Y")
+		return m
+	})
+	crop := func(dims []any, shape []float64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(18)
+			m.op("CenterCropPad", []string{m.in("X", elF32, dims...), m.wv("shape", elI64, []int64{int64(len(shape))}, shape...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_CenterCropPad_crop_and_pad", crop([]any{3, 10, 8}, []float64{3, 6, 12}))
+	add("op_CenterCropPad_axes", crop([]any{2, 3, 10, 8}, []float64{7, 4}, aInts("axes", -2, 3)))
+	col2im := func(dims []any, img, blk []float64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(18)
+			m.op("Col2Im", []string{m.in("X", elF32, dims...), m.wv("image_shape", elI64, []int64{int64(len(img))}, img...),
+				m.wv("block_shape", elI64, []int64{int64(len(blk))}, blk...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_Col2Im", col2im([]any{1, 5, 5}, []float64{5, 5}, []float64{1, 5}))
+	add("op_Col2Im_strides_pads_dilations", col2im([]any{2, 12, 12}, []float64{6, 7}, []float64{2, 2},
+		aInts("strides", 2, 2), aInts("pads", 1, 0, 1, 1), aInts("dilations", 2, 1)))
+	affine := func(theta []any, size []float64) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(20)
+			m.op("AffineGrid", []string{m.in("theta", elF32, theta...), m.wv("size", elI64, []int64{int64(len(size))}, size...)}, []string{"grid"},
+				aInt("align_corners", 1))
+			m.out(elF32, "grid")
+			return m
+		}
+	}
+	add("op_AffineGrid_2d", affine([]any{2, 2, 3}, []float64{2, 3, 5, 7}))
+	add("op_AffineGrid_3d", affine([]any{1, 3, 4}, []float64{1, 1, 4, 5, 6}))
+	deform := func(x []any, w []int64, offset []any, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(19)
+			m.op("DeformConv", []string{m.in("X", elF32, x...), m.w("W", elF32, w...), m.in("offset", elF32, offset...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_DeformConv", deform([]any{1, 2, 6, 6}, []int64{4, 2, 3, 3}, []any{1, 18, 4, 4}))
+	add("op_DeformConv_strides_pads_groups", deform([]any{1, 4, 7, 7}, []int64{6, 2, 3, 3}, []any{1, 36, 4, 4},
+		aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1), aInt("group", 2), aInt("offset_group", 2)))
+	fused := func(x []any, w []int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			m.ms("FusedConv", []string{m.in("X", elF32, x...), m.w("W", elF32, w...), m.w("B", elF32, w[0])}, []string{"Y"},
+				append(attrs, aStr("activation", "Relu"))...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_FusedConv_relu", fused([]any{1, 3, 8, 8}, []int64{4, 3, 3, 3}, aInts("pads", 1, 1, 1, 1)))
+	add("op_FusedConv_strides_groups", fused([]any{2, 4, 9, 7}, []int64{6, 2, 3, 2}, aInts("strides", 2, 1), aInt("group", 2)))
 	return cases
 }
