@@ -1200,6 +1200,25 @@ func qoperatorCases() []oracleCase {
 			return m
 		}
 	}
+	// QAttention: uint8 input, int8 or uint8 weights, float outputs; with
+	// a past its present grows by the sequence.
+	qattention := func(wEl int64, past bool) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := []string{m.in("input", elU8, 2, 3, 32), m.w("weight", wEl, 32, 96), m.w("bias", elF32, 96),
+				m.wv("input_scale", elF32, nil, 1), m.wv("weight_scale", elF32, nil, 1), "", m.w("input_zp", elU8), m.w("weight_zp", wEl)}
+			outs := []string{"output"}
+			if past {
+				ins = append(ins, m.in("past", elF32, 2, 2, 4, 5, 8))
+				outs = append(outs, "present")
+			}
+			m.ms("QAttention", ins, outs, aInt("num_heads", 4), aInt("unidirectional", 1))
+			m.out(elF32, outs...)
+			return m
+		}
+	}
+	add("op_QAttention_u8_i8", qattention(elI8, false))
+	add("op_QAttention_u8_u8_past", qattention(elU8, true))
 	add("op_QLinearWhere_u8_broadcast", where(elU8, []any{3, 1}, []any{1, 4}, []any{3, 4}))
 	add("op_QLinearWhere_i8_scalar_values", where(elI8, []any{2, 3, 4}, []any{}, []any{4}))
 	return cases
