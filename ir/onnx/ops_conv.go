@@ -372,10 +372,11 @@ func ruleCol2Im(d *decoder, n *node, res []tinfo) []tinfo {
 	prod, blocks := int64(1), int64(1)
 	for i := 0; i < sp; i++ {
 		im, b, s, dl, pb, pe := img[i], blk[i], strides[i], dil[i], pads[i], pads[i+sp]
-		if im < 1 || b < 1 || s < 1 || dl < 1 || pb < 0 || pe < 0 || max(im, b, s, dl, pb, pe) > 1<<40 {
-			return d.bad(res, "spatial axis %d: image %d, block %d, stride %d and dilation %d must be in [1, 2^40], pads %d and %d in [0, 2^40]", i, im, b, s, dl, pb, pe)
+		// Bounded so the sums below stay far from overflow.
+		if im < 1 || pb < 0 || pe < 0 || max(im, pb, pe) > 1<<40 || b < 1 || s < 1 || dl < 1 || max(b, s, dl) > 1<<20 {
+			return d.bad(res, "spatial axis %d: image %d must be in [1, 2^40], pads %d and %d in [0, 2^40], block %d, stride %d and dilation %d in [1, 2^20]", i, im, pb, pe, b, s, dl)
 		}
-		span := im + pb + pe - ((b-1)*dl + 1) // each term bounded above
+		span := im + pb + pe - ((b-1)*dl + 1)
 		if span < 0 {
 			return d.bad(res, "spatial axis %d: the block's extent %d exceeds the padded image %d", i, (b-1)*dl+1, im+pb+pe)
 		}

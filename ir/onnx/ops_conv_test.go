@@ -114,6 +114,8 @@ func TestVisionRules(t *testing.T) {
 			errSub: "input dim 1 is 7, not a multiple of the block's 5 elements"},
 		{name: "col2im block larger than the image", model: col2im([]any{1, 6, 5}, []int64{2, 2}, []int64{3, 2}),
 			errSub: "spatial axis 0: the block's extent 3 exceeds the padded image 2"},
+		{name: "col2im with a huge block", model: col2im([]any{1, 5, 5}, []int64{5, 5}, []int64{1 << 40, 1 << 40}, aInts("dilations", 1<<40, 1<<40)),
+			errSub: "spatial axis 0: image 5 must be in [1, 2^40], pads 0 and 0 in [0, 2^40], block 1099511627776, stride 1 and dilation 1099511627776 in [1, 2^20]"},
 		{name: "col2im with a computed image shape", model: modelP(18, input(vinfo("x", tFloat, 1, 5, 5)), input(vinfo("img", tInt64, 2)), i64s("blk", 1, 5),
 			op("Col2Im", []string{"x", "img", "blk"}, []string{"y"})),
 			errSub: "input 1 (image_shape) is not a constant memplan can compute"},
