@@ -351,7 +351,7 @@ func (d *decoder) checkAttrs() error {
 			}
 		}
 		switch n.op {
-		case "Conv", "ConvTranspose", "ConvInteger", "QLinearConv":
+		case "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "DeformConv":
 			if n.domain != "" {
 				continue
 			}

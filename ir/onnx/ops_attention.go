@@ -13,6 +13,7 @@ import (
 
 var attentionRules = []ruleSet{
 	{domains: []string{msDomain}, ops: []string{"Attention"}, rule: ruleMSAttention},
+	{domains: []string{msDomain}, ops: []string{"QAttention"}, rule: ruleQAttention},
 	{domains: []string{msDomain}, ops: []string{"MultiHeadAttention"}, rule: ruleMultiHeadAttention},
 	{domains: []string{msDomain}, ops: []string{"DecoderMaskedMultiHeadAttention"}, rule: ruleDecoderMaskedMHA},
 	{domains: []string{msDomain}, ops: []string{"GroupQueryAttention"}, rule: ruleGroupQueryAttention},
@@ -70,7 +71,31 @@ func addOK(a, b int64) int64 {
 // head], or keeps past's shape when past_present_share_buffer is set
 // (past is then allocated at the maximum length).
 func ruleMSAttention(d *decoder, n *node, res []tinfo) []tinfo {
-	x := d.in(n, 0)
+	return msAttention(d, n, res, dtOf(d.in(n, 0)), 4)
+}
+
+// ruleQAttention: com.microsoft QAttention, Attention on a quantized input
+// (0) and weights (1), dequantized by input_scale (3) and weight_scale
+// (4). Its outputs are in the float type of the bias (2) and the scales;
+// past, if any, is input 8.
+func ruleQAttention(d *decoder, n *node, res []tinfo) []tinfo {
+	if len(n.inputs) < 5 || len(n.inputs) > 9 {
+		return d.bad(res, "QAttention needs 5 to 9 inputs (input, weight, bias, input_scale, weight_scale, optional mask_index, input_zero_point, weight_zero_point and past), this node has %d", len(n.inputs))
+	}
+	for i, what := range []string{"input", "weight", "bias", "input_scale", "weight_scale"} {
+		if n.inputs[i] == "" {
+			return d.bad(res, "input %d (%s) is missing", i, what)
+		}
+	}
+	if n.attr("num_heads") == nil {
+		return d.bad(res, "attribute num_heads is missing")
+	}
+	return msAttention(d, n, res, dtOf(d.in(n, 2)), 8)
+}
+
+// msAttention is Attention and QAttention: outputs of type dt, past at
+// input pastIdx.
+func msAttention(d *decoder, n *node, res []tinfo, dt int64, pastIdx int) []tinfo {
 	xs, xok := d.shape(n, 0)
 	ws, wok := d.shape(n, 1)
 	if !xok || !wok {
@@ -110,7 +135,7 @@ func ruleMSAttention(d *decoder, n *node, res []tinfo) []tinfo {
 		}
 	}
 	b, s := xs[0], xs[1]
-	res[0] = known(x.dt, []int64{b, s, vh})
+	res[0] = known(dt, []int64{b, s, vh})
 	if !wants(n, 1) {
 		return res
 	}
@@ -118,11 +143,11 @@ func ruleMSAttention(d *decoder, n *node, res []tinfo) []tinfo {
 		return d.fail(res, "attribute num_heads is missing, so present's head size is unknown")
 	}
 	h := qh / heads
-	if !d.present(n, 4) {
-		res[1] = known(x.dt, []int64{2, b, heads, s, h})
+	if !d.present(n, pastIdx) {
+		res[1] = known(dt, []int64{2, b, heads, s, h})
 		return res
 	}
-	ps, ok := d.shape(n, 4)
+	ps, ok := d.shape(n, pastIdx)
 	if !ok {
 		return res
 	}
@@ -133,9 +158,9 @@ func ruleMSAttention(d *decoder, n *node, res []tinfo) []tinfo {
 		return attFail(d, res, "past needs equal k and v hidden sizes, got %d and %d", kh, vh)
 	}
 	if n.attrInt("past_present_share_buffer", 0) != 0 {
-		res[1] = known(x.dt, slices.Clone(ps))
+		res[1] = known(dt, slices.Clone(ps))
 	} else {
-		res[1] = known(x.dt, []int64{2, b, heads, addOK(ps[3], s), h})
+		res[1] = known(dt, []int64{2, b, heads, addOK(ps[3], s), h})
 	}
 	return res
 }

@@ -396,6 +396,36 @@ func TestAttentionMicrosoft(t *testing.T) {
 	})
 }
 
+func TestAttentionQuantized(t *testing.T) {
+	// QAttention on uint8 input and int8 weights, float16 bias and scales.
+	base := []part{input(vinfo("x", tUint8, 2, 3, 16)), input(vinfo("w", tInt8, 16, 48)), input(vinfo("bias", tFloat16, 48)),
+		input(scalar("xs", tFloat16)), input(scalar("ws", tFloat16))}
+	qatt := func(ins, outs []string, extra ...part) []byte {
+		return modelMS(17, append(append(base, extra...), msOp("QAttention", ins, outs, aInt("num_heads", 2)))...)
+	}
+	f16 := ir.F16
+	runRuleCases(t, []ruleCase{
+		{name: "qattention is in the bias's float type",
+			model: qatt([]string{"x", "w", "bias", "xs", "ws"}, []string{"out", "present"}),
+			want:  map[string]wantTensor{"out": attW(f16, 2, 3, 16), "present": attW(f16, 2, 2, 2, 3, 8)}},
+		{name: "qattention past is input 8",
+			model: qatt([]string{"x", "w", "bias", "xs", "ws", "", "", "", "past"}, []string{"out", "present"}, input(vinfo("past", tFloat16, 2, 2, 2, 4, 8))),
+			want:  map[string]wantTensor{"out": attW(f16, 2, 3, 16), "present": attW(f16, 2, 2, 2, 7, 8)}},
+		{name: "qattention without weight_scale",
+			model:  qatt([]string{"x", "w", "bias", "xs"}, []string{"out"}),
+			errSub: "QAttention needs 5 to 9 inputs (input, weight, bias, input_scale, weight_scale, optional mask_index, input_zero_point, weight_zero_point and past), this node has 4"},
+		{name: "qattention without a bias",
+			model:  qatt([]string{"x", "w", "", "xs", "ws"}, []string{"out"}),
+			errSub: "input 2 (bias) is missing"},
+		{name: "qattention weights of another hidden size",
+			model:  modelMS(17, input(vinfo("x", tUint8, 2, 3, 12)), input(vinfo("w", tInt8, 16, 48)), input(vinfo("bias", tFloat16, 48)), input(scalar("xs", tFloat16)), input(scalar("ws", tFloat16)), msOp("QAttention", []string{"x", "w", "bias", "xs", "ws"}, []string{"out"}, aInt("num_heads", 2))),
+			errSub: "weights' rows 16 differ from the input's hidden size 12"},
+		{name: "qattention without num_heads",
+			model:  modelMS(17, append(base, msOp("QAttention", []string{"x", "w", "bias", "xs", "ws"}, []string{"out"}))...),
+			errSub: "attribute num_heads is missing"},
+	})
+}
+
 func TestAttentionRotary(t *testing.T) {
 	f32 := ir.F32
 	runAttCases(t, []attCase{

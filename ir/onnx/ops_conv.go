@@ -15,7 +15,16 @@ var convRules = []ruleSet{
 	{ops: []string{"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}, rule: ruleGlobalAveragePool},
 	{ops: []string{"RoiAlign"}, rule: ruleRoiAlign},
 	{ops: []string{"GridSample"}, rule: ruleGridSample},
+	{ops: []string{"DeformConv"}, rule: (*decoder).convPool},
+	// onnxruntime fuses Conv and its activation (and an optional sum Z).
+	{domains: []string{msDomain}, ops: []string{"FusedConv"}, rule: (*decoder).convPool},
+	{ops: []string{"Col2Im"}, rule: ruleCol2Im},
+	{ops: []string{"AffineGrid"}, rule: ruleAffineGrid},
 }
+
+// convOps are the ops convPool treats as convolutions: weights give the
+// output channels and, lacking kernel_shape, the kernel.
+var convOps = map[string]bool{"Conv": true, "ConvInteger": true, "QLinearConv": true, "ConvTranspose": true, "DeformConv": true, "FusedConv": true}
 
 func ruleGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
 	x := d.in(n, 0)
@@ -65,12 +74,7 @@ func ruleGridSample(d *decoder, n *node, res []tinfo) []tinfo {
 func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	xs, ok := d.shape(n, 0)
 	x := d.in(n, 0)
-	// QLinearConv's weights are input 3 (after x's scale and zero point);
-	// its output has the type of y_zero_point (input 7).
-	wi := 1
-	if n.op == "QLinearConv" {
-		wi = 3
-	}
+	// QLinearConv's output has the type of y_zero_point (input 7).
 	if x != nil {
 		res[0].dt = x.dt
 		switch n.op {
@@ -86,14 +90,29 @@ func (d *decoder) convPool(n *node, res []tinfo) []tinfo {
 	if !ok {
 		return res
 	}
+	return d.convPoolShape(n, xs, res)
+}
+
+// convPoolShape gives output 0 (and MaxPool's indices) the shape a
+// convolution or pooling of xs, laid out [N, C, spatial...], takes; res[0]
+// already holds the output's type.
+func (d *decoder) convPoolShape(n *node, xs []int64, res []tinfo) []tinfo {
 	if len(xs) < 3 {
 		return d.fail(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
 	}
 	sp := len(xs) - 2
-	isConv := n.op == "Conv" || n.op == "ConvInteger" || n.op == "QLinearConv" || n.op == "ConvTranspose"
+	// QLinearConv's weights are input 3, after x's scale and zero point.
+	wi := 1
+	if n.op == "QLinearConv" {
+		wi = 3
+	}
+	isConv := convOps[n.op]
 	kernel, hasK := n.attrInts("kernel_shape")
 	ch := xs[1]
 	if isConv {
+		if wi >= len(n.inputs) || n.inputs[wi] == "" {
+			return d.bad(res, "input %d (W, the weights) is missing", wi)
+		}
 		ws, wok := d.shape(n, wi)
 		if !wok {
 			return res
@@ -306,5 +325,109 @@ func ruleMaxUnpool(d *decoder, n *node, res []tinfo) []tinfo {
 		out = append(out, o-p)
 	}
 	res[0] = known(x.dt, out)
+	return res
+}
+
+// ruleCol2Im: columns [N, C·∏block, L] back to an image [N, C,
+// image_shape...]. image_shape and block_shape must be constants, and L
+// must be the number of blocks that fit the padded image.
+func ruleCol2Im(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	if x == nil {
+		return d.bad(res, "input 0 (input) is missing")
+	}
+	res[0].dt = x.dt
+	if len(n.inputs) != 3 {
+		return d.bad(res, "Col2Im needs 3 inputs (input, image_shape, block_shape), this node has %d", len(n.inputs))
+	}
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	img, ok1 := d.constInts(n, 1, "image_shape")
+	blk, ok2 := d.constInts(n, 2, "block_shape")
+	if !ok1 || !ok2 {
+		return res
+	}
+	sp := len(img)
+	if len(xs) != 3 {
+		return d.bad(res, "Col2Im needs input [N, C·∏block_shape, L] of rank 3, got rank %d", len(xs))
+	}
+	if sp == 0 || len(blk) != sp {
+		return d.bad(res, "image_shape %v and block_shape %v need the same number of spatial dims, 1 or more", img, blk)
+	}
+	get := func(name string, def int64, count int) ([]int64, bool) {
+		v, ok := n.attrInts(name)
+		if !ok || len(v) == 0 {
+			return slices.Repeat([]int64{def}, count), true
+		}
+		return v, len(v) == count
+	}
+	strides, ok1 := get("strides", 1, sp)
+	dil, ok2 := get("dilations", 1, sp)
+	pads, ok3 := get("pads", 0, 2*sp)
+	if !ok1 || !ok2 || !ok3 {
+		return d.bad(res, "strides %v, dilations %v and pads %v need %d, %d and %d values", strides, dil, pads, sp, sp, 2*sp)
+	}
+	prod, blocks := int64(1), int64(1)
+	for i := 0; i < sp; i++ {
+		im, b, s, dl, pb, pe := img[i], blk[i], strides[i], dil[i], pads[i], pads[i+sp]
+		// Bounded so the sums below stay far from overflow.
+		if im < 1 || pb < 0 || pe < 0 || max(im, pb, pe) > 1<<40 || b < 1 || s < 1 || dl < 1 || max(b, s, dl) > 1<<20 {
+			return d.bad(res, "spatial axis %d: image %d must be in [1, 2^40], pads %d and %d in [0, 2^40], block %d, stride %d and dilation %d in [1, 2^20]", i, im, pb, pe, b, s, dl)
+		}
+		span := im + pb + pe - ((b-1)*dl + 1)
+		if span < 0 {
+			return d.bad(res, "spatial axis %d: the block's extent %d exceeds the padded image %d", i, (b-1)*dl+1, im+pb+pe)
+		}
+		var err error
+		if prod, err = ir.MulSize(prod, b); err == nil {
+			blocks, err = ir.MulSize(blocks, span/s+1)
+		}
+		if err != nil {
+			return d.bad(res, "spatial axis %d: %v", i, err)
+		}
+	}
+	if xs[1]%prod != 0 {
+		return d.bad(res, "input dim 1 is %d, not a multiple of the block's %d elements", xs[1], prod)
+	}
+	if xs[2] != blocks {
+		return d.bad(res, "input dim 2 is %d, but %d blocks fit image_shape %v", xs[2], blocks, img)
+	}
+	res[0] = known(x.dt, append([]int64{xs[0], xs[1] / prod}, img...))
+	return res
+}
+
+// ruleAffineGrid: theta [N, 2, 3] and size [N, C, H, W] give the grid
+// [N, H, W, 2]; theta [N, 3, 4] and size [N, C, D, H, W] give [N, D, H,
+// W, 3]. size must be a constant.
+func ruleAffineGrid(d *decoder, n *node, res []tinfo) []tinfo {
+	th := d.in(n, 0)
+	if th == nil {
+		return d.bad(res, "input 0 (theta) is missing")
+	}
+	res[0].dt = th.dt
+	if len(n.inputs) != 2 {
+		return d.bad(res, "AffineGrid needs 2 inputs (theta, size), this node has %d", len(n.inputs))
+	}
+	ts, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	size, ok := d.constInts(n, 1, "size")
+	if !ok {
+		return res
+	}
+	if len(size) != 4 && len(size) != 5 {
+		return d.bad(res, "input 1 (size) is %v; it needs 4 values (N, C, H, W) or 5 (N, C, D, H, W)", size)
+	}
+	sp := int64(len(size) - 2)
+	if want := []int64{size[0], sp, sp + 1}; !slices.Equal(ts, want) {
+		return d.bad(res, "theta has shape %v; size %v needs %v", ts, size, want)
+	}
+	if slices.ContainsFunc(size, func(v int64) bool { return v < 0 }) {
+		return d.bad(res, "input 1 (size) %v holds a negative size", size)
+	}
+	res[0] = known(th.dt, append(append([]int64{size[0]}, size[2:]...), sp))
 	return res
 }

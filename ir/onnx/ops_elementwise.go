@@ -180,7 +180,7 @@ var unaryOps = map[string]bool{
 	"Celu": true, "ThresholdedRelu": true, "Mish": true, "Swish": true, "Floor": true, "Ceil": true, "Round": true,
 	"Sin": true, "Cos": true, "Tan": true, "Asin": true, "Acos": true, "Atan": true, "Sinh": true,
 	"Cosh": true, "Asinh": true, "Acosh": true, "Atanh": true, "Sign": true, "Identity": true,
-	"Softmax": true, "LogSoftmax": true, "Hardmax": true, "CumSum": true,
+	"Softmax": true, "LogSoftmax": true, "Hardmax": true, "CumSum": true, "CumProd": true,
 	"Shrink": true, "BitwiseNot": true,
 }
 

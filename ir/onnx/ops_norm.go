@@ -16,6 +16,8 @@ var normRules = []ruleSet{
 	{domains: []string{msDomain}, ops: []string{"SkipLayerNormalization", "SkipSimplifiedLayerNormalization"}, rule: ruleSkipLayerNorm},
 	{domains: []string{msDomain}, ops: []string{"GroupNorm"}, rule: ruleGroupNorm},
 	{domains: []string{msDomain}, ops: []string{"SkipGroupNorm"}, rule: ruleGroupNorm},
+	{ops: []string{"GroupNormalization"}, rule: ruleGroupNormalization},
+	{ops: []string{"LpNormalization"}, rule: ruleLpNormalization},
 }
 
 func ruleBatchNormalization(d *decoder, n *node, res []tinfo) []tinfo {
@@ -142,5 +144,61 @@ func ruleGroupNorm(d *decoder, n *node, res []tinfo) []tinfo {
 	for i := range res {
 		res[i] = known(x.dt, xs)
 	}
+	return res
+}
+
+// ruleGroupNormalization: ONNX's GroupNormalization on [N, C, ...]; the
+// output is X's. The scale and bias hold one value per group up to opset
+// 20, one per channel from opset 21.
+func ruleGroupNormalization(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	if x == nil {
+		return d.bad(res, "input 0 (X) is missing")
+	}
+	res[0].dt = x.dt
+	if len(n.inputs) != 3 || n.inputs[1] == "" || n.inputs[2] == "" {
+		return d.bad(res, "GroupNormalization needs 3 inputs (X, scale, bias), this node has %d", len(n.inputs))
+	}
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	if len(xs) < 2 {
+		return d.bad(res, "GroupNormalization needs input [N, C, ...] of rank 2 or more, got rank %d", len(xs))
+	}
+	g := n.attrInt("num_groups", 0)
+	if g <= 0 || xs[1]%g != 0 {
+		return d.bad(res, "num_groups %d must be positive and divide the %d channels", g, xs[1])
+	}
+	want, per := g, "group"
+	if d.opset >= 21 {
+		want, per = xs[1], "channel"
+	}
+	for i, what := range []string{"", "scale", "bias"} {
+		if s, ok := d.shape(n, i); ok && i > 0 && !slices.Equal(s, []int64{want}) {
+			return d.bad(res, "input %d (%s) has shape %v, want [%d], one value per %s in opset %d", i, what, s, want, per, d.opset)
+		}
+	}
+	res[0] = known(x.dt, xs)
+	return res
+}
+
+// ruleLpNormalization: X normalized along one axis; the output is X's.
+func ruleLpNormalization(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		if x != nil {
+			res[0].dt = x.dt
+		}
+		return res
+	}
+	if _, ok := normAxis(n.attrInt("axis", -1), len(xs)); !ok {
+		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+	}
+	if p := n.attrInt("p", 2); p != 1 && p != 2 {
+		return d.bad(res, "p is %d; LpNormalization takes 1 or 2", p)
+	}
+	res[0] = known(x.dt, xs)
 	return res
 }

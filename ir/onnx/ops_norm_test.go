@@ -53,6 +53,27 @@ func TestNormRules(t *testing.T) {
 		{name: "group norm groups do not divide channels", model: modelMS(17, input(vinfo("img", tFloat16, 1, 8, 8, 30)), input(vinfo("ga", tFloat, 30)), input(vinfo("be", tFloat, 30)),
 			msOp("GroupNorm", []string{"img", "ga", "be"}, []string{"y"}, aInt("groups", 8))),
 			errSub: "groups 8 must be positive and divide the 30 channels"},
+		{name: "group normalization, opset 18: a scale per group", model: modelP(18, input(vinfo("img", tFloat16, 2, 32, 8, 8)), input(vinfo("sc", tFloat16, 4)), input(vinfo("bi", tFloat16, 4)),
+			op("GroupNormalization", []string{"img", "sc", "bi"}, []string{"y"}, aInt("num_groups", 4))),
+			want: map[string]wantTensor{"y": f16(2, 32, 8, 8)}},
+		{name: "group normalization, opset 21: a scale per channel", model: modelP(21, input(vinfo("img", tFloat16, 2, 32, 8, 8)), input(vinfo("sc", tFloat16, 32)), input(vinfo("bi", tFloat16, 32)),
+			op("GroupNormalization", []string{"img", "sc", "bi"}, []string{"y"}, aInt("num_groups", 4))),
+			want: map[string]wantTensor{"y": f16(2, 32, 8, 8)}},
+		{name: "group normalization, opset 21, with a scale per group", model: modelP(21, input(vinfo("img", tFloat16, 2, 32, 8, 8)), input(vinfo("sc", tFloat16, 4)), input(vinfo("bi", tFloat16, 32)),
+			op("GroupNormalization", []string{"img", "sc", "bi"}, []string{"y"}, aInt("num_groups", 4))),
+			errSub: "input 1 (scale) has shape [4], want [32], one value per channel in opset 21"},
+		{name: "group normalization groups do not divide channels", model: modelP(18, input(vinfo("img", tFloat16, 2, 30, 8, 8)), input(vinfo("sc", tFloat16, 4)), input(vinfo("bi", tFloat16, 4)),
+			op("GroupNormalization", []string{"img", "sc", "bi"}, []string{"y"}, aInt("num_groups", 4))),
+			errSub: "num_groups 4 must be positive and divide the 30 channels"},
+		{name: "group normalization without a bias", model: modelP(18, input(vinfo("img", tFloat16, 2, 32, 8, 8)), input(vinfo("sc", tFloat16, 4)),
+			op("GroupNormalization", []string{"img", "sc"}, []string{"y"}, aInt("num_groups", 4))),
+			errSub: "GroupNormalization needs 3 inputs (X, scale, bias), this node has 2"},
+		{name: "lp normalization", model: modelP(17, x, op("LpNormalization", []string{"x"}, []string{"y"}, aInt("p", 1))),
+			want: map[string]wantTensor{"y": f16(2, 7, 64)}},
+		{name: "lp normalization axis out of range", model: modelP(17, x, op("LpNormalization", []string{"x"}, []string{"y"}, aInt("axis", 3))),
+			errSub: "axis 3 is out of range for rank 3"},
+		{name: "lp normalization of p 3", model: modelP(17, x, op("LpNormalization", []string{"x"}, []string{"y"}, aInt("p", 3))),
+			errSub: "p is 3; LpNormalization takes 1 or 2"},
 	}
 	runRuleCases(t, cases)
 }
@@ -62,6 +83,8 @@ func TestElementwiseAndContribRules(t *testing.T) {
 	f16 := func(shape ...int64) wantTensor { return wantTensor{shape, ir.F16} }
 	cases := []ruleCase{
 		{name: "gelu opset 20", model: modelP(20, x, op("Gelu", []string{"x"}, []string{"y"})),
+			want: map[string]wantTensor{"y": f16(2, 7, 64)}},
+		{name: "cumprod opset 26", model: modelP(26, x, initz(tproto("ax", tInt64, nil, 1)), op("CumProd", []string{"x", "ax"}, []string{"y"})),
 			want: map[string]wantTensor{"y": f16(2, 7, 64)}},
 		{name: "swish opset 24", model: modelP(24, x, op("Swish", []string{"x"}, []string{"y"})),
 			want: map[string]wantTensor{"y": f16(2, 7, 64)}},

@@ -14,6 +14,15 @@ var quantRules = []ruleSet{
 	{domains: []string{msDomain}, ops: []string{"MatMulNBits"}, rule: ruleMatMulNBits},
 	{domains: []string{msDomain}, ops: []string{"GatherBlockQuantized"}, rule: ruleGatherBlockQuantized},
 	{domains: []string{msDomain}, ops: []string{"DynamicQuantizeMatMul", "MatMulIntegerToFloat"}, rule: ruleQuantMatMul},
+	// onnxruntime's QOperator format: the float op between a dequantize and
+	// a quantize, fused into one integer op.
+	{domains: []string{msDomain}, ops: []string{"QLinearAdd", "QLinearMul"}, rule: ruleQLinearBinary},
+	{domains: []string{msDomain}, ops: []string{"QLinearSigmoid", "QLinearLeakyRelu", "QLinearSoftmax"}, rule: ruleQLinearUnary},
+	{domains: []string{msDomain}, ops: []string{"QLinearGlobalAveragePool"}, rule: ruleQLinearGlobalAveragePool},
+	{domains: []string{msDomain}, ops: []string{"QLinearAveragePool"}, rule: ruleQLinearAveragePool},
+	{domains: []string{msDomain}, ops: []string{"QLinearConcat"}, rule: ruleQLinearConcat},
+	{domains: []string{msDomain}, ops: []string{"QLinearReduceMean"}, rule: ruleQLinearReduceMean},
+	{domains: []string{msDomain}, ops: []string{"QLinearWhere"}, rule: ruleQLinearWhere},
 }
 
 // ruleQuantizeLinear: the output type is the zero point's, else the
@@ -212,5 +221,196 @@ func ruleQLinearMatMul(d *decoder, n *node, res []tinfo) []tinfo {
 		return d.fail(res, "QLinearMatMul %s", why)
 	}
 	res[0] = known(dt, out)
+	return res
+}
+
+// qlinearArity checks a QOperator node's input count: min with every
+// optional zero point left out, max with all of them; names lists them
+// for the message. It records why with d.bad and says false when the
+// count is wrong.
+func (d *decoder) qlinearArity(n *node, min, max int, names string) bool {
+	if len(n.inputs) < min || len(n.inputs) > max || n.inputs[0] == "" {
+		if min == max {
+			d.bad(nil, "%s needs %d inputs (%s), this node has %d", n.op, min, names, len(n.inputs))
+		} else {
+			d.bad(nil, "%s needs %d to %d inputs (%s), this node has %d", n.op, min, max, names, len(n.inputs))
+		}
+		return false
+	}
+	return true
+}
+
+// qlinearType is a QOperator op's output type: its output zero point's
+// (input zp), else that of its quantized input x, as the two must agree.
+func (d *decoder) qlinearType(n *node, zp, x int) int64 {
+	if t := d.in(n, zp); t != nil {
+		return t.dt
+	}
+	return dtOf(d.in(n, x))
+}
+
+// ruleQLinearBinary: QLinearAdd and QLinearMul broadcast A (input 0) and
+// B (input 3); C is in C's zero point's type (input 7), else A's.
+func ruleQLinearBinary(d *decoder, n *node, res []tinfo) []tinfo {
+	if !d.qlinearArity(n, 7, 8, "A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale, optional C_zero_point") {
+		return res
+	}
+	if n.inputs[3] == "" {
+		return d.bad(res, "input 3 (B) is missing")
+	}
+	res[0].dt = d.qlinearType(n, 7, 0)
+	as, aok := d.shape(n, 0)
+	bs, bok := d.shape(n, 3)
+	if !aok || !bok {
+		return res
+	}
+	out, ok := broadcast(as, bs)
+	if !ok {
+		return d.fail(res, "%s broadcasts A and B: %s", n.op, whyBroadcast(as, bs))
+	}
+	res[0] = known(res[0].dt, out)
+	return res
+}
+
+// ruleQLinearUnary: X (input 0) to Y of X's shape, in Y's zero point's
+// type (input 4), else X's.
+func ruleQLinearUnary(d *decoder, n *node, res []tinfo) []tinfo {
+	if !d.qlinearArity(n, 4, 5, "X, X_scale, X_zero_point, Y_scale, optional Y_zero_point") {
+		return res
+	}
+	dt := d.qlinearType(n, 4, 0)
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		res[0].dt = dt
+		return res
+	}
+	if n.op == "QLinearSoftmax" {
+		if _, ok := normAxis(n.attrInt("axis", -1), len(xs)); !ok {
+			return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", -1), len(xs))
+		}
+	}
+	res[0] = known(dt, xs)
+	return res
+}
+
+// ruleQLinearGlobalAveragePool: every spatial dim becomes 1; the channels
+// are axis 1, or the last axis when channels_last is set.
+func ruleQLinearGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
+	if !d.qlinearArity(n, 4, 5, "X, x_scale, x_zero_point, y_scale, y_zero_point") {
+		return res
+	}
+	res[0].dt = d.qlinearType(n, 4, 0)
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	if len(xs) < 3 {
+		return d.bad(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
+	}
+	out := slices.Repeat([]int64{1}, len(xs))
+	out[0] = xs[0]
+	if n.attrInt("channels_last", 0) != 0 {
+		out[len(xs)-1] = xs[len(xs)-1]
+	} else {
+		out[1] = xs[1]
+	}
+	res[0] = known(res[0].dt, out)
+	return res
+}
+
+// ruleQLinearAveragePool is AveragePool on quantized data; with
+// channels_last the data is [N, spatial..., C] and so is the output.
+func ruleQLinearAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
+	if !d.qlinearArity(n, 4, 5, "X, x_scale, x_zero_point, y_scale, y_zero_point") {
+		return res
+	}
+	res[0].dt = d.qlinearType(n, 4, 0)
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	if len(xs) < 3 {
+		return d.bad(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
+	}
+	last := n.attrInt("channels_last", 0) != 0
+	if last { // to [N, C, spatial...] and back
+		xs = append([]int64{xs[0], xs[len(xs)-1]}, xs[1:len(xs)-1]...)
+	}
+	res = d.convPoolShape(n, xs, res)
+	if o := res[0].shape; last && len(o) == len(xs) {
+		res[0].shape = append(append([]int64{o[0]}, o[2:]...), o[1])
+	}
+	return res
+}
+
+// ruleQLinearConcat: the output's scale and zero point come first, then a
+// (tensor, scale, zero point) triple per input joined along axis.
+func ruleQLinearConcat(d *decoder, n *node, res []tinfo) []tinfo {
+	if len(n.inputs) < 5 || (len(n.inputs)-2)%3 != 0 {
+		return d.bad(res, "QLinearConcat needs Y_scale, Y_zero_point and then a (tensor, scale, zero point) triple per input, 5, 8, 11... inputs; this node has %d", len(n.inputs))
+	}
+	res[0].dt = d.qlinearType(n, 1, 2)
+	var shapes [][]int64
+	for i := 2; i < len(n.inputs); i += 3 {
+		if n.inputs[i] == "" {
+			return d.bad(res, "input %d (the tensor of triple %d) is missing", i, (i-2)/3)
+		}
+		s, ok := d.shape(n, i)
+		if !ok {
+			return res
+		}
+		shapes = append(shapes, s)
+	}
+	out, _, ok := d.concatShape(n, shapes)
+	if !ok {
+		return res
+	}
+	res[0] = known(res[0].dt, out)
+	return res
+}
+
+// ruleQLinearReduceMean: ReduceMean with its axes and keepdims as
+// attributes, in the reduced zero point's type (input 4), else the data's.
+func ruleQLinearReduceMean(d *decoder, n *node, res []tinfo) []tinfo {
+	if !d.qlinearArity(n, 4, 5, "data, data_scale, data_zero_point, reduced_scale, reduced_zero_point") {
+		return res
+	}
+	res[0].dt = d.qlinearType(n, 4, 0)
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	axes, _ := n.attrInts("axes")
+	out, _, ok := d.reducedShape(xs, axes, n.attrInt("keepdims", 1) != 0)
+	if !ok {
+		return res
+	}
+	res[0] = known(res[0].dt, out)
+	return res
+}
+
+// ruleQLinearWhere: condition (input 0), X (input 1) and Y (input 4)
+// broadcast; Z is in Z's zero point's type (input 8), else X's.
+func ruleQLinearWhere(d *decoder, n *node, res []tinfo) []tinfo {
+	if !d.qlinearArity(n, 9, 9, "condition, X, x_scale, x_zero_point, Y, y_scale, y_zero_point, z_scale, z_zero_point") {
+		return res
+	}
+	res[0].dt = d.qlinearType(n, 8, 1)
+	var shapes [][]int64
+	for _, i := range []int{0, 1, 4} {
+		if n.inputs[i] == "" {
+			return d.bad(res, "input %d is missing", i)
+		}
+		s, ok := d.shape(n, i)
+		if !ok {
+			return res
+		}
+		shapes = append(shapes, s)
+	}
+	out, ok := broadcast(shapes...)
+	if !ok {
+		return d.fail(res, "QLinearWhere broadcasts condition, X and Y: %s", whyBroadcast(shapes...))
+	}
+	res[0] = known(res[0].dt, out)
 	return res
 }

@@ -64,6 +64,102 @@ func TestQuantRules(t *testing.T) {
 	runRuleCases(t, cases)
 }
 
+func TestQLinearRules(t *testing.T) {
+	u8 := func(shape ...int64) wantTensor { return wantTensor{shape, ir.U8} }
+	i8 := func(shape ...int64) wantTensor { return wantTensor{shape, ir.I8} }
+	// qp is a quantized tensor's scale and zero point, graph inputs.
+	qp := func(name string, el int64) []part {
+		return []part{input(scalar(name+"_s", tFloat)), input(scalar(name+"_z", el))}
+	}
+	model := func(x []part, node part) []byte {
+		var parts []part
+		parts = append(parts, x...)
+		parts = append(parts, qp("a", tUint8)...)
+		parts = append(parts, qp("b", tUint8)...)
+		parts = append(parts, qp("c", tUint8)...)
+		parts = append(parts, input(scalar("ci8", tInt8)))
+		return modelMS(13, append(parts, node)...)
+	}
+	x := input(vinfo("x", tUint8, 2, 8, 6, 6))
+	xl := input(vinfo("xl", tUint8, 2, 6, 6, 8))
+	b := input(vinfo("b", tUint8, 8, 1, 1))
+	unary := func(op string, in string, attrs ...attrFn) part {
+		return msOp(op, []string{in, "a_s", "a_z", "c_s", "c_z"}, []string{"y"}, attrs...)
+	}
+	cases := []ruleCase{
+		{name: "qlinear add broadcasts", model: model([]part{x, b},
+			msOp("QLinearAdd", []string{"x", "a_s", "a_z", "b", "b_s", "b_z", "c_s", "c_z"}, []string{"y"})),
+			want: map[string]wantTensor{"y": u8(2, 8, 6, 6)}},
+		{name: "qlinear mul takes C's zero point type", model: model([]part{x, b},
+			msOp("QLinearMul", []string{"x", "a_s", "a_z", "b", "b_s", "b_z", "c_s", "ci8"}, []string{"y"})),
+			want: map[string]wantTensor{"y": i8(2, 8, 6, 6)}},
+		{name: "qlinear mul without C's zero point is A's type", model: model([]part{x, b},
+			msOp("QLinearMul", []string{"x", "a_s", "", "b", "b_s", "", "c_s"}, []string{"y"})),
+			want: map[string]wantTensor{"y": u8(2, 8, 6, 6)}},
+		{name: "qlinear add that does not broadcast", model: model([]part{x, input(vinfo("b3", tUint8, 3, 6))},
+			msOp("QLinearAdd", []string{"x", "a_s", "a_z", "b3", "b_s", "b_z", "c_s", "c_z"}, []string{"y"})),
+			errSub: "QLinearAdd broadcasts A and B: dim 2 of the rank-4 result is 6 vs 3"},
+		{name: "qlinear add with too few inputs", model: model([]part{x, b},
+			msOp("QLinearAdd", []string{"x", "a_s", "a_z", "b"}, []string{"y"})),
+			errSub: "graph.node[0]"},
+		{name: "qlinear add with too few inputs says which", model: model([]part{x, b},
+			msOp("QLinearAdd", []string{"x", "a_s", "a_z", "b"}, []string{"y"})),
+			errSub: "QLinearAdd needs 7 to 8 inputs (A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale, optional C_zero_point), this node has 4"},
+		{name: "qlinear sigmoid", model: model([]part{x}, unary("QLinearSigmoid", "x")),
+			want: map[string]wantTensor{"y": u8(2, 8, 6, 6)}},
+		{name: "qlinear leaky relu", model: model([]part{x}, unary("QLinearLeakyRelu", "x", aFloat("alpha", 0.1))),
+			want: map[string]wantTensor{"y": u8(2, 8, 6, 6)}},
+		{name: "qlinear softmax", model: model([]part{x}, unary("QLinearSoftmax", "x", aInt("axis", 1), aInt("opset", 13))),
+			want: map[string]wantTensor{"y": u8(2, 8, 6, 6)}},
+		{name: "qlinear softmax axis out of range", model: model([]part{x}, unary("QLinearSoftmax", "x", aInt("axis", 4), aInt("opset", 13))),
+			errSub: "axis 4 is out of range for rank 4"},
+		{name: "qlinear sigmoid with six inputs", model: model([]part{x},
+			msOp("QLinearSigmoid", []string{"x", "a_s", "a_z", "c_s", "c_z", "c_z"}, []string{"y"})),
+			errSub: "QLinearSigmoid needs 4 to 5 inputs"},
+		{name: "qlinear global average pool NCHW", model: model([]part{x}, unary("QLinearGlobalAveragePool", "x")),
+			want: map[string]wantTensor{"y": u8(2, 8, 1, 1)}},
+		{name: "qlinear global average pool channels last", model: model([]part{xl}, unary("QLinearGlobalAveragePool", "xl", aInt("channels_last", 1))),
+			want: map[string]wantTensor{"y": u8(2, 1, 1, 8)}},
+		{name: "qlinear global average pool of rank 2", model: model([]part{input(vinfo("x2", tUint8, 2, 8))}, unary("QLinearGlobalAveragePool", "x2")),
+			errSub: "QLinearGlobalAveragePool needs rank 3 or more, got rank 2"},
+		{name: "qlinear average pool", model: model([]part{x}, unary("QLinearAveragePool", "x", aInts("kernel_shape", 3, 3), aInts("strides", 2, 2))),
+			want: map[string]wantTensor{"y": u8(2, 8, 2, 2)}},
+		{name: "qlinear average pool channels last", model: model([]part{xl},
+			unary("QLinearAveragePool", "xl", aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1), aInt("channels_last", 1))),
+			want: map[string]wantTensor{"y": u8(2, 3, 3, 8)}},
+		{name: "qlinear average pool without a kernel", model: model([]part{x}, unary("QLinearAveragePool", "x")),
+			errSub: "kernel_shape [] needs 2 spatial dims"},
+		{name: "qlinear concat of triples", model: model([]part{x, input(vinfo("x3", tUint8, 2, 3, 6, 6))},
+			msOp("QLinearConcat", []string{"c_s", "c_z", "x", "a_s", "a_z", "x3", "b_s", "b_z"}, []string{"y"}, aInt("axis", 1))),
+			want: map[string]wantTensor{"y": u8(2, 11, 6, 6)}},
+		{name: "qlinear concat takes Y's zero point type", model: model([]part{x},
+			msOp("QLinearConcat", []string{"c_s", "ci8", "x", "a_s", "a_z"}, []string{"y"}, aInt("axis", -1))),
+			want: map[string]wantTensor{"y": i8(2, 8, 6, 6)}},
+		{name: "qlinear concat with a broken triple", model: model([]part{x},
+			msOp("QLinearConcat", []string{"c_s", "c_z", "x", "a_s", "a_z", "x"}, []string{"y"}, aInt("axis", 1))),
+			errSub: "QLinearConcat needs Y_scale, Y_zero_point and then a (tensor, scale, zero point) triple per input, 5, 8, 11... inputs; this node has 6"},
+		{name: "qlinear concat of unequal ranks", model: model([]part{x, input(vinfo("x3", tUint8, 2, 3, 6))},
+			msOp("QLinearConcat", []string{"c_s", "c_z", "x", "a_s", "a_z", "x3", "b_s", "b_z"}, []string{"y"}, aInt("axis", 1))),
+			errSub: "QLinearConcat needs inputs of equal rank: input 1 has rank 3, input 0 rank 4"},
+		{name: "qlinear concat of unequal dims", model: model([]part{x, input(vinfo("x3", tUint8, 2, 3, 5, 6))},
+			msOp("QLinearConcat", []string{"c_s", "c_z", "x", "a_s", "a_z", "x3", "b_s", "b_z"}, []string{"y"}, aInt("axis", 1))),
+			errSub: "QLinearConcat along axis 1 needs equal dims elsewhere: dim 2 is 6 vs 5"},
+		{name: "qlinear reduce mean keeps dims", model: model([]part{x}, unary("QLinearReduceMean", "x", aInts("axes", 2, 3), aInt("keepdims", 1))),
+			want: map[string]wantTensor{"y": u8(2, 8, 1, 1)}},
+		{name: "qlinear reduce mean drops dims", model: model([]part{x}, unary("QLinearReduceMean", "x", aInts("axes", -1), aInt("keepdims", 0))),
+			want: map[string]wantTensor{"y": u8(2, 8, 6)}},
+		{name: "qlinear reduce mean axis out of range", model: model([]part{x}, unary("QLinearReduceMean", "x", aInts("axes", 5), aInt("keepdims", 0))),
+			errSub: "axis 5 is out of range for rank 4"},
+		{name: "qlinear where", model: model([]part{x, b, input(vinfo("cond", tBool, 6, 1))},
+			msOp("QLinearWhere", []string{"cond", "x", "a_s", "a_z", "b", "b_s", "b_z", "c_s", "ci8"}, []string{"y"})),
+			want: map[string]wantTensor{"y": i8(2, 8, 6, 6)}},
+		{name: "qlinear where without Z's zero point", model: model([]part{x, b, input(vinfo("cond", tBool, 6, 1))},
+			msOp("QLinearWhere", []string{"cond", "x", "a_s", "a_z", "b", "b_s", "b_z", "c_s"}, []string{"y"})),
+			errSub: "QLinearWhere needs 9 inputs"},
+	}
+	runRuleCases(t, cases)
+}
+
 func TestQuantShapes(t *testing.T) {
 	runShapeCases(t, []shapeCase{
 		{"dequantize int4", 21, []part{

@@ -76,13 +76,28 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	default:
 		axes, _ = n.attrInts("axes")
 	}
-	red := make([]bool, len(xs))
+	if len(axes) == 0 && n.attrInt("noop_with_empty_axes", 0) != 0 {
+		res[0] = known(dt, xs)
+		res[0].val = x.val
+		return res
+	}
+	out, red, ok := d.reducedShape(xs, axes, keep)
+	if !ok {
+		return res
+	}
+	res[0] = known(dt, out)
+	if x.val != nil && !x.val.isF && (n.op == "ReduceProd" || n.op == "ReduceSum" || n.op == "ReduceMin" || n.op == "ReduceMax") {
+		res[0].val = reduceFold(n.op, x.val, xs, red, numel(out))
+	}
+	return res
+}
+
+// reducedShape is xs reduced over axes (all of them when axes is empty),
+// the reduced dims kept as 1 or dropped; red marks them. An axis out of
+// range is recorded with d.bad.
+func (d *decoder) reducedShape(xs, axes []int64, keep bool) (out []int64, red []bool, ok bool) {
+	red = make([]bool, len(xs))
 	if len(axes) == 0 {
-		if n.attrInt("noop_with_empty_axes", 0) != 0 {
-			res[0] = known(dt, xs)
-			res[0].val = x.val
-			return res
-		}
 		for i := range red {
 			red[i] = true
 		}
@@ -90,11 +105,12 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 	for _, a := range axes {
 		ax, ok := normAxis(a, len(xs))
 		if !ok {
-			return d.bad(res, "axis %d is out of range for rank %d", a, len(xs))
+			d.bad(nil, "axis %d is out of range for rank %d", a, len(xs))
+			return nil, nil, false
 		}
 		red[ax] = true
 	}
-	out := []int64{}
+	out = []int64{}
 	for i, v := range xs {
 		switch {
 		case !red[i]:
@@ -103,9 +119,5 @@ func (d *decoder) reduce(n *node, res []tinfo) []tinfo {
 			out = append(out, 1)
 		}
 	}
-	res[0] = known(dt, out)
-	if x.val != nil && !x.val.isF && (n.op == "ReduceProd" || n.op == "ReduceSum" || n.op == "ReduceMin" || n.op == "ReduceMax") {
-		res[0].val = reduceFold(n.op, x.val, xs, red, numel(out))
-	}
-	return res
+	return out, red, true
 }

@@ -27,6 +27,7 @@ var shapeRules = []ruleSet{
 	{ops: []string{"GatherElements"}, rule: ruleGatherElements},
 	{ops: []string{"ScatterND", "ScatterElements", "Scatter"}, rule: sameAsInput},
 	{ops: []string{"Pad"}, rule: (*decoder).pad},
+	{ops: []string{"CenterCropPad"}, rule: ruleCenterCropPad},
 	{ops: []string{"Resize", "Upsample"}, rule: (*decoder).resize},
 	{ops: []string{"ConstantOfShape"}, rule: (*decoder).constantOfShape},
 	{ops: []string{"Expand"}, rule: ruleExpand},
@@ -344,32 +345,46 @@ func (d *decoder) concat(n *node, res []tinfo) []tinfo {
 	if len(shapes) == 0 {
 		return d.fail(res, "Concat has no inputs")
 	}
-	r := len(shapes[0])
-	ax, ok := normAxis(n.attrInt("axis", 0), r)
+	out, ax, ok := d.concatShape(n, shapes)
 	if !ok {
-		return d.bad(res, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
-	}
-	out := append([]int64(nil), shapes[0]...)
-	out[ax] = 0
-	for k, s := range shapes {
-		if len(s) != r {
-			return d.fail(res, "Concat needs inputs of equal rank: input %d has rank %d, input 0 rank %d", k, len(s), r)
-		}
-		for i := range s {
-			if i != ax && s[i] != out[i] {
-				return d.fail(res, "Concat along axis %d needs equal dims elsewhere: dim %d is %d vs %d", ax, i, out[i], s[i])
-			}
-		}
-		var err error
-		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
-			return d.fail(res, "Concat along axis %d: the sum of the dims %v", ax, err) // "exceeds memplan's limit…"
-		}
+		return res
 	}
 	res[0] = known(dt, out)
 	if res[0].ok && numel(out) <= maxVal {
 		res[0].val = concatFold(vals, shapes, ax)
 	}
 	return res
+}
+
+// concatShape joins shapes along n's axis attribute, recording why with
+// d.fail (d.bad for an axis out of range) when they do not join.
+func (d *decoder) concatShape(n *node, shapes [][]int64) ([]int64, int, bool) {
+	r := len(shapes[0])
+	ax, ok := normAxis(n.attrInt("axis", 0), r)
+	if !ok {
+		d.bad(nil, "axis %d is out of range for rank %d", n.attrInt("axis", 0), r)
+		return nil, 0, false
+	}
+	out := append([]int64(nil), shapes[0]...)
+	out[ax] = 0
+	for k, s := range shapes {
+		if len(s) != r {
+			d.fail(nil, "%s needs inputs of equal rank: input %d has rank %d, input 0 rank %d", n.op, k, len(s), r)
+			return nil, 0, false
+		}
+		for i := range s {
+			if i != ax && s[i] != out[i] {
+				d.fail(nil, "%s along axis %d needs equal dims elsewhere: dim %d is %d vs %d", n.op, ax, i, out[i], s[i])
+				return nil, 0, false
+			}
+		}
+		var err error
+		if out[ax], err = ir.AddSize(out[ax], s[ax]); err != nil {
+			d.fail(nil, "%s along axis %d: the sum of the dims %v", n.op, ax, err) // "exceeds memplan's limit…"
+			return nil, 0, false
+		}
+	}
+	return out, ax, true
 }
 
 // split follows Split as the model's opset defines it. Explicit sizes
@@ -1004,4 +1019,53 @@ func clipInts(v []int64) string {
 		return fmt.Sprint(v)
 	}
 	return fmt.Sprintf("%v … %v (%d values)", v[:show/2], v[len(v)-show/2:], len(v))
+}
+
+// ruleCenterCropPad: the input with the dims along axes (all of them when
+// the attribute is absent) set to the shape input's values, which must be
+// a constant.
+func ruleCenterCropPad(d *decoder, n *node, res []tinfo) []tinfo {
+	x := d.in(n, 0)
+	if x == nil {
+		return d.bad(res, "input 0 (input_data) is missing")
+	}
+	res[0].dt = x.dt
+	if len(n.inputs) != 2 || n.inputs[1] == "" {
+		return d.bad(res, "CenterCropPad needs 2 inputs (input_data, shape), this node has %d", len(n.inputs))
+	}
+	xs, ok := d.shape(n, 0)
+	if !ok {
+		return res
+	}
+	want, ok := d.constInts(n, 1, "shape")
+	if !ok {
+		return res
+	}
+	axes, has := n.attrInts("axes")
+	if !has {
+		axes = make([]int64, len(xs))
+		for i := range axes {
+			axes[i] = int64(i)
+		}
+	}
+	if len(want) != len(axes) {
+		return d.bad(res, "input 1 (shape) has %d values for %d axes", len(want), len(axes))
+	}
+	out := slices.Clone(xs)
+	seen := make([]bool, len(xs))
+	for i, a := range axes {
+		ax, ok := normAxis(a, len(xs))
+		switch {
+		case !ok:
+			return d.bad(res, "axis %d is out of range for rank %d", a, len(xs))
+		case seen[ax]:
+			return d.bad(res, "axis %d is listed twice", a)
+		case want[i] < 0:
+			return d.bad(res, "input 1 (shape) %v holds a negative size", want)
+		}
+		seen[ax] = true
+		out[ax] = want[i]
+	}
+	res[0] = known(x.dt, out)
+	return res
 }

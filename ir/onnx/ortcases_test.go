@@ -27,6 +27,8 @@ func oracleCases() []oracleCase {
 	cases = append(cases, attentionCases()...)
 	cases = append(cases, miscCases()...)
 	cases = append(cases, gapCases()...)
+	cases = append(cases, qoperatorCases()...)
+	cases = append(cases, visionCases()...)
 	return cases
 }
 
@@ -929,6 +931,10 @@ func refusedCases() []oracleCase {
 		}
 	}
 	add("op_Adagrad", optimizer("Adagrad", "X", "G", "H"))
+	// QLinearReduceMean has a schema but no CPU kernel.
+	add("op_QLinearReduceMean", ms("QLinearReduceMean", elU8, func(m *oxModel) []string {
+		return []string{m.in("X", elU8, 2, 3, 4, 5), m.wv("xs", elF32, nil, 1), m.w("xz", elU8), m.wv("ys", elF32, nil, 1), m.w("yz", elU8)}
+	}, []string{"Y"}, aInts("axes", 2, 3), aInt("keepdims", 1)))
 	add("op_Adam", optimizer("Adam", "X", "G", "V", "H"))
 	add("op_Momentum", optimizer("Momentum", "X", "G", "V"))
 	return cases
@@ -1098,5 +1104,216 @@ func gapCases() []oracleCase {
 		m.out(elI64, "y")
 		return m
 	})
+	return cases
+}
+
+// qoperatorCases: the com.microsoft QLinear ops of onnxruntime's QOperator
+// quantization format, one model per form of each, uint8 and int8.
+func qoperatorCases() []oracleCase {
+	var cases []oracleCase
+	add := func(name string, build func() *oxModel) {
+		cases = append(cases, oracleCase{name: name, build: build})
+	}
+	// q is a quantized tensor's scale (1) and zero point, as inputs of a
+	// QLinear op; zp false leaves the optional zero point out.
+	q := func(m *oxModel, name string, el int64, zp bool) []string {
+		ins := []string{m.wv(name+"_scale", elF32, nil, 1)}
+		if zp {
+			ins = append(ins, m.w(name+"_zp", el))
+		}
+		return ins
+	}
+	// in is a graph input, rank 0 when dims is empty.
+	in := func(m *oxModel, name string, el int64, dims []any) string {
+		if len(dims) == 0 {
+			return m.scalarIn(name, el)
+		}
+		return m.in(name, el, dims...)
+	}
+	binary := func(op string, el int64, a, b []any, zp bool) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := append([]string{m.in("A", el, a...)}, q(m, "A", el, true)...)
+			ins = append(append(ins, in(m, "B", el, b)), q(m, "B", el, true)...)
+			ins = append(ins, q(m, "C", el, zp)...)
+			m.ms(op, ins, []string{"C"})
+			m.out(el, "C")
+			return m
+		}
+	}
+	add("op_QLinearAdd_u8_broadcast", binary("QLinearAdd", elU8, []any{2, 3, 4}, []any{4}, true))
+	add("op_QLinearAdd_i8_both_ways", binary("QLinearAdd", elI8, []any{2, 1, 4}, []any{3, 1}, true))
+	add("op_QLinearMul_u8_no_c_zero_point", binary("QLinearMul", elU8, []any{1, 8, 5, 5}, []any{1, 8, 1, 1}, false))
+	add("op_QLinearMul_i8_scalar", binary("QLinearMul", elI8, []any{2, 6}, []any{}, true))
+	unary := func(op string, el int64, dims []any, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := append(append([]string{m.in("X", el, dims...)}, q(m, "X", el, true)...), q(m, "Y", el, true)...)
+			m.ms(op, ins, []string{"Y"}, attrs...)
+			m.out(el, "Y")
+			return m
+		}
+	}
+	add("op_QLinearSigmoid_u8", unary("QLinearSigmoid", elU8, []any{2, 3, 5}))
+	add("op_QLinearSigmoid_i8", unary("QLinearSigmoid", elI8, []any{7}))
+	add("op_QLinearLeakyRelu_u8", unary("QLinearLeakyRelu", elU8, []any{1, 4, 3, 3}, aFloat("alpha", 0.1)))
+	add("op_QLinearLeakyRelu_i8", unary("QLinearLeakyRelu", elI8, []any{2, 5}, aFloat("alpha", 0.2)))
+	add("op_QLinearSoftmax_u8_opset13", unary("QLinearSoftmax", elU8, []any{2, 3, 10}, aInt("axis", -1), aInt("opset", 13)))
+	add("op_QLinearSoftmax_i8_opset12_axis1", unary("QLinearSoftmax", elI8, []any{2, 3, 10}, aInt("axis", 1), aInt("opset", 12)))
+	add("op_QLinearGlobalAveragePool_nchw_u8", unary("QLinearGlobalAveragePool", elU8, []any{2, 8, 5, 7}))
+	add("op_QLinearGlobalAveragePool_nhwc_i8", unary("QLinearGlobalAveragePool", elI8, []any{2, 5, 7, 8}, aInt("channels_last", 1)))
+	add("op_QLinearGlobalAveragePool_1d_u8", unary("QLinearGlobalAveragePool", elU8, []any{1, 3, 9}))
+	add("op_QLinearAveragePool_pads_strides_u8", unary("QLinearAveragePool", elU8, []any{1, 4, 9, 8},
+		aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1), aInt("count_include_pad", 1)))
+	add("op_QLinearAveragePool_ceil_i8", unary("QLinearAveragePool", elI8, []any{2, 3, 10, 7},
+		aInts("kernel_shape", 3, 2), aInts("strides", 3, 2), aInt("ceil_mode", 1)))
+	add("op_QLinearAveragePool_nhwc_u8", unary("QLinearAveragePool", elU8, []any{1, 9, 8, 4},
+		aInts("kernel_shape", 3, 2), aInts("strides", 2, 2), aInt("channels_last", 1)))
+	add("op_QLinearAveragePool_same_upper_u8", unary("QLinearAveragePool", elU8, []any{1, 2, 7, 7},
+		aInts("kernel_shape", 3, 3), aInts("strides", 2, 2), aStr("auto_pad", "SAME_UPPER")))
+	add("op_QLinearAveragePool_1d_i8", unary("QLinearAveragePool", elI8, []any{2, 3, 11}, aInts("kernel_shape", 4), aInts("strides", 3)))
+	concat := func(el int64, axis int64, dims ...[]any) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := q(m, "Y", el, true)
+			for i, d := range dims {
+				x := fmt.Sprintf("X%d", i)
+				ins = append(append(ins, m.in(x, el, d...)), q(m, x, el, true)...)
+			}
+			m.ms("QLinearConcat", ins, []string{"Y"}, aInt("axis", axis))
+			m.out(el, "Y")
+			return m
+		}
+	}
+	add("op_QLinearConcat_u8_axis1", concat(elU8, 1, []any{1, 3, 4, 4}, []any{1, 5, 4, 4}, []any{1, 2, 4, 4}))
+	add("op_QLinearConcat_i8_negative_axis", concat(elI8, -1, []any{2, 3}, []any{2, 6}))
+	add("op_QLinearConcat_u8_one_input", concat(elU8, 0, []any{4, 2}))
+	where := func(el int64, c, x, y []any) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := []string{m.in("cond", elBool, c...), in(m, "X", el, x)}
+			ins = append(ins, q(m, "X", el, true)...)
+			ins = append(append(ins, m.in("Yv", el, y...)), q(m, "Yv", el, true)...)
+			ins = append(ins, q(m, "Z", el, true)...)
+			m.ms("QLinearWhere", ins, []string{"Z"})
+			m.out(el, "Z")
+			return m
+		}
+	}
+	// QAttention: uint8 input, int8 or uint8 weights, float outputs; with
+	// a past its present grows by the sequence.
+	qattention := func(wEl int64, past bool) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			ins := []string{m.in("input", elU8, 2, 3, 32), m.w("weight", wEl, 32, 96), m.w("bias", elF32, 96),
+				m.wv("input_scale", elF32, nil, 1), m.wv("weight_scale", elF32, nil, 1), "", m.w("input_zp", elU8), m.w("weight_zp", wEl)}
+			outs := []string{"output"}
+			if past {
+				ins = append(ins, m.in("past", elF32, 2, 2, 4, 5, 8))
+				outs = append(outs, "present")
+			}
+			m.ms("QAttention", ins, outs, aInt("num_heads", 4), aInt("unidirectional", 1))
+			m.out(elF32, outs...)
+			return m
+		}
+	}
+	add("op_QAttention_u8_i8", qattention(elI8, false))
+	add("op_QAttention_u8_u8_past", qattention(elU8, true))
+	add("op_QLinearWhere_u8_broadcast", where(elU8, []any{3, 1}, []any{1, 4}, []any{3, 4}))
+	add("op_QLinearWhere_i8_scalar_values", where(elI8, []any{2, 3, 4}, []any{}, []any{4}))
+	return cases
+}
+
+// visionCases: ONNX ops of diffusion and vision exports (group and Lp
+// norms, crops, col2im, affine grids, deformable convolution) and
+// onnxruntime's fused convolution.
+func visionCases() []oracleCase {
+	var cases []oracleCase
+	add := func(name string, build func() *oxModel) {
+		cases = append(cases, oracleCase{name: name, build: build})
+	}
+	groupNorm := func(opset int64, el int64, dims []any, groups, per int64) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(opset)
+			m.op("GroupNormalization", []string{m.in("X", el, dims...), m.w("scale", el, per), m.w("bias", el, per)}, []string{"Y"},
+				aInt("num_groups", groups), aFloat("epsilon", 1e-5))
+			m.out(el, "Y")
+			return m
+		}
+	}
+	add("op_GroupNormalization18", groupNorm(18, elF32, []any{2, 8, 5, 5}, 4, 4))
+	add("op_GroupNormalization21", groupNorm(21, elF32, []any{2, 8, 5, 5}, 4, 8))
+	add("op_GroupNormalization21_3d_f16", groupNorm(21, elF16, []any{1, 6, 10}, 3, 6))
+	lpNorm := func(dims []any, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(17)
+			m.op("LpNormalization", []string{m.in("X", elF32, dims...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_LpNormalization", lpNorm([]any{2, 3, 4}))
+	add("op_LpNormalization_p1_axis0", lpNorm([]any{2, 3, 4}, aInt("p", 1), aInt("axis", 0)))
+	add("op_CumProd", func() *oxModel {
+		m := newModel(26)
+		m.op("CumProd", []string{m.in("X", elF32, 2, 5), m.wv("axis", elI64, nil, 1)}, []string{"Y"}, aInt("exclusive", 1))
+		m.out(elF32, "Y")
+		return m
+	})
+	crop := func(dims []any, shape []float64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(18)
+			m.op("CenterCropPad", []string{m.in("X", elF32, dims...), m.wv("shape", elI64, []int64{int64(len(shape))}, shape...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_CenterCropPad_crop_and_pad", crop([]any{3, 10, 8}, []float64{3, 6, 12}))
+	add("op_CenterCropPad_axes", crop([]any{2, 3, 10, 8}, []float64{7, 4}, aInts("axes", -2, 3)))
+	col2im := func(dims []any, img, blk []float64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(18)
+			m.op("Col2Im", []string{m.in("X", elF32, dims...), m.wv("image_shape", elI64, []int64{int64(len(img))}, img...),
+				m.wv("block_shape", elI64, []int64{int64(len(blk))}, blk...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_Col2Im", col2im([]any{1, 5, 5}, []float64{5, 5}, []float64{1, 5}))
+	add("op_Col2Im_strides_pads_dilations", col2im([]any{2, 12, 12}, []float64{6, 7}, []float64{2, 2},
+		aInts("strides", 2, 2), aInts("pads", 1, 0, 1, 1), aInts("dilations", 2, 1)))
+	affine := func(theta []any, size []float64) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(20)
+			m.op("AffineGrid", []string{m.in("theta", elF32, theta...), m.wv("size", elI64, []int64{int64(len(size))}, size...)}, []string{"grid"},
+				aInt("align_corners", 1))
+			m.out(elF32, "grid")
+			return m
+		}
+	}
+	add("op_AffineGrid_2d", affine([]any{2, 2, 3}, []float64{2, 3, 5, 7}))
+	add("op_AffineGrid_3d", affine([]any{1, 3, 4}, []float64{1, 1, 4, 5, 6}))
+	deform := func(x []any, w []int64, offset []any, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(19)
+			m.op("DeformConv", []string{m.in("X", elF32, x...), m.w("W", elF32, w...), m.in("offset", elF32, offset...)}, []string{"Y"}, attrs...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_DeformConv", deform([]any{1, 2, 6, 6}, []int64{4, 2, 3, 3}, []any{1, 18, 4, 4}))
+	add("op_DeformConv_strides_pads_groups", deform([]any{1, 4, 7, 7}, []int64{6, 2, 3, 3}, []any{1, 36, 4, 4},
+		aInts("strides", 2, 2), aInts("pads", 1, 1, 1, 1), aInt("group", 2), aInt("offset_group", 2)))
+	fused := func(x []any, w []int64, attrs ...attrFn) func() *oxModel {
+		return func() *oxModel {
+			m := newModel(13).use("com.microsoft", 1)
+			m.ms("FusedConv", []string{m.in("X", elF32, x...), m.w("W", elF32, w...), m.w("B", elF32, w[0])}, []string{"Y"},
+				append(attrs, aStr("activation", "Relu"))...)
+			m.out(elF32, "Y")
+			return m
+		}
+	}
+	add("op_FusedConv_relu", fused([]any{1, 3, 8, 8}, []int64{4, 3, 3, 3}, aInts("pads", 1, 1, 1, 1)))
+	add("op_FusedConv_strides_groups", fused([]any{2, 4, 9, 7}, []int64{6, 2, 3, 2}, aInts("strides", 2, 1), aInt("group", 2)))
 	return cases
 }
