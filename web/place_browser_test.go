@@ -388,6 +388,19 @@ func TestBrowserPlace(t *testing.T) {
 	p.placedIs(b, bOff)
 	p.wait("a plan again", frame+`.__placed.valid`)
 	p.tableOffsetIs("the table's row of "+b+" back at the planner's offset", b, bOff)
+	// Dragged there instead: the table follows once, when the drag ends,
+	// not at every move of the pointer.
+	eval[bool](p, `(window.__tables = 0, window.addEventListener("message", (e) => { if (e.data && e.data.type === "tensors") window.__tables++; }), true)`)
+	p.dragBuffer(b, bOff, aOff, int64(eval[float64](p, fmt.Sprintf(`window.memplanApp.tensors.find((t) => t.name === %q).size`, b))), false)
+	// Where a drag lands is as exact as a pixel: read it back.
+	p.wait("the drag's verdict", fmt.Sprintf(`(() => { const m = %s.__placed; return !!m && m.placing && m.selected === %q && m.offset !== %d && m.undo > 0; })()`, frame, b, bOff))
+	p.tableOffsetIs("the table's row of "+b+" dragged", b, p.handOffset(b))
+	if n := eval[int](p, `window.__tables`); n != 1 {
+		p.fail("one drag sent %d tables; want 1, at its end", n)
+	}
+	p.clickElement("#place-undo")
+	p.placedIs(b, bOff)
+	p.tableOffsetIs("the table's row of "+b+" back again", b, bOff)
 	// Start empty: every buffer stacked; the link reopens it.
 	p.clickElement("#place-empty")
 	p.wait("stacked", frame+`.__placed.valid && `+frame+`.__placed.arena > `+frame+`.__placed.planner_arena`)
