@@ -21,7 +21,7 @@ func (v *View) SetHand(h *Hand) {
 	l := NewLayout(h.Plan, budget)
 	l.Lines = append(l.Lines, Line{float64(h.Base.ArenaSize), LinePlanner, h.Base.Strategy + " arena " + FormatBytes(h.Base.ArenaSize)})
 	need := float64(max(h.Plan.ArenaSize, h.Base.ArenaSize)) * worldHeadroom
-	if need > h.top || need*1.6 < h.top && !h.dragging() {
+	if need > h.top || need*1.6 < h.top && !h.Dragging() {
 		// Room above for moving up, a quarter more than needed; it grows
 		// when a buffer goes higher and shrinks when the placement has
 		// come well down (not mid-drag: the camera holds still under
@@ -204,6 +204,6 @@ func (v *View) selectedUnder(x, y float64) bool {
 	return l.Items[l.ItemOf[v.Selected]].Contains(wx, wy)
 }
 
-// dragging reports whether a drag is going on: its moves merge into one
-// change.
-func (h *Hand) dragging() bool { n := len(h.undo); return n > 0 && h.undo[n-1].drag }
+// Dragging reports whether a drag is going on: its moves merge into one
+// change, and EndDrag ends it.
+func (h *Hand) Dragging() bool { n := len(h.undo); return n > 0 && h.undo[n-1].drag }

@@ -124,6 +124,22 @@ func (a *app) postPlaced() {
 		ev.Verdict.Conflicts = []viz.Conflict{}
 	}
 	a.post(ev)
+	a.syncTable()
+}
+
+// syncTable sends the host the table of the plan on screen when the one
+// it shows is another's: the placement's after each change, the
+// planner's again once placing stops. Not in the middle of a drag: every
+// pointer move is a change, and a large plan's table takes a tenth of a
+// second to write and another to read, so the drag's end
+// (viz.Game.OnPlace with done, after Hand.EndDrag) sends it once.
+func (a *app) syncTable() {
+	if a.cur == nil || a.hand != nil && a.hand.Dragging() {
+		return
+	}
+	if ev, table, ok := a.table.Next(a.cur.name, a.hand); ok {
+		a.postWithTensors(ev, uint8Array(table))
+	}
 }
 
 // handMoves are the placement's moves as a link keeps them.

@@ -97,6 +97,9 @@ type app struct {
 	// hand is the placement by hand on screen (hand.go); nil: the
 	// planner's plan is.
 	hand *viz.Hand
+	// table is which table of the plan on screen the host was sent
+	// (syncTable).
+	table events.TableSync
 }
 
 // linkState is what the viewer last told the page about its state (the

@@ -282,6 +282,7 @@ func (a *app) planned(job *planJob, res planResult) {
 	}
 	fit, l := res.verdict, res.layout
 	a.view.SetLayout(l, job.keep)
+	a.table.Planned()                // this plan's own table follows its summary
 	a.dropHand()                     // the placement was of the plan this one replaces
 	a.camSeen = a.view.Cam.Visible() // a new plan's own fit is no one's move
 	a.planID, a.planFrom, a.record = job.seq, max(res.from, 0), res.record

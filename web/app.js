@@ -17,6 +17,7 @@
     queue: [],          // messages waiting for the viewer to start
     tensors: [],        // the current plan's tensors
     tensorsOf: "",      // the file they are of; "" while the plan's are on their way
+    tensorsRev: -1,     // their table's rev: a placement by hand's replaces it with a higher one
     summary: null,
     // What "largest that fits" offers (Go's protocol.FitChoices): the
     // plan on screen's symbols, or while a file that did not plan is the
@@ -221,6 +222,7 @@
     // The plan's tensors follow in a "tensors" event: until then the
     // table shows the last plan's, marked busy.
     state.tensorsOf = "";
+    state.tensorsRev = -1;
     $("table").setAttribute("aria-busy", "true");
     state.summary = m.summary;
     state.fitChoices = m.summary.fit_choices;
@@ -238,17 +240,24 @@
     timeStep.max = String(m.summary.steps);
   }
 
-  // onTensors fills the table with the tensors of the plan just shown.
+  // onTensors fills the table with the tensors of the plan just shown,
+  // and again, rev higher, as the viewer places them by hand (Go's
+  // offsets and reuses of what the canvas shows) or stops placing.
   function onTensors(m) {
-    if (m.file !== state.file || state.tensorsOf) return; // not the plan on screen
+    const rev = m.rev || 0;
+    if (m.file !== state.file || rev <= state.tensorsRev) return; // not the plan on screen, or an older table of it
+    const again = !!state.tensorsOf; // the same plan's tensors, placed anew
     // UTF-8 JSON text in bytes: it crosses from the viewer far faster
     // than thousands of objects or one string.
     state.tensors = m.tensors_json ? JSON.parse(new TextDecoder().decode(m.tensors_json)) : [];
     state.tensorsOf = m.file;
+    state.tensorsRev = rev;
     replay.byName = null; // of the last plan's tensors, if the replay built it meanwhile
-    state.query = null; // recompute matches on the next search
-    $("matches").textContent = "";
-    renderTable();
+    if (!again) { // the same tensors placed anew keep their matches
+      state.query = null; // recompute matches on the next search
+      $("matches").textContent = "";
+    }
+    renderTable(again);
     $("table").removeAttribute("aria-busy");
   }
 
@@ -502,17 +511,25 @@
     return idx;
   }
 
-  function renderTable() {
+  // renderTable shows state.tensors in the sort order. With again (the
+  // same tensors placed anew) the reader keeps their place: the scroll,
+  // and the focus on the row they were on, wherever it sorts now.
+  function renderTable(again) {
     const had = selectedPos() >= 0; // in the old order
+    const focused = again && tbody.contains(document.activeElement) ? document.activeElement.dataset.name : null;
     state.order = sortedTensors();
     state.tabPos = 0; // markSelectedRow moves it to the selected row
-    if (!had) tableWrap.scrollTop = 0; // a new table starts at its top
+    if (!had && !again) tableWrap.scrollTop = 0; // a new table starts at its top
     $("table").setAttribute("aria-rowcount", String(state.order.length + 1)); // with the header's
     for (const th of document.querySelectorAll("#table th")) {
       th.setAttribute("aria-sort", th.dataset.key === state.sort.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none");
     }
     drawn = null;
     markSelectedRow(had);
+    if (focused) {
+      const pos = state.order.findIndex((i) => state.tensors[i].name === focused);
+      if (pos >= 0) focusRow(pos);
+    }
   }
 
   // selectedPos is the selected tensor's row, or -1.

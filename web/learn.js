@@ -508,7 +508,8 @@ main.on((m) => {
 main.on((m) => {
   const l = state.lessons[state.at];
   if (!l) return;
-  if (m.type === "tensors" && m.file === fileName(l)) tensorPicker(JSON.parse(new TextDecoder().decode(m.tensors_json)));
+  // A placement's tables (rev above 0) name the same tensors: the picker stays.
+  if (m.type === "tensors" && !m.rev && m.file === fileName(l)) tensorPicker(JSON.parse(new TextDecoder().decode(m.tensors_json)));
   if (m.type === "summary" && m.file === fileName(l)) {
     $("viewer").classList.remove("loading");
     state.shown[0] = m.summary;

@@ -274,6 +274,14 @@ func (p *page) drivePlace(i int, l *lesson, steps []placeStep, facts map[string]
 	}
 }
 
+// tableOffsetIs waits for the app's table row of tensor name to say
+// offset, as Go writes it (the row is drawn: the tensor is selected).
+func (p *page) tableOffsetIs(what, name string, offset int64) {
+	p.t.Helper()
+	p.wait(what, fmt.Sprintf(`(() => { const r = Array.from(document.querySelectorAll("#table tbody tr[data-pos]")).find((r) => r.dataset.name === %q);
+		return !!r && r.children[6].textContent === %q; })()`, name, planner.GroupDigits(offset)))
+}
+
 // handOffset is where the viewer has tensor name now.
 func (p *page) handOffset(name string) int64 {
 	p.t.Helper()
@@ -344,6 +352,9 @@ func TestBrowserPlace(t *testing.T) {
 	t.Logf("the first screen downloaded %d bytes (budget %d)", total, site.PageBudget)
 	p.watchPlaced()
 	eval[bool](p, frame+`.addEventListener("memplan", (e) => { if (e.detail.type === "error") `+frame+`.__error = e.detail; }) || true`)
+	// The planner's offsets, as the table has them before placing.
+	p.wait("the table", `window.memplanApp.tensorsOf !== "" && window.memplanApp.tensors.length > 0`)
+	eval[bool](p, `(window.__plannerOffsets = window.memplanApp.tensors.filter((t) => t.offset >= 0).map((t) => [t.name, t.offset]), true)`)
 	p.clickElement("#place-start")
 	p.wait("placing", frame+`.__placed && `+frame+`.__placed.placing && `+frame+`.__placed.valid && `+frame+`.__placed.arena === `+frame+`.__placed.planner_arena`)
 	// Two buffers alive together, from the plan's own record.
@@ -358,6 +369,8 @@ func TestBrowserPlace(t *testing.T) {
 	bOff := int64(eval[float64](p, fmt.Sprintf(`%s.memplan.rectOf(%q).offset`, frame, b)))
 	eval[bool](p, fmt.Sprintf(`(%s.memplan.send({type: "place", name: %q, offset: %d}), true)`, frame, b, aOff))
 	p.placedIs(b, aOff)
+	// The table says what the canvas shows: b where the hand put it.
+	p.tableOffsetIs("the table's row of "+b+" at its offset by hand", b, aOff)
 	p.wait("the conflict named", fmt.Sprintf(`(() => { const m = %s.__placed; return !m.valid && m.conflicts.some(c => [c.a, c.b].sort().join() === [%q, %q].sort().join()); })()`, frame, a, b))
 	if v := p.text("#place-verdict"); !strings.Contains(v, a) || !strings.Contains(v, b) || !strings.HasPrefix(v, "Not a plan") {
 		p.fail("the verdict says %q; want it to name %s and %s", v, a, b)
@@ -374,10 +387,38 @@ func TestBrowserPlace(t *testing.T) {
 	p.clickElement("#place-undo")
 	p.placedIs(b, bOff)
 	p.wait("a plan again", frame+`.__placed.valid`)
+	p.tableOffsetIs("the table's row of "+b+" back at the planner's offset", b, bOff)
+	// Dragged there instead: the table follows once, when the drag ends,
+	// not at every move of the pointer.
+	eval[bool](p, `(window.__tables = 0, window.addEventListener("message", (e) => { if (e.data && e.data.type === "tensors") window.__tables++; }), true)`)
+	p.dragBuffer(b, bOff, aOff, int64(eval[float64](p, fmt.Sprintf(`window.memplanApp.tensors.find((t) => t.name === %q).size`, b))), false)
+	// Where a drag lands is as exact as a pixel: read it back.
+	p.wait("the drag's verdict", fmt.Sprintf(`(() => { const m = %s.__placed; return !!m && m.placing && m.selected === %q && m.offset !== %d && m.undo > 0; })()`, frame, b, bOff))
+	p.tableOffsetIs("the table's row of "+b+" dragged", b, p.handOffset(b))
+	if n := eval[int](p, `window.__tables`); n != 1 {
+		p.fail("one drag sent %d tables; want 1, at its end", n)
+	}
+	p.clickElement("#place-undo")
+	p.placedIs(b, bOff)
+	p.tableOffsetIs("the table's row of "+b+" back again", b, bOff)
 	// Start empty: every buffer stacked; the link reopens it.
 	p.clickElement("#place-empty")
 	p.wait("stacked", frame+`.__placed.valid && `+frame+`.__placed.arena > `+frame+`.__placed.planner_arena`)
 	arena := eval[float64](p, frame+`.__placed.arena`)
+	// A buffer stacking moved, selected: its row says where it is now.
+	c := eval[string](p, fmt.Sprintf(`(() => { for (const [name, off] of %s) { const r = %s.memplan.rectOf(name);
+		if (r && r.offset !== off) return name; } return ""; })()`, "window.__plannerOffsets", frame))
+	if c == "" {
+		p.fail("stacking moved no buffer from the planner's offset")
+	}
+	cPlanner := int64(eval[float64](p, fmt.Sprintf(`new Map(window.__plannerOffsets).get(%q)`, c)))
+	cHand := p.handOffset(c)
+	eval[bool](p, fmt.Sprintf(`(%s.memplan.send({type: "focus", name: %q}), true)`, frame, c))
+	p.wait("the selection of "+c, fmt.Sprintf(`window.memplanApp.selected === %q`, c))
+	p.tableOffsetIs("the table's row of "+c+" stacked", c, cHand)
+	eval[bool](p, `(document.getElementById("table-wrap").scrollIntoView({block: "center"}), true)`)
+	p.settle()
+	p.screenshot("place-app-1280x800-empty-table")
 	// The address follows once the state has held still for some frames:
 	// wait for the stacked placement's link, which moves every buffer, not
 	// an earlier one that moved only the conflicting buffer.
@@ -408,12 +449,21 @@ func TestBrowserPlace(t *testing.T) {
 	if !strings.Contains(text, `"strategy": "by-hand"`) {
 		p.fail("the exported record does not say it was placed by hand")
 	}
+	// Placing stops: the table has the planner's offsets again.
+	p.clickElement("#place-start")
+	p.wait("placing stopped", `document.getElementById("place-start").getAttribute("aria-pressed") === "false"`)
+	p.tableOffsetIs("the table's row of "+c+" at the planner's offset again", c, cPlanner)
 
 	// The link, in a fresh browser: the same placement.
 	s2 := open(t, "/index.html"+hash)
 	// The app's own panel says it: placing, a plan, at the arena it had.
 	s2.wait("the placement reopened", fmt.Sprintf(`document.getElementById("place-start").getAttribute("aria-pressed") === "true" &&
 		(document.querySelector("#place-rows dd") || {}).textContent === %q`, planner.ExactBytes(int64(arena))))
+	// Its table too, though the planner's table of the plan may come
+	// after the placement's.
+	eval[bool](s2.page, fmt.Sprintf(`(%s.memplan.send({type: "focus", name: %q}), true)`, frame, c))
+	s2.wait("the selection of "+c, fmt.Sprintf(`window.memplanApp.selected === %q`, c))
+	s2.tableOffsetIs("the reopened table's row of "+c, c, cHand)
 	s2.resize(390, 844)
 	s2.settle()
 	s2.screenshot("place-app-390x844-reopened")

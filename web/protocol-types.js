@@ -386,6 +386,8 @@
  * @property {"memplan"} source
  * @property {"tensors"} type
  * @property {string} file
+ * @property {number} [rev]
+ * @property {boolean} [placing]
  */
 
 /**

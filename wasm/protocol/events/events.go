@@ -87,8 +87,22 @@ type Summary struct {
 // writing them took the worker a tenth of a second for 62,000 tensors,
 // and the host a tenth more to read, which the picture and the summary
 // need not wait for.
+//
+// While the plan is placed by hand the table follows what is on screen: a
+// later Tensors event of the same plan, Rev higher, replaces the table
+// with the placement's offsets and reuses (Placing), or with the
+// planner's again once placing stops.
 type Tensors struct {
 	File string `json:"file"`
+	// Rev counts the tables sent of the plan on screen: 0 for the
+	// planner's, first; each one after (placing started, a change to
+	// the placement, placing stopped) one more. A host shows the table
+	// of the highest Rev it has heard since the summary, so a late
+	// first table does not undo a placement's.
+	Rev int `json:"rev,omitempty"`
+	// Placing: the offsets and reuses are the placement by hand's;
+	// false: the planner's.
+	Placing bool `json:"placing,omitempty"`
 }
 
 // PlanSummary is the plan on screen, in numbers and in Go's words.
