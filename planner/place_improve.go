@@ -145,12 +145,13 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 	parallel := runtime.GOMAXPROCS(0) > 1
 	var seed2 func() seeded // the second seed, slice done
 	if far > 0 && second != nil {
-		seed2 = func() seeded { return pr.sliceSeed(ctx, second, slice) }
+		run := func(ctx context.Context) seeded { return pr.sliceSeed(ctx, second, slice) }
+		seed2 = func() seeded { return run(ctx) }
 		// A slice only lowers an arena: one not far above the bound now
 		// will not be after it, and no second seed runs.
 		if parallel && farAbove(before, bound) {
 			var stop func()
-			seed2, stop = beside(ctx, func(ctx context.Context) seeded { return pr.sliceSeed(ctx, second, slice) })
+			seed2, stop = beside(ctx, run)
 			defer stop() // not needed after all: stopped, its work dropped
 		}
 	}
@@ -158,10 +159,14 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 	var farA func() (int64, error) // the far nodes on a copy of a, if begun
 	if err == nil && seed2 != nil && farAbove(ArenaOf(p, a.offsets), bound) {
 		if parallel {
+			type ran struct {
+				spent int64
+				err   error
+			}
 			offsets, cp := a.offsets, slices.Clone(a.offsets)
-			wait, stop := beside(ctx, func(ctx context.Context) seeded {
+			wait, stop := beside(ctx, func(ctx context.Context) ran {
 				n, err := farRun(ctx, cp)
-				return seeded{spent: n, err: err}
+				return ran{n, err}
 			})
 			defer stop() // the second seed won: a's far run is dropped
 			farA = func() (int64, error) {
@@ -225,13 +230,13 @@ func (pr *prepared) sliceSeed(ctx context.Context, second func(context.Context) 
 // beside runs work on a goroutine under a context of its own. wait
 // returns its result (the same each time); stop cancels it and waits for
 // it to end, dropping what it was doing (after wait, it does nothing).
-func beside(ctx context.Context, work func(context.Context) seeded) (wait func() seeded, stop func()) {
+func beside[T any](ctx context.Context, work func(context.Context) T) (wait func() T, stop func()) {
 	wctx, cancel := context.WithCancel(ctx)
-	ch := make(chan seeded, 1)
+	ch := make(chan T, 1)
 	go func() { ch <- work(wctx) }()
-	var r seeded
+	var r T
 	var taken bool
-	wait = func() seeded {
+	wait = func() T {
 		if !taken {
 			r, taken = <-ch, true
 			cancel()
