@@ -293,19 +293,31 @@ func ruleQLinearUnary(d *decoder, n *node, res []tinfo) []tinfo {
 	return res
 }
 
-// ruleQLinearGlobalAveragePool: every spatial dim becomes 1; the channels
-// are axis 1, or the last axis when channels_last is set.
-func ruleQLinearGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
+// qlinearPoolInput checks a QOperator pool's inputs, sets its output's
+// type in res, and returns X's shape: false when the count is wrong, the
+// shape is unknown, or the rank is below 3 (the reason is recorded).
+func (d *decoder) qlinearPoolInput(n *node, res []tinfo) ([]int64, bool) {
 	if !d.qlinearArity(n, 4, 5, "X, x_scale, x_zero_point, y_scale, y_zero_point") {
-		return res
+		return nil, false
 	}
 	res[0].dt = d.qlinearType(n, 4, 0)
 	xs, ok := d.shape(n, 0)
 	if !ok {
-		return res
+		return nil, false
 	}
 	if len(xs) < 3 {
-		return d.bad(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
+		d.bad(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
+		return nil, false
+	}
+	return xs, true
+}
+
+// ruleQLinearGlobalAveragePool: every spatial dim becomes 1; the channels
+// are axis 1, or the last axis when channels_last is set.
+func ruleQLinearGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
+	xs, ok := d.qlinearPoolInput(n, res)
+	if !ok {
+		return res
 	}
 	out := slices.Repeat([]int64{1}, len(xs))
 	out[0] = xs[0]
@@ -321,16 +333,9 @@ func ruleQLinearGlobalAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
 // ruleQLinearAveragePool is AveragePool on quantized data; with
 // channels_last the data is [N, spatial..., C] and so is the output.
 func ruleQLinearAveragePool(d *decoder, n *node, res []tinfo) []tinfo {
-	if !d.qlinearArity(n, 4, 5, "X, x_scale, x_zero_point, y_scale, y_zero_point") {
-		return res
-	}
-	res[0].dt = d.qlinearType(n, 4, 0)
-	xs, ok := d.shape(n, 0)
+	xs, ok := d.qlinearPoolInput(n, res)
 	if !ok {
 		return res
-	}
-	if len(xs) < 3 {
-		return d.bad(res, "%s needs rank 3 or more, got rank %d", n.op, len(xs))
 	}
 	last := n.attrInt("channels_last", 0) != 0
 	if last { // to [N, C, spatial...] and back
