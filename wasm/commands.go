@@ -311,7 +311,11 @@ func (a *app) handle(m js.Value, from sender) {
 			if a.view.Cursor != cursor {
 				a.postCursor()
 			}
-			if a.hand != nil && (a.hand.Rev != rev || a.view.Selected != before) {
+			switch {
+			case a.hand != nil && a.hand.Rev != rev:
+				// A move, undo or redo by key: a held key repeats it.
+				a.postKeyPlaced()
+			case a.hand != nil && a.view.Selected != before:
 				a.postPlaced()
 			}
 		})

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"syscall/js"
 
 	"memplan/viz"
 	"memplan/wasm/protocol"
@@ -100,8 +101,38 @@ func (a *app) placing(action string) {
 }
 
 // postPlaced tells the host the verdict on the placement on screen (or,
-// when none is, that none is).
+// when none is, that none is), and sends the table that shows it.
 func (a *app) postPlaced() {
+	a.postVerdict()
+	a.syncTable()
+}
+
+// postKeyPlaced is postPlaced for a key's change: the verdict at once,
+// the table once the keys settle (events.TableSync.Hold). A timer that
+// the next key's move pushes back, rather than a table once the command
+// queue is empty: a held key's repeats arrive frames apart, so the
+// queue empties between them and would still send a table per press.
+func (a *app) postKeyPlaced() {
+	a.postVerdict()
+	if a.tableTimer.IsUndefined() {
+		// One function for every timer: its token says which move it
+		// waits after, and it runs queued, like any command, between
+		// frames.
+		a.tableTimer = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			token := args[0].Int()
+			a.queue(func() {
+				if a.table.Due(token) {
+					a.syncTable()
+				}
+			})
+			return nil
+		})
+	}
+	js.Global().Call("setTimeout", a.tableTimer, events.KeyTableWait, a.table.Hold())
+}
+
+// postVerdict posts the placed event of postPlaced.
+func (a *app) postVerdict() {
 	ev := events.Placed{}
 	if a.cur != nil {
 		ev.File = a.cur.name
@@ -124,7 +155,6 @@ func (a *app) postPlaced() {
 		ev.Verdict.Conflicts = []viz.Conflict{}
 	}
 	a.post(ev)
-	a.syncTable()
 }
 
 // syncTable sends the host the table of the plan on screen when the one
@@ -132,7 +162,8 @@ func (a *app) postPlaced() {
 // planner's again once placing stops. Not in the middle of a drag: every
 // pointer move is a change, and a large plan's table takes a tenth of a
 // second to write and another to read, so the drag's end
-// (viz.Game.OnPlace with done, after Hand.EndDrag) sends it once.
+// (viz.Game.OnPlace with done, after Hand.EndDrag) sends it once; nor
+// after each key's move (postKeyPlaced).
 func (a *app) syncTable() {
 	if a.cur == nil || a.hand != nil && a.hand.Dragging() {
 		return

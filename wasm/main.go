@@ -100,6 +100,9 @@ type app struct {
 	// table is which table of the plan on screen the host was sent
 	// (syncTable).
 	table events.TableSync
+	// tableTimer sends the table once keys that moved buffers settle
+	// (postKeyPlaced); undefined until the first.
+	tableTimer js.Func
 }
 
 // linkState is what the viewer last told the page about its state (the

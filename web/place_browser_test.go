@@ -401,6 +401,29 @@ func TestBrowserPlace(t *testing.T) {
 	p.clickElement("#place-undo")
 	p.placedIs(b, bOff)
 	p.tableOffsetIs("the table's row of "+b+" back again", b, bOff)
+	// Moved with keys: one press's row follows; presses in a burst, all
+	// sent before the viewer's next frame as a held key's repeats come
+	// faster than a large plan's table is written, send the table once,
+	// after the last, with the offset they all made.
+	press := func(n int) {
+		p.t.Helper()
+		eval[bool](p, fmt.Sprintf(`(() => { const w = %s;
+			for (let k = 0; k < %d; k++) w.dispatchEvent(new w.KeyboardEvent("keydown", {key: "ArrowUp", bubbles: true}));
+			return true; })()`, frame, n))
+	}
+	press(1)
+	p.wait("one press's verdict", fmt.Sprintf(`(() => { const m = %s.__placed; return !!m && m.placing && m.selected === %q && m.offset > %d; })()`, frame, b, bOff))
+	up := p.handOffset(b)
+	p.tableOffsetIs("the table's row of "+b+" one press up", b, up)
+	const presses = 5
+	eval[bool](p, `(window.__tables = 0, true)`)
+	press(presses)
+	final := up + presses*(up-bOff)
+	p.placedIs(b, final)
+	p.tableOffsetIs(fmt.Sprintf("the table's row of %s %d presses further up", b, presses), b, final)
+	if n := eval[int](p, `window.__tables`); n >= presses {
+		p.fail("%d presses of a key sent %d tables; want fewer, once they settle", presses, n)
+	}
 	// Start empty: every buffer stacked; the link reopens it.
 	p.clickElement("#place-empty")
 	p.wait("stacked", frame+`.__placed.valid && `+frame+`.__placed.arena > `+frame+`.__placed.planner_arena`)

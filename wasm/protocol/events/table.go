@@ -15,11 +15,34 @@ type TableSync struct {
 	rev  int       // Rev of the last table sent of this plan (0: the planner's, first)
 	hand *viz.Hand // the placement that table showed; nil: the planner's plan
 	at   int       // hand.Rev when it was sent
+	held int       // Hold's last token; it only grows, so no old timer's comes due
 }
 
+// KeyTableWait is how long, in milliseconds, the table waits after a
+// key's move (Hold) for another: longer than a held key's auto-repeat
+// (about 30 ms), short enough that one press's row follows at once to
+// the eye.
+const KeyTableWait = 150
+
 // Planned says a new plan is on screen: its first table, the
-// planner's, goes out with it (Rev 0).
-func (s *TableSync) Planned() { *s = TableSync{} }
+// planner's, goes out with it (Rev 0); a key's timer still running is
+// of the plan before.
+func (s *TableSync) Planned() { *s = TableSync{held: s.held + 1} }
+
+// Hold says a key changed the placement: its table waits until the keys
+// have been still for KeyTableWait. A held arrow repeats thirty times a
+// second and a large plan's table costs a fifth of a second to write and
+// read, so a table per press would leave the page behind the keys; the
+// verdict still goes out at each. The host's timer comes back with the
+// token Hold returns, and each Hold makes the tokens before it stale.
+func (s *TableSync) Hold() (token int) {
+	s.held++
+	return s.held
+}
+
+// Due reports whether the timer of token is the last key's: then the
+// keys have settled and Next says whether the table is still to send.
+func (s *TableSync) Due(token int) bool { return token == s.held }
 
 // Next is the Tensors event, and the table that goes with it
 // (planner.AppendTableJSON, offsets and sizes in Go's words), for file's

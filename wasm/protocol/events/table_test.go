@@ -115,3 +115,55 @@ func TestTableSync(t *testing.T) {
 		t.Error("no table while placing showed an offset and a reuse other than the planner's")
 	}
 }
+
+// Keys that move buffers hold the table back: only the timer of the last
+// move comes due, and the table it sends is of the placement after every
+// move; a plan shown meanwhile does not make an older timer due again.
+func TestTableSyncHold(t *testing.T) {
+	base := placeBase(t, "transformer.json")
+	h, err := viz.NewHand(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := h.Owners[0]
+	var s events.TableSync
+	if _, _, ok := s.Next("transformer.json", h); !ok {
+		t.Fatal("placing starts: no table sent")
+	}
+	for _, presses := range []int{1, 5} {
+		var tokens []int
+		for k := 0; k < presses; k++ {
+			if err := h.Place(owner, h.Step(owner, true, false), false); err != nil {
+				t.Fatal(err)
+			}
+			tokens = append(tokens, s.Hold())
+		}
+		for k, tok := range tokens {
+			if due, last := s.Due(tok), k == len(tokens)-1; due != last {
+				t.Errorf("%d presses: timer %d of %d due %v", presses, k+1, presses, due)
+			}
+		}
+		ev, table, ok := s.Next("transformer.json", h)
+		if !ok {
+			t.Fatalf("%d presses settled: no table sent", presses)
+		}
+		var rows []tableRow
+		if err := json.Unmarshal(table, &rows); err != nil {
+			t.Fatal(err)
+		}
+		if rows[owner].Offset != h.Offset(owner) || !ev.Placing {
+			t.Errorf("%d presses: the table has %s at %d, placing %v; the placement at %d", presses, rows[owner].Name, rows[owner].Offset, ev.Placing, h.Offset(owner))
+		}
+		if _, _, ok := s.Next("transformer.json", h); ok {
+			t.Errorf("%d presses: a second table for the same placement", presses)
+		}
+	}
+	stale := s.Hold()
+	s.Planned()
+	if s.Due(stale) {
+		t.Error("a timer from before a new plan is due again")
+	}
+	if tok := s.Hold(); tok == stale || !s.Due(tok) {
+		t.Errorf("after a new plan, Hold gives token %d (stale %d), due %v", tok, stale, s.Due(tok))
+	}
+}
