@@ -34,13 +34,7 @@ func verifyRecord(plan *Plan, v *violations) {
 	// make; on a million tensors it costs as much as a fifth of them, so
 	// it runs beside them where there is a second thread (its finding
 	// still comes last).
-	fingerprint := make(chan string, 1)
-	hash := func() { fingerprint <- plan.ComputeFingerprint() }
-	if runtime.GOMAXPROCS(0) > 1 {
-		go hash()
-	} else {
-		hash()
-	}
+	fingerprint := startWork(plan.ComputeFingerprint)
 	if plan.Format != PlanFormat {
 		v.add("format is %s, want %s", ir.Quote(plan.Format), ir.Quote(PlanFormat))
 	}
@@ -68,6 +62,14 @@ func verifyRecord(plan *Plan, v *violations) {
 			owners = append(owners, i)
 		}
 	}
+	// The reuses, the costliest field to derive, are found beside the
+	// checks below too, once every tensor's own fields are in range,
+	// which finding them assumes; they are compared only if the checks
+	// pass. (Their finding wastes nothing but a thread if they do not.)
+	var reuses func() []string
+	if v.count == found {
+		reuses = startWork(plan.reusedFrom)
+	}
 	for i := range plan.Tensors {
 		if t := &plan.Tensors[i]; t.Root != "" && !t.Skipped {
 			verifyView(plan, byName, t, v)
@@ -84,11 +86,24 @@ func verifyRecord(plan *Plan, v *violations) {
 	// peak; it is then at most the arena, so the sums that derive the
 	// other fields cannot wrap.
 	if v.count == found {
-		verifyDerived(plan, byName, owners, v)
+		verifyDerived(plan, byName, owners, reuses, v)
 	}
-	if fp := <-fingerprint; fp != plan.Fingerprint {
+	if fp := fingerprint(); fp != plan.Fingerprint {
 		v.add("fingerprint is %s, but the record hashes to %s", ir.Quote(plan.Fingerprint), fp)
 	}
+}
+
+// startWork starts work on a goroutine where there is a second thread (not
+// in wasm, whose callers recover a panic of this one) and returns a
+// function that waits for its result; with one thread the work runs when
+// that function is called.
+func startWork[T any](work func() T) func() T {
+	if runtime.GOMAXPROCS(0) == 1 {
+		return work
+	}
+	ch := make(chan T, 1)
+	go func() { ch <- work() }()
+	return func() T { return <-ch }
 }
 
 // verifyLabels checks the form of the fields that say how a plan was

@@ -14,7 +14,7 @@ import (
 // in range, inside the arena and disjoint, so its sums cannot wrap.
 // (What a record says of its source, such as names, shapes and ops, is
 // VerifyAgainst's to compare.)
-func verifyDerived(plan *Plan, byName map[string]int, owners []int, v *violations) {
+func verifyDerived(plan *Plan, byName map[string]int, owners []int, reuses func() []string, v *violations) {
 	var arena int64
 	for _, i := range owners {
 		t := &plan.Tensors[i]
@@ -71,7 +71,7 @@ func verifyDerived(plan *Plan, byName map[string]int, owners []int, v *violation
 			}
 		}
 	}
-	verifyReuses(plan, v)
+	verifyReuses(plan, reuses(), v)
 }
 
 // verifyOptions checks the options a graph's or a buffer list's record
@@ -261,9 +261,9 @@ func verifyGraphTensor(plan *Plan, t *PlanTensor, loadedOp bool, v *violations) 
 	}
 }
 
-// verifyReuses recomputes each tensor's reuses from the offsets.
-func verifyReuses(plan *Plan, v *violations) {
-	want := plan.reusedFrom()
+// verifyReuses compares each tensor's reuses with want, the record's
+// reusedFrom.
+func verifyReuses(plan *Plan, want []string, v *violations) {
 	for i := range plan.Tensors {
 		if t := &plan.Tensors[i]; t.Reuses != want[i] {
 			v.add("tensor %s: reuses is %s, but the last tensor to hold its bytes before it was born is %s", ir.Quote(t.Name), ir.Quote(t.Reuses), ir.Quote(want[i]))
