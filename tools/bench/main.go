@@ -59,6 +59,8 @@ import (
 
 type config struct {
 	data, examples, score string
+	iopddl, iopddlOut     string
+	draws                 []draw
 	idealloc, recorded    string
 	strategies            []string
 	sizes, random         []int
@@ -108,6 +110,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	budgets := fl.String("budgets", "", "comma-separated time limits (10s,60s) at which improve, and idealloc with -idealloc, run on every instance")
 	fl.StringVar(&cfg.idealloc, "idealloc", "", "an idealloc binary (with -t and -o) to run beside improve at each of -budgets, on the instances read from files")
 	fl.StringVar(&cfg.recorded, "recorded", "", "a CSV of answers recorded before (instance,buffers,lower_bound,solver,budget,arena_over_lb,seconds), printed beside the instances they match")
+	fl.StringVar(&cfg.iopddl, "iopddl", "", "comma-separated problem files of the IOPDDL contest (asplos-2025-iopddl-L.json.gz): each is derived into a buffer list per -draws, as the shared IOPDDL traces were")
+	draws := fl.String("draws", "biggest,smallest,2-9", "with -iopddl, the sizes to derive: biggest, smallest (usages) and seeds or ranges of seeds (2-31) of a uniform draw")
+	fl.StringVar(&cfg.iopddlOut, "iopddl-out", "", "with -iopddl, also write each derived buffer list to this directory as NAME.csv (L_seed5.csv)")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated problems")
 	fl.DurationVar(&cfg.timeLimit, "time-limit", 10*time.Second, "time limit of the exact strategy, per instance")
 	fl.IntVar(&cfg.referenceMax, "skip-reference-above", 5000, "skip the reference strategy (O(n^3)) above this many buffers")
@@ -133,6 +138,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	var err error
 	if cfg.sizes, err = parseSizes("sizes", *sizes); err != nil {
+		return cfg, err
+	}
+	if cfg.draws, err = parseDraws(*draws); err != nil {
 		return cfg, err
 	}
 	if cfg.random, err = parseSizes("random", *random); err != nil {
@@ -200,6 +208,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			return err
 		}
 		insts = append(insts, found...)
+	}
+	if cfg.iopddl != "" {
+		derived, err := loadContests(cfg.iopddl, cfg.draws, cfg.iopddlOut)
+		if err != nil {
+			return err
+		}
+		insts = append(insts, derived...)
 	}
 	for _, n := range cfg.sizes {
 		insts = append(insts, instance{name: fmt.Sprintf("generated %d", n), p: planner.Generate(n, cfg.seed)})
