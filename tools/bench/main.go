@@ -26,6 +26,11 @@
 // buffers and lower bound match a row. A row whose buffers or bound
 // differ is an error: it was recorded on another file.
 //
+// With -iopddl, it also derives buffer lists from problem files of the
+// IOPDDL contest, as the shared IOPDDL traces were derived, one per
+// -draws (the largest or smallest usages, or seeded draws), and plans
+// them like the others: siblings of the shared traces (iopddl.go).
+//
 // With -score, it also reads an external solver's output CSVs (the input
 // columns plus an offset per row, as MiniMalloc writes): one file, or
 // every CSV under a directory. Each is verified and its arena printed in
