@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"memplan/ir"
 )
@@ -101,3 +102,16 @@ func (e *UnverifiedPlanError) Error() string {
 }
 
 func (e *UnverifiedPlanError) Unwrap() error { return e.Err }
+
+// startWork starts work on a goroutine where there is a second thread (not
+// in wasm, whose callers recover a panic of this one) and returns a
+// function that waits for its result (call it once); with one thread the
+// work runs when that function is called.
+func startWork[T any](work func() T) func() T {
+	if runtime.GOMAXPROCS(0) == 1 {
+		return work
+	}
+	ch := make(chan T, 1)
+	go func() { ch <- work() }()
+	return func() T { return <-ch }
+}

@@ -8,7 +8,6 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,16 +156,8 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 	plan.Saved = plan.TotalUnshared - plan.ArenaSize
 	plan.Fragmentation = fragmentation(pl.Arena, lb)
 	// The reuses, the costliest part of the record on large problems, are
-	// found beside the building of the rest where there is a second
-	// thread (not in wasm, whose callers recover a panic of this one),
-	// and filled in after.
-	reused := make(chan []int, 1)
-	findReuses := func() { reused <- ReusedFrom(p, pl.Offsets) }
-	if runtime.GOMAXPROCS(0) > 1 {
-		go findReuses()
-	} else {
-		findReuses()
-	}
+	// found beside the building of the rest and filled in after.
+	reused := startWork(func() []int { return ReusedFrom(p, pl.Offsets) })
 	plan.Tensors = make([]PlanTensor, len(p.Tensors))
 	for i := range p.Tensors {
 		ti := &p.Tensors[i]
@@ -195,7 +186,7 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		}
 		plan.Tensors[i] = t
 	}
-	reuses := <-reused
+	reuses := reused()
 	for i := range p.Tensors {
 		if ti := &p.Tensors[i]; !ti.Skipped && ti.Buffer >= 0 {
 			if r := reuses[ti.Buffer]; r >= 0 {

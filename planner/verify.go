@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 
 	"memplan/ir"
@@ -91,19 +90,6 @@ func verifyRecord(plan *Plan, v *violations) {
 	if fp := fingerprint(); fp != plan.Fingerprint {
 		v.add("fingerprint is %s, but the record hashes to %s", ir.Quote(plan.Fingerprint), fp)
 	}
-}
-
-// startWork starts work on a goroutine where there is a second thread (not
-// in wasm, whose callers recover a panic of this one) and returns a
-// function that waits for its result; with one thread the work runs when
-// that function is called.
-func startWork[T any](work func() T) func() T {
-	if runtime.GOMAXPROCS(0) == 1 {
-		return work
-	}
-	ch := make(chan T, 1)
-	go func() { ch <- work() }()
-	return func() T { return <-ch }
 }
 
 // verifyLabels checks the form of the fields that say how a plan was
