@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -85,19 +86,39 @@ func readContest(path string) (*contestFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r io.Reader = bytes.NewReader(data)
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(r)
+		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
-		r = zr
+		if data, err = io.ReadAll(zr); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	var c contestFile
-	if err := json.NewDecoder(r).Decode(&c); err != nil {
+	if err := json.Unmarshal(data, &c); err != nil {
+		// Say where: the line and column, in the JSON gunzipped, of the
+		// byte that broke it or the last byte of the value of the wrong
+		// type (the offsets the errors give are just past those).
+		var syntax *json.SyntaxError
+		var typed *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax):
+			return nil, fmt.Errorf("%s:%s: %v", path, lineCol(data, syntax.Offset-1), err)
+		case errors.As(err, &typed):
+			return nil, fmt.Errorf("%s:%s: %s is %s, not %s", path, lineCol(data, typed.Offset-1), typed.Field, typed.Value, typed.Type)
+		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return &c, nil
+}
+
+// lineCol gives the 1-based line and column of byte off (0-based) of data.
+func lineCol(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
+	return fmt.Sprintf("%d:%d", line, col)
 }
 
 // deriveTable turns a contest problem into a buffer list: one buffer per
@@ -190,7 +211,7 @@ func loadContests(paths string, draws []draw, dir string) ([]instance, error) {
 			name := fmt.Sprintf("%s_%s", letter, d)
 			t, err := deriveTable(c, name, d)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			p, err := planner.FromTable(t, 1)
 			if err != nil {

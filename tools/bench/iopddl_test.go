@@ -172,3 +172,24 @@ func TestBenchIOPDDL(t *testing.T) {
 		t.Error("B_biggest.csv as written differs from the shared derivation")
 	}
 }
+
+// A contest file that is not one says where, in the JSON's lines.
+func TestReadContestLocates(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, text, want string
+	}{
+		{"syntax.json", "{\"problem\": {\n  \"nodes\": {,}}}", "syntax.json:2:13: invalid character ','"},
+		{"type.json", "{\"problem\": {\"nodes\": {\n\"intervals\": [[0, \"x\"]]}}}", "type.json:2:21: problem.nodes.intervals is string, not int64"},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readContest(path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
