@@ -90,7 +90,7 @@ func Example_verify() {
 	if err != nil {
 		panic(err)
 	}
-	invalid, err := protocol.VerifyRecord("tiny.json", []byte(graph), "tiny.plan.json", record, protocol.DefaultOptions(), 1<<30)
+	_, invalid, err := protocol.VerifyRecord(context.Background(), "tiny.json", []byte(graph), "tiny.plan.json", record, protocol.DefaultOptions(), 1<<30)
 	fmt.Println("valid:", err == nil && len(invalid) == 0)
 
 	moved, err := planner.DecodePlan("tiny.plan.json", record)

@@ -470,25 +470,33 @@ func lowerWith(ctx context.Context, f *planFlags, opts planner.Options, file str
 	return planner.Lower(src, opts)
 }
 
-// forwardWeights plans the --forward graph, if any, and returns where its
-// weights sit.
+// forwardWeights plans the --forward graph, if any, as the page's worker
+// does (protocol.PlanForward), and returns where its weights sit.
 func forwardWeights(ctx context.Context, f *planFlags, opts planner.Options, stderr io.Writer) (*planner.WeightLayout, error) {
 	if f.forward == "" {
 		return nil, nil
 	}
-	fwd, err := load(f, f.forward, opts.Symbols)
+	limit, err := f.memoryLimit()
 	if err != nil {
-		return nil, fmt.Errorf("--forward: %w", err)
+		return nil, err
 	}
-	fopts := opts
-	fopts.SkipParams = false
-	fplan, err := planner.PlanSource(ctx, fwd, fopts, f.opts.Strategy, f.placeOptions(stderr))
-	if err != nil {
-		return nil, fmt.Errorf("--forward: %w", err)
+	debug.SetMemoryLimit(limit)
+	data, err := readInput(f.forward, limit)
+	if err == nil {
+		o := f.opts
+		o.Options = opts
+		o.TimeLimit, o.AutoSlice, o.MaxMemory = f.timeLimit, f.placeOptions(stderr).AutoSlice, limit
+		o.Forward = &protocol.Forward{Name: f.forward, Data: data}
+		if err = protocol.PlanForward(ctx, &o, f.placeOptions(stderr)); err == nil {
+			return o.SharedWeights, nil
+		}
+	} else {
+		err = fmt.Errorf("--forward: %w", err)
 	}
-	w := planner.WeightLayoutOf(fplan)
-	w.File = f.forward
-	return w, nil
+	if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
+		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
+	return nil, err
 }
 
 func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -749,58 +757,40 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	data, err := readInput(pos[1], limit)
-	if err != nil {
+	debug.SetMemoryLimit(limit)
+	// The page's worker judges with the same function: only reading the
+	// files and the words around the verdict are the command line's.
+	read := func(name string) ([]byte, error) { return readInput(name, limit) }
+	record, err := read(pos[1])
+	var source []byte
+	if err == nil {
+		source, err = read(pos[0])
+	}
+	o := f.opts
+	o.TimeLimit, o.AutoSlice, o.MaxMemory = f.timeLimit, f.placeOptions(stderr).AutoSlice, limit
+	if err == nil && f.forward != "" {
+		var data []byte
+		if data, err = read(f.forward); err != nil {
+			err = fmt.Errorf("--forward: %w", err)
+		}
+		o.Forward = &protocol.Forward{Name: f.forward, Data: data}
+	}
+	var plan *planner.Plan
+	var invalid []error
+	if err == nil {
+		plan, invalid, err = protocol.VerifyRecord(ctx, pos[0], source, pos[1], record, o, limit)
+	}
+	switch {
+	case err != nil:
 		if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
 			return fmt.Errorf("%w (raise it with --max-memory)", err)
 		}
 		return err
-	}
-	// Everything wrong with the record, from a field given twice to an
-	// overlap, is the verdict "invalid" (exit 4); what is wrong with the
-	// source or the command is bad input.
-	invalid := func(err error) error { return badPlanError{fmt.Errorf("%s: %w", pos[1], err)} }
-	if !planner.IsPlanRecord(data) {
-		return invalid(errors.New(`not a plan record: want a JSON object with "format": "` + planner.PlanFormat + `"`))
-	}
-	if err := planner.CheckRecordSize(pos[1], int64(len(data)), limit); err != nil {
-		return fmt.Errorf("%w (raise it with --max-memory)", err)
-	}
-	plan, err := planner.DecodePlan(pos[1], data)
-	if err != nil {
-		return badPlanError{err} // it names the file and the place
-	}
-	data = nil
-	// A record that fails on its own is still compared with its source
-	// when the source lowers: a stale fingerprint then comes with the
-	// field that differs.
-	alone := planner.Verify(plan)
-	// Lower the source with the options the plan records, so the check is
-	// against what the plan claims to be.
-	f.opts.Options = plan.Options
-	f.opts.SymbolsText, f.opts.WebGPU, f.opts.Binding, f.opts.Limits = "", "", "", ""
-	f.gpu = nil
-	if plan.Limits != nil {
-		f.gpu = &planner.GPU{Binding: plan.Binding, Limits: *plan.Limits}
-	}
-	opts, err := f.options()
-	if err != nil {
-		return invalid(errors.Join(alone, fmt.Errorf("options: %w", err)))
-	}
-	if opts.SharedWeights, err = forwardWeights(ctx, &f, opts, stderr); err != nil {
-		return err
-	}
-	src, err := load(&f, pos[0], opts.Symbols)
-	if err != nil {
-		return err
-	}
-	p, err := planner.Lower(src, opts)
-	if err != nil {
-		// The source decodes; the record's options do not lower it.
-		return invalid(errors.Join(alone, fmt.Errorf("its options do not lower %s: %w", pos[0], err)))
-	}
-	if err := planner.VerifyAgainst(p, plan); err != nil {
-		return invalid(err)
+	case invalid != nil:
+		// Everything wrong with the record, from a field given twice to
+		// an overlap, is the verdict "invalid" (exit 4); what is wrong
+		// with the source or the command is bad input.
+		return badPlanError{errors.Join(invalid...)}
 	}
 	fmt.Fprintf(stdout, "ok: %s is a valid plan for %s (%d tensors, arena %d bytes, %.4f × lower bound)\n",
 		ir.Display(pos[1]), ir.Display(pos[0]), len(plan.Tensors), plan.ArenaSize, plan.Fragmentation)

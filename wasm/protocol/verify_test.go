@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestVerifyRecord(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			invalid, err := VerifyRecord("mlp.json", tt.source, "plan.json", tt.record, DefaultOptions(), limit)
+			_, invalid, err := VerifyRecord(context.Background(), "mlp.json", tt.source, "plan.json", tt.record, DefaultOptions(), limit)
 			switch {
 			case tt.err != "":
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
@@ -69,6 +70,51 @@ func TestVerifyRecord(t *testing.T) {
 				t.Fatalf("invalid: %v", invalid)
 			case tt.invalid != "" && (len(invalid) == 0 || !strings.Contains(invalid[0].Error(), tt.invalid)):
 				t.Fatalf("reasons %v, want the first to contain %q", invalid, tt.invalid)
+			}
+		})
+	}
+}
+
+// TestVerifyRecordNamesTheFieldBehindAStaleFingerprint: a record edited
+// without its fingerprint recomputed fails on its own for the hash, and
+// the page's verdict names the field that differs too, as the command
+// line's (which calls VerifyRecord) does.
+func TestVerifyRecordNamesTheFieldBehindAStaleFingerprint(t *testing.T) {
+	src, err := os.ReadFile("../../examples/transformer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := planner.Load("transformer.json", src, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		edit func(p *planner.Plan)
+		want string
+	}{
+		{"an op", func(p *planner.Plan) { p.Tensors[len(p.Tensors)-1].Op = "relu" }, "op is"},
+		{"the record's name", func(p *planner.Plan) { p.Name = "other" }, "name is"},
+		{"an option no front end reads", func(p *planner.Plan) { p.Options.Alignment = 3 }, "options: alignment"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := planner.PlanSource(context.Background(), in.Source, planner.DefaultOptions(), "auto", planner.PlaceOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(plan)
+			record, err := ir.EncodeJSON(plan, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, invalid, err := VerifyRecord(context.Background(), "transformer.json", src, "plan.json", record, DefaultOptions(), 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg := fmt.Sprint(invalid)
+			if len(invalid) == 0 || !strings.Contains(msg, "fingerprint is") || !strings.Contains(msg, tt.want) {
+				t.Errorf("reasons %v, want the stale fingerprint and %q", invalid, tt.want)
 			}
 		})
 	}
@@ -115,14 +161,14 @@ func TestForwardRecord(t *testing.T) {
 	}
 	with := DefaultOptions()
 	with.Forward = o.Forward
-	if invalid, err := VerifyRecord("train-backward.json", bwd, "bwd.json", record, with, 1<<30); err != nil || invalid != nil {
+	if _, invalid, err := VerifyRecord(context.Background(), "train-backward.json", bwd, "bwd.json", record, with, 1<<30); err != nil || invalid != nil {
 		t.Errorf("with the forward graph: %v %v, want valid", invalid, err)
 	}
-	if invalid, err := VerifyRecord("train-backward.json", bwd, "bwd.json", record, DefaultOptions(), 1<<30); err != nil || len(invalid) == 0 || !strings.Contains(invalid[0].Error(), "share the forward plan's weight slots") {
+	if _, invalid, err := VerifyRecord(context.Background(), "train-backward.json", bwd, "bwd.json", record, DefaultOptions(), 1<<30); err != nil || len(invalid) == 0 || !strings.Contains(invalid[0].Error(), "share the forward plan's weight slots") {
 		t.Errorf("without the forward graph: %v %v, want invalid, for its notes", invalid, err)
 	}
 	with.Forward = &Forward{Name: "bad.json", Data: []byte(`{"nodes": 3}`)}
-	if _, err := VerifyRecord("train-backward.json", bwd, "bwd.json", record, with, 1<<30); err == nil || !strings.HasPrefix(err.Error(), "forward: bad.json") {
+	if _, _, err := VerifyRecord(context.Background(), "train-backward.json", bwd, "bwd.json", record, with, 1<<30); err == nil || !strings.HasPrefix(err.Error(), "forward: bad.json") {
 		t.Errorf("a forward graph that does not read: %v, want an error naming forward and bad.json", err)
 	}
 }

@@ -817,7 +817,7 @@ func verify(r protocol.WorkerRequest, source, record []byte) (ev protocol.Worker
 			ev = protocol.WorkerEvent{Type: "error", Error: e}
 		}
 	}()
-	invalid, err := protocol.VerifyRecord(r.Name, source, r.Record, record, r.Options, r.Options.MemoryLimit())
+	_, invalid, err := protocol.VerifyRecord(context.Background(), r.Name, source, r.Record, record, r.Options, r.Options.MemoryLimit())
 	if err != nil {
 		return protocol.WorkerEvent{Type: "error", Error: protocol.ErrorOf(err)}
 	}
