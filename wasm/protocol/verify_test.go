@@ -172,3 +172,41 @@ func TestForwardRecord(t *testing.T) {
 		t.Errorf("a forward graph that does not read: %v, want an error naming forward and bad.json", err)
 	}
 }
+
+// FuzzVerifyRecord feeds the judge a source and a record. It must never
+// panic, an accepted record must come back as a plan that passes
+// planner.Verify on its own, and a verdict of invalid never comes with
+// an error.
+func FuzzVerifyRecord(f *testing.F) {
+	const csv = "id,lower,upper,size\na,0,3,16\nb,1,4,8\nc,3,5,16\n"
+	in, err := planner.Load("f.csv", []byte(csv), ir.DecodeOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	plan, err := planner.PlanSource(context.Background(), in.Source, planner.DefaultOptions(), "auto", planner.PlaceOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := ir.EncodeJSON(plan, "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(csv), good)
+	f.Add([]byte(csv), bytes.Replace(good, []byte(`"alignment":`), []byte(`"alignment":3,"x":`), 1))
+	f.Add([]byte(csv), bytes.Replace(good, []byte(`"name":"a"`), []byte(`"name":"z"`), 1))
+	f.Add([]byte(`{"format":"memplan.graph/v1","nodes":[]}`), good)
+	f.Fuzz(func(t *testing.T, source, record []byte) {
+		plan, invalid, err := VerifyRecord(context.Background(), "f.csv", source, "p.json", record, DefaultOptions(), 1<<26)
+		switch {
+		case err != nil && invalid != nil:
+			t.Fatalf("both an error (%v) and reasons (%v)", err, invalid)
+		case err == nil && invalid == nil:
+			if plan == nil {
+				t.Fatal("accepted with no plan")
+			}
+			if verr := planner.Verify(plan); verr != nil {
+				t.Fatalf("accepted a record Verify rejects: %v", verr)
+			}
+		}
+	})
+}
