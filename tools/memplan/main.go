@@ -388,10 +388,20 @@ func loadInput(f *planFlags, name string, symbols map[string]int64) (*planner.In
 			return in, nil
 		}
 	}
-	if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
-		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
+	return nil, inputError(err)
+}
+
+// inputError says what went wrong reading input in the command line's
+// words: the --forward flag where protocol names the page's option, and
+// how to raise the memory limit where that was the trouble.
+func inputError(err error) error {
+	if fe := (*protocol.ForwardError)(nil); errors.As(err, &fe) {
+		err = fmt.Errorf("--forward: %w", fe.Err)
 	}
-	return nil, err
+	if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
+		return fmt.Errorf("%w (raise it with --max-memory)", err)
+	}
+	return err
 }
 
 // readInput reads a file within what a memory limit allows any input
@@ -491,12 +501,9 @@ func forwardWeights(ctx context.Context, f *planFlags, opts planner.Options, std
 			return o.SharedWeights, nil
 		}
 	} else {
-		err = fmt.Errorf("--forward: %w", err)
+		err = &protocol.ForwardError{Err: err}
 	}
-	if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
-		return nil, fmt.Errorf("%w (raise it with --max-memory)", err)
-	}
-	return nil, err
+	return nil, inputError(err)
 }
 
 func cmdPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -771,7 +778,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err == nil && f.forward != "" {
 		var data []byte
 		if data, err = read(f.forward); err != nil {
-			err = fmt.Errorf("--forward: %w", err)
+			err = &protocol.ForwardError{Err: err}
 		}
 		o.Forward = &protocol.Forward{Name: f.forward, Data: data}
 	}
@@ -782,10 +789,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	switch {
 	case err != nil:
-		if mem := (*ir.MemoryError)(nil); errors.As(err, &mem) {
-			return fmt.Errorf("%w (raise it with --max-memory)", err)
-		}
-		return err
+		return inputError(err)
 	case invalid != nil:
 		// Everything wrong with the record, from a field given twice to
 		// an overlap, is the verdict "invalid" (exit 4); what is wrong

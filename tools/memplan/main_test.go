@@ -30,6 +30,10 @@ func TestExitCodesAndMessages(t *testing.T) {
 	os.WriteFile(likeRecord, []byte(`{"format": "memplan.graph/v1", "name": "memplan.plan/v1", "nodes": [{"name": "x", "op": "input", "shape": [4], "dtype": "f32"}]}`), 0o644)
 	badPlan := filepath.Join(dir, "badplan.json")
 	os.WriteFile(badPlan, []byte("{\"format\": \"memplan.plan/v1\",\n \"arena_size\": \"lots\"}"), 0o644)
+	bwdPlan := filepath.Join(dir, "bwd.plan.json")
+	if code, _, errs := runCLI(t, "plan", "--json", "-o", bwdPlan, "../../examples/train-backward.json"); code != exitOK {
+		t.Fatalf("plan: exit %d: %s", code, errs)
+	}
 	tests := []struct {
 		name    string
 		args    []string
@@ -47,6 +51,11 @@ func TestExitCodesAndMessages(t *testing.T) {
 		{"a graph named like a plan record is a graph", []string{"plan", likeRecord}, exitOK, "# memplan.plan/v1: 1 tensors", ""},
 		{"malformed plan record says where", []string{"verify", "../../examples/mlp.json", badPlan}, exitBadPlan, "", `badplan.json:2:16: arena_size: got string "lots", want an integer`},
 		{"missing file", []string{"plan", filepath.Join(dir, "none.json")}, exitBadInput, "", "no such file"},
+		// The forward graph is planned as the page plans it (protocol),
+		// but its errors name the flag.
+		{"forward graph broken", []string{"plan", "--forward", broken, "../../examples/train-backward.json"}, exitBadInput, "", "--forward: " + broken + ":1:"},
+		{"forward graph missing", []string{"plan", "--forward", filepath.Join(dir, "none.json"), "../../examples/train-backward.json"}, exitBadInput, "", "--forward: open "},
+		{"verify's forward graph broken", []string{"verify", "--forward", broken, "../../examples/train-backward.json", bwdPlan}, exitBadInput, "", "--forward: " + broken + ":1:"},
 		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
 		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "want a power of two up to 1 GiB, got 48"},
 		{"alignment 0", []string{"plan", "--align", "0", "../../examples/mlp.json"}, exitBadInput, "", "want a power of two up to 1 GiB, got 0"},

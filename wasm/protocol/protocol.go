@@ -103,8 +103,7 @@ func (o *Options) PlaceOptions(popts planner.PlaceOptions) planner.PlaceOptions 
 // PlanForward plans o's forward graph, if any, as the command line's
 // --forward does: with o's options but every param in the arena, and
 // o's strategy; o.SharedWeights becomes where its weights sit, which
-// the backward graph's params then take. Errors name the option
-// ("forward: ...").
+// the backward graph's params then take. Errors are a *ForwardError.
 func PlanForward(ctx context.Context, o *Options, popts planner.PlaceOptions) error {
 	if o.Forward == nil {
 		return nil
@@ -121,13 +120,21 @@ func PlanForward(ctx context.Context, o *Options, popts planner.PlaceOptions) er
 		plan, err = planner.PlanSource(ctx, in.Source, fopts, o.Strategy, o.PlaceOptions(popts))
 	}
 	if err != nil {
-		return fmt.Errorf("forward: %w", err)
+		return &ForwardError{err}
 	}
 	w := planner.WeightLayoutOf(plan)
 	w.File = name
 	o.SharedWeights = w
 	return nil
 }
+
+// ForwardError is what went wrong with a forward graph: its Error names
+// the option as the page and the package call it ("forward: ..."); the
+// command line names its flag instead.
+type ForwardError struct{ Err error }
+
+func (e *ForwardError) Error() string { return "forward: " + e.Err.Error() }
+func (e *ForwardError) Unwrap() error { return e.Err }
 
 // SetDefaults makes o the default options: a page's options object names
 // only what it sets.
