@@ -292,11 +292,24 @@ func flagError(err error) string {
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.opts.NodeLimit, AutoSlice: f.slice(), Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+}
+
+// slice is --auto-slice as PlaceOptions.AutoSlice takes it.
+func (f *planFlags) slice() time.Duration {
 	slice := f.autoSlice.d // unset: zero, PlaceOptions' node budget alone
 	if f.autoSlice.set && slice <= 0 {
 		slice = -1 // PlaceOptions: negative is none
 	}
-	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.opts.NodeLimit, AutoSlice: slice, Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+	return slice
+}
+
+// protocolOptions are the flags as protocol's Options, which the page's
+// worker takes: the table's options, and the limits kept apart here.
+func (f *planFlags) protocolOptions(memoryLimit int64) protocol.Options {
+	o := f.opts
+	o.TimeLimit, o.AutoSlice, o.MaxMemory = f.timeLimit, f.slice(), memoryLimit
+	return o
 }
 
 // buildVersion is the version stamped at link time, else the module's
@@ -493,9 +506,8 @@ func forwardWeights(ctx context.Context, f *planFlags, opts planner.Options, std
 	debug.SetMemoryLimit(limit)
 	data, err := readInput(f.forward, limit)
 	if err == nil {
-		o := f.opts
+		o := f.protocolOptions(limit)
 		o.Options = opts
-		o.TimeLimit, o.AutoSlice, o.MaxMemory = f.timeLimit, f.placeOptions(stderr).AutoSlice, limit
 		o.Forward = &protocol.Forward{Name: f.forward, Data: data}
 		if err = protocol.PlanForward(ctx, &o, f.placeOptions(stderr)); err == nil {
 			return o.SharedWeights, nil
@@ -773,8 +785,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err == nil {
 		source, err = read(pos[0])
 	}
-	o := f.opts
-	o.TimeLimit, o.AutoSlice, o.MaxMemory = f.timeLimit, f.placeOptions(stderr).AutoSlice, limit
+	o := f.protocolOptions(limit)
 	if err == nil && f.forward != "" {
 		var data []byte
 		if data, err = read(f.forward); err != nil {
