@@ -776,6 +776,11 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// The record states the options it is judged by; the flags only plan
+	// the forward graph, but a bad one is still an error, not ignored.
+	if _, err := f.options(); err != nil {
+		return err
+	}
 	debug.SetMemoryLimit(limit)
 	// The page's worker judges with the same function: only reading the
 	// files and the words around the verdict are the command line's.

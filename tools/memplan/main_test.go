@@ -55,6 +55,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 		// but its errors name the flag.
 		{"forward graph broken", []string{"plan", "--forward", broken, "../../examples/train-backward.json"}, exitBadInput, "", "--forward: " + broken + ":1:"},
 		{"forward graph missing", []string{"plan", "--forward", filepath.Join(dir, "none.json"), "../../examples/train-backward.json"}, exitBadInput, "", "--forward: open "},
+		{"verify with a bad flag", []string{"verify", "--time-limit", "-1s", "../../examples/train-backward.json", bwdPlan}, exitBadInput, "", "--time-limit -1s is negative"},
 		{"verify's forward graph broken", []string{"verify", "--forward", broken, "../../examples/train-backward.json", bwdPlan}, exitBadInput, "", "--forward: " + broken + ":1:"},
 		{"unknown strategy", []string{"plan", "--strategy", "magic", "../../examples/mlp.json"}, exitBadInput, "", `unknown strategy "magic"`},
 		{"bad alignment", []string{"plan", "--align", "48", "../../examples/mlp.json"}, exitBadInput, "", "want a power of two up to 1 GiB, got 48"},
