@@ -131,8 +131,12 @@ func (p *spanPool) list(l spanList) []span { return p.block(int(l.at), int(l.roo
 // the list to a block twice as large when it is full. It reports whether
 // l changed: not when one of its spans holds [lo, hi) already.
 func (p *spanPool) add(l *spanList, lo, hi int64) bool {
-	if l.room > 0 && spansHold(p.list(*l), lo, hi) {
-		return false
+	i := 0 // the first span [lo, hi) may touch: one search for both steps
+	if l.room > 0 {
+		s := p.list(*l)
+		if i = touching(s, lo); i < len(s) && s[i].lo <= lo && hi <= s[i].hi {
+			return false // held already
+		}
 	}
 	if l.n == l.room {
 		room := max(minRoom, 2*int(l.room))
@@ -144,24 +148,9 @@ func (p *spanPool) add(l *spanList, lo, hi int64) bool {
 		}
 		l.at, l.room = uint32(at), uint32(room)
 	}
-	s := addSpan(p.block(int(l.at), int(l.room))[:l.n], lo, hi)
+	s := addSpanAt(p.block(int(l.at), int(l.room))[:l.n], i, lo, hi)
 	l.n = uint32(len(s))
 	return true
-}
-
-// spansHold reports whether one of the sorted disjoint spans s holds all
-// of [lo, hi).
-func spansHold(s []span, lo, hi int64) bool {
-	i, j := 0, len(s) // first span that ends after lo
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if s[h].hi <= lo {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
-	return i < len(s) && s[i].lo <= lo && hi <= s[i].hi
 }
 
 func newOccupancy(sections int) *occupancy {
@@ -356,8 +345,13 @@ func unionSpans(dst, a, b []span) []span {
 
 // addSpan inserts [lo, hi) into sorted disjoint spans, merging every span
 // it touches.
-func addSpan(s []span, lo, hi int64) []span {
-	// First span that ends at or after lo: it may touch the new one.
+func addSpan(s []span, lo, hi int64) []span { return addSpanAt(s, touching(s, lo), lo, hi) }
+
+// touching returns the index of the first of the sorted disjoint spans s
+// that ends at or after lo: the first a span from lo may touch. Spans
+// that touch are merged, so it is also the only one that may hold [lo,
+// hi), whatever hi.
+func touching(s []span, lo int64) int {
 	i, j := 0, len(s)
 	for i < j {
 		h := int(uint(i+j) >> 1)
@@ -367,7 +361,12 @@ func addSpan(s []span, lo, hi int64) []span {
 			j = h
 		}
 	}
-	j = i
+	return i
+}
+
+// addSpanAt is addSpan with i = touching(s, lo).
+func addSpanAt(s []span, i int, lo, hi int64) []span {
+	j := i
 	for j < len(s) && s[j].lo <= hi {
 		lo, hi = min(lo, s[j].lo), max(hi, s[j].hi)
 		j++

@@ -202,6 +202,42 @@ func TestAddSpanMerges(t *testing.T) {
 	}
 }
 
+// TestSpanPoolAddReportsChange: add says whether the list changed, and a
+// span that only touches one already there (at either end) is not held
+// by it: one search finds both the span that may hold it and where it goes.
+func TestSpanPoolAddReportsChange(t *testing.T) {
+	base := []span{{10, 20}, {30, 40}}
+	tests := []struct {
+		lo, hi  int64
+		changed bool
+		want    []span
+	}{
+		{12, 18, false, base},
+		{10, 20, false, base},
+		{30, 40, false, base},
+		{20, 25, true, []span{{10, 25}, {30, 40}}},
+		{5, 10, true, []span{{5, 20}, {30, 40}}},
+		{25, 30, true, []span{{10, 20}, {25, 40}}},
+		{20, 30, true, []span{{10, 40}}},
+		{0, 5, true, []span{{0, 5}, {10, 20}, {30, 40}}},
+		{41, 50, true, []span{{10, 20}, {30, 40}, {41, 50}}},
+		{15, 35, true, []span{{10, 40}}},
+	}
+	for _, tt := range tests {
+		var pool spanPool
+		var l spanList
+		for _, s := range base {
+			pool.add(&l, s.lo, s.hi)
+		}
+		if got := pool.add(&l, tt.lo, tt.hi); got != tt.changed {
+			t.Errorf("add [%d, %d): changed %v, want %v", tt.lo, tt.hi, got, tt.changed)
+		}
+		if got := pool.list(l); !slices.Equal(got, tt.want) {
+			t.Errorf("add [%d, %d): %v, want %v", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
+
 // TestSpanPoolMatchesSlices grows many lists in one pool, one of them
 // past a chunk, and checks each against the same adds on a plain slice,
 // and that the pool's size stays within a bound of the lists' room.
