@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -234,6 +235,23 @@ func TestSpanPoolAddReportsChange(t *testing.T) {
 		}
 		if got := pool.list(l); !slices.Equal(got, tt.want) {
 			t.Errorf("add [%d, %d): %v, want %v", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
+
+// TestTouching: the first span ending at or after lo, as sort.Search
+// finds it, on lists of every length up to 40 and every lo around them.
+func TestTouching(t *testing.T) {
+	for n := range 41 {
+		s := make([]span, n)
+		for i := range s {
+			s[i] = span{int64(10 * i), int64(10*i + 5)}
+		}
+		for lo := int64(-1); lo <= int64(10*n+1); lo++ {
+			want := sort.Search(n, func(i int) bool { return s[i].hi >= lo })
+			if got := touching(s, lo); got != want {
+				t.Fatalf("%d spans, lo %d: %d, want %d", n, lo, got, want)
+			}
 		}
 	}
 }
