@@ -78,56 +78,125 @@ func FirstMemberAlone(p *Problem) bool { return len(p.Buffers) > autoLarge }
 const autoLarge = referenceLimit
 
 // autoHuge is the size above which auto runs four members: breadth with
-// the first to die first, with the oldest first and with the last to die
-// first, and first use. Each best fit of a million buffers takes
-// seconds. On random lives of 300,000 to 1,000,000 buffers (six problems,
-// no structure to exploit) oldest was the best member on three and tied
-// on a fourth, lasting on a fifth, and dying second best on the sixth
-// and the fastest; breadth and best fit by size, which these replace,
-// were best on none (breadth tied once), and the slowest. The
-// portfolio's answer is as good or better on all six (at a million,
-// 1.0333 of the bound to 1.0000). On generated training steps of that
-// size every member reaches the bound.
+// the oldest first, with the last to die first and with the first to die
+// first, and first use, in that order. Each best fit of a million
+// buffers takes seconds. On random lives of 260,000 to 1,000,000
+// buffers (24 problems, seeds 1 to 6, no structure to exploit) oldest
+// was best or tied for best on 13, lasting on 11 and dying on 5 (alone
+// on 2); breadth and
+// best fit by size, which these replace, were best on none of an earlier
+// six and the slowest. The order is the tie-break, and the run order:
+// the third, which runs while the first two's best is polished ahead
+// (polishAhead), most often loses and then stops early. On generated
+// training steps of that size every member reaches the bound.
 const autoHuge = 250_000
 
 // members returns the portfolio auto runs on this problem: improve and
 // exact start from its answer too, and a shard's Member indexes it.
 func (pr *prepared) members() []autoMember {
 	members := autoMembers()
-	var keep func(m autoMember) bool
 	switch n := len(pr.movable); {
 	case n > autoHuge:
-		keep = func(m autoMember) bool {
-			return m.name == "best-fit breadth dying" || m.name == "best-fit breadth oldest" || m.name == "best-fit breadth lasting" || m.name == "first-use"
+		var huge []autoMember
+		for _, name := range []string{"best-fit breadth oldest", "best-fit breadth lasting", "best-fit breadth dying", "first-use"} {
+			k := slices.IndexFunc(members, func(m autoMember) bool { return m.name == name })
+			huge = append(huge, members[k])
 		}
+		return huge
 	case n > autoLarge:
-		keep = func(m autoMember) bool { return m.name != "best-fit area" && m.name != "first-fit size" }
-	default:
-		return members
+		return slices.DeleteFunc(members, func(m autoMember) bool { return m.name == "best-fit area" || m.name == "first-fit size" })
 	}
-	return slices.DeleteFunc(members, func(m autoMember) bool { return !keep(m) })
+	return members
 }
 
 func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, error) {
 	pr := prepare(p, opts)
 	members := pr.members()
-	var a answer
-	var best int
-	if f := opts.From; f != nil {
-		if len(f.Offsets) != len(p.Buffers) || f.Member < 0 || f.Member >= len(members) {
-			return Placement{}, fmt.Errorf("the answer to improve is not one of auto's members' for this problem (member %d, %d offsets for %d buffers)", f.Member, len(f.Offsets), len(p.Buffers))
+	f := opts.From
+	if f == nil {
+		return pr.portfolioPolished(ctx, members, opts, nil)
+	}
+	if len(f.Offsets) != len(p.Buffers) || f.Member < 0 || f.Member >= len(members) {
+		return Placement{}, fmt.Errorf("the answer to improve is not one of auto's members' for this problem (member %d, %d offsets for %d buffers)", f.Member, len(f.Offsets), len(p.Buffers))
+	}
+	a := answer{offsets: slices.Clone(f.Offsets), order: slices.Clone(f.Order), rule: f.Rule}
+	opts.Shard, opts.Shards = 0, 1 // the whole portfolio's answer now
+	pl, err := pr.polish(ctx, a, "won by "+members[f.Member].name, opts, false)
+	pl.Member = f.Member
+	return pl, err
+}
+
+// portfolioPolished runs the portfolio and polishes its answer, ahead
+// where it can (polishAhead). ahead, if not nil, hears of the member
+// whose polish began ahead, once it has begun.
+func (pr *prepared) portfolioPolished(ctx context.Context, members []autoMember, opts PlaceOptions, ahead func(member int)) (Placement, error) {
+	var early *polishAhead
+	var spare func(member int, a answer)
+	if pr.canPolishAhead(opts) {
+		spare = func(member int, a answer) {
+			early = pr.startPolish(ctx, member, a, "won by "+members[member].name, opts)
+			if ahead != nil {
+				ahead(member)
+			}
 		}
-		a, best = answer{offsets: slices.Clone(f.Offsets), order: slices.Clone(f.Order), rule: f.Rule}, f.Member
-		opts.Shard, opts.Shards = 0, 1 // the whole portfolio's answer now
-	} else {
-		var err error
-		if a, best, err = pr.portfolio(ctx, members, opts.Shard, opts.Shards, opts.MemberDone); err != nil {
-			return Placement{}, err
+	}
+	a, best, err := pr.portfolio(ctx, members, opts.Shard, opts.Shards, opts.MemberDone, spare)
+	if early != nil {
+		if err == nil && early.member == best {
+			<-early.done
+			early.cancel()
+			early.pl.Member = best
+			return early.pl, early.err
 		}
+		early.stop() // another member won: its work is dropped
+	}
+	if err != nil {
+		return Placement{}, err
 	}
 	pl, err := pr.polish(ctx, a, "won by "+members[best].name, opts, false)
 	pl.Member = best
 	return pl, err
+}
+
+// polishAhead is the polish of a portfolio answer begun on a thread the
+// portfolio no longer needs, while its last members still run: the best
+// answer so far is most often the winner, and its polish then ends up to
+// a member's time sooner. Polish is a function of its answer alone (a
+// node budget, no clock), so the plan is the same as if it had waited.
+type polishAhead struct {
+	member int
+	cancel context.CancelFunc
+	done   chan struct{} // closed once pl and err are set
+	pl     Placement
+	err    error
+}
+
+// canPolishAhead reports whether polish may begin before the portfolio
+// ends: there is a spare thread, and the polish is one slice bounded by
+// nodes alone, with no second seed or far run that would want threads
+// of its own. So it is above autoHuge buffers, where a member takes
+// seconds (or with a node limit no larger than the slice's).
+func (pr *prepared) canPolishAhead(opts PlaceOptions) bool {
+	nodes, limit, far := sliceBudget(len(pr.movable), opts, false)
+	return runtime.GOMAXPROCS(0) > 1 && opts.Shards <= 1 && nodes >= 0 && limit == 0 && far == 0
+}
+
+// startPolish polishes a copy of member's answer a on a goroutine.
+func (pr *prepared) startPolish(ctx context.Context, member int, a answer, detail string, opts PlaceOptions) *polishAhead {
+	ctx, cancel := context.WithCancel(ctx)
+	ahead := &polishAhead{member: member, cancel: cancel, done: make(chan struct{})}
+	a.offsets = slices.Clone(a.offsets)
+	go func() {
+		defer close(ahead.done)
+		ahead.pl, ahead.err = pr.polish(ctx, a, detail, opts, false)
+	}()
+	return ahead
+}
+
+// stop cancels the polish and waits for it to end.
+func (ahead *polishAhead) stop() {
+	ahead.cancel()
+	<-ahead.done
 }
 
 // portfolio runs the members on up to GOMAXPROCS goroutines and returns
@@ -140,9 +209,13 @@ func placeAuto(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, e
 // answer is the same on one thread (wasm) or many, whichever finishes
 // first. With shards > 1 only members i with i%shards == shard run.
 // done, if non-nil, hears of each member that finishes (MemberDone).
-func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, shards int, done func(member int, atBound bool)) (answer, int, error) {
+// spare, if non-nil, is called once, from a goroutine that has no member
+// left to start while others still run, with the best answer so far and
+// its member (ties to the lower), if there is one; it must not block.
+func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, shards int, done func(member int, atBound bool), spare func(member int, a answer)) (answer, int, error) {
 	type result struct {
 		answer
+		arena     int64
 		err       error
 		ran, lost bool
 	}
@@ -151,6 +224,25 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 	cancels := make([]context.CancelFunc, len(members))
 	var mu sync.Mutex
 	optimalAt := len(members) // first member known to reach the bound
+	running := 0              // members begun and not ended
+	spared := false           // spare was offered the best answer
+	// winner is the member whose answer the portfolio returns, of those
+	// ended so far, or -1 (under mu, or once all have ended).
+	winner := func() (int, error) {
+		best := -1
+		for i, r := range results {
+			if i > optimalAt || !r.ran || r.lost {
+				continue
+			}
+			if r.err != nil {
+				return -1, fmt.Errorf("%s: %w", members[i].name, r.err)
+			}
+			if best < 0 || r.arena < results[best].arena {
+				best = i
+			}
+		}
+		return best, nil
+	}
 	// Per member, the largest arena with which it could still win: one
 	// below the smallest found by a member before it in the table, and
 	// the smallest found by one after it (ties go to the earlier).
@@ -173,6 +265,9 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				mu.Lock()
 				skip := i > optimalAt
 				cancels[i] = cancel
+				if !skip {
+					running++
+				}
 				mu.Unlock()
 				if skip {
 					cancel()
@@ -204,7 +299,8 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 					done(i, atBound)
 				}
 				mu.Lock()
-				results[i] = result{a, err, true, lost}
+				results[i] = result{a, arena, err, true, lost}
+				running--
 				if atBound && i < optimalAt {
 					optimalAt = i
 					for j := i + 1; j < len(members); j++ {
@@ -215,20 +311,23 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				}
 				mu.Unlock()
 			}
+			if spare == nil {
+				return
+			}
+			mu.Lock()
+			offer := !spared && running > 0
+			spared = spared || offer
+			best, err := winner()
+			mu.Unlock()
+			if offer && best >= 0 && err == nil {
+				spare(best, results[best].answer)
+			}
 		})
 	}
 	wg.Wait()
-	best, bestArena := -1, int64(0)
-	for i, r := range results {
-		if i > optimalAt || !r.ran || r.lost {
-			continue
-		}
-		if r.err != nil {
-			return answer{}, 0, fmt.Errorf("%s: %w", members[i].name, r.err)
-		}
-		if a := ArenaOf(pr.p, r.offsets); best < 0 || a < bestArena {
-			best, bestArena = i, a
-		}
+	best, err := winner()
+	if err != nil {
+		return answer{}, 0, err
 	}
 	if best < 0 {
 		return answer{}, 0, fmt.Errorf("shard %d of %d holds none of the %d portfolio members", shard, shards, len(members))

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"memplan/ir"
 )
@@ -545,7 +546,7 @@ func TestAutoStopsMembersThatCannotWin(t *testing.T) {
 		}
 		for _, procs := range []int{1, 2} {
 			runtime.GOMAXPROCS(procs)
-			a, best, err := pr.portfolio(context.Background(), members, 0, 1, nil)
+			a, best, err := pr.portfolio(context.Background(), members, 0, 1, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -574,6 +575,80 @@ func TestAutoStopsMembersThatCannotWin(t *testing.T) {
 	}
 }
 
+// Where a goroutine of the portfolio has no member left to start while
+// another runs, the best answer so far is polished there (polishAhead).
+// Member 0 waits until member 1's answer is offered: the plan is the one
+// polishing the winner after the portfolio gives, whether the answer
+// polished ahead wins or loses.
+func TestAutoPolishesAheadTheSamePlan(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for _, p := range []*Problem{GenerateRandom(3000, 2), loadCSV(t, "testdata/D.1048576.csv")} {
+		opts := PlaceOptions{NodeLimit: 20_000} // one slice, no far run
+		pr := prepare(p, opts)
+		if !pr.canPolishAhead(opts) {
+			t.Fatalf("%s: auto would not polish ahead", p.Name)
+		}
+		arena := func(m autoMember) int64 {
+			a, err := m.run(context.Background(), pr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ArenaOf(p, a.offsets)
+		}
+		var ms []autoMember
+		for _, o := range []fitOrder{orderBreadth, orderSpatial, orderTemporal, orderArea} {
+			ms = append(ms, bestFitMember(o))
+		}
+		slices.SortStableFunc(ms, func(a, b autoMember) int { return cmpInt64(arena(a), arena(b)) })
+		better, worse := ms[0], ms[len(ms)-1]
+		if arena(better) == arena(worse) {
+			t.Fatalf("%s: four orders give one arena: pick another problem", p.Name)
+		}
+		for _, tc := range []struct {
+			name   string
+			m0, m1 autoMember
+			winner int
+		}{
+			{"ahead wins", worse, better, 1},
+			{"ahead loses", better, worse, 0},
+		} {
+			release := make(chan struct{})
+			waiting := tc.m0
+			waiting.run = func(ctx context.Context, pr *prepared, limit *atomic.Int64) (answer, error) {
+				select {
+				case <-release:
+				case <-time.After(time.Minute): // only if the test fails
+					t.Errorf("%s, %s: member 1's answer was never polished ahead", p.Name, tc.name)
+				}
+				return tc.m0.run(ctx, pr, limit)
+			}
+			members := []autoMember{waiting, tc.m1}
+			var aheadOf []int
+			got, err := pr.portfolioPolished(context.Background(), members, opts, func(member int) {
+				aheadOf = append(aheadOf, member)
+				close(release)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(aheadOf, []int{1}) {
+				t.Fatalf("%s, %s: polished ahead %v, want member 1's answer once", p.Name, tc.name, aheadOf)
+			}
+			a, err := members[tc.winner].run(context.Background(), pr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := pr.polish(context.Background(), a, "won by "+members[tc.winner].name, opts, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Offsets, want.Offsets) || got.Detail != want.Detail || got.Member != tc.winner {
+				t.Fatalf("%s, %s: arena %d (%s, member %d), polishing the winner after gives %d (%s, member %d)", p.Name, tc.name, got.Arena, got.Detail, got.Member, want.Arena, want.Detail, tc.winner)
+			}
+		}
+	}
+}
+
 // Auto runs its whole portfolio up to autoLarge buffers, all but best fit
 // by area and first fit up to autoHuge, and four members far apart above:
 // a best fit of a million buffers takes seconds.
@@ -592,7 +667,7 @@ func TestAutoMembersBySize(t *testing.T) {
 	}{
 		{autoLarge, all},
 		{autoLarge + 1, slices.DeleteFunc(slices.Clone(all), func(s string) bool { return s == "best-fit area" || s == "first-fit size" })},
-		{autoHuge + 1, []string{"best-fit breadth dying", "best-fit breadth oldest", "best-fit breadth lasting", "first-use"}},
+		{autoHuge + 1, []string{"best-fit breadth oldest", "best-fit breadth lasting", "best-fit breadth dying", "first-use"}},
 	} {
 		if got := names(prepare(GenerateRandom(tt.n, 1), PlaceOptions{}).members()); !slices.Equal(got, tt.want) {
 			t.Errorf("%d buffers: members %q, want %q", tt.n, got, tt.want)

@@ -71,7 +71,7 @@ func placeExact(ctx context.Context, p *Problem, opts PlaceOptions) (Placement, 
 	defer cancel()
 	pr := prepare(p, opts)
 	members := pr.members()
-	auto, member, err := pr.portfolio(ctx, members, 0, 1, nil)
+	auto, member, err := pr.portfolio(ctx, members, 0, 1, nil, nil)
 	if err != nil {
 		return Placement{}, err
 	}

@@ -62,7 +62,7 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 	}
 	pr := prepare(p, opts)
 	members := pr.members()
-	a, best, err := pr.portfolio(ctx, members, 0, 1, nil)
+	a, best, err := pr.portfolio(ctx, members, 0, 1, nil, nil)
 	if err != nil {
 		return Placement{}, err
 	}
