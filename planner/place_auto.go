@@ -83,9 +83,9 @@ const autoLarge = referenceLimit
 // buffers takes seconds. On random lives of 260,000 to 1,000,000
 // buffers (24 problems, seeds 1 to 6, no structure to exploit) oldest
 // was best or tied for best on 13, lasting on 11 and dying on 5 (alone
-// on 2); breadth and
-// best fit by size, which these replace, were best on none of an earlier
-// six and the slowest. The order is the tie-break, and the run order:
+// on 2); breadth and best fit by size, which these replace, were best
+// on none of an earlier six and the slowest. The order is the
+// tie-break, and the run order:
 // the third, which runs while the first two's best is polished ahead
 // (polishAhead), most often loses and then stops early. On generated
 // training steps of that size every member reaches the bound.
