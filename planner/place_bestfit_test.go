@@ -257,6 +257,39 @@ func TestTouching(t *testing.T) {
 	}
 }
 
+// TestUnionSpans: the union of two sorted disjoint span lists, merged
+// where spans overlap or touch, appended after what dst holds, against
+// adding every span of both to an empty list one by one. The lists are
+// random, with gaps of 0 to 3 bytes so that spans often touch.
+func TestUnionSpans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	list := func() []span {
+		var s []span
+		at := rng.Int64N(4)
+		for range rng.IntN(12) {
+			lo := at + 1 + rng.Int64N(4)
+			if len(s) == 0 {
+				lo = at
+			}
+			s = append(s, span{lo, lo + 1 + rng.Int64N(6)})
+			at = s[len(s)-1].hi
+		}
+		return s
+	}
+	for k := range 20000 {
+		a, b := list(), list()
+		var want []span
+		for _, s := range append(slices.Clone(a), b...) {
+			want = addSpan(want, s.lo, s.hi)
+		}
+		prefix := []span{{-9, -8}}
+		got := unionSpans(slices.Clone(prefix), a, b)
+		if !slices.Equal(got[:1], prefix) || !slices.Equal(got[1:], want) {
+			t.Fatalf("case %d: union of %v and %v is %v, want %v after %v", k, a, b, got, want, prefix)
+		}
+	}
+}
+
 // TestSpanPoolMatchesSlices grows many lists in one pool, one of them
 // past a chunk, and checks each against the same adds on a plain slice,
 // and that the pool's size stays within a bound of the lists' room.
