@@ -12,19 +12,27 @@ import (
 	"memplan/planner"
 )
 
+// readExample reads examples/name and loads it: the bytes the judge
+// reads, and the input the planner plans.
+func readExample(t *testing.T, name string) ([]byte, *planner.Input) {
+	t.Helper()
+	data, err := os.ReadFile("../../examples/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := planner.Load(name, data, ir.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, in
+}
+
 // TestVerifyRecord judges records as memplan verify does: the planner's
 // own record of a file is valid, one with a field changed is not (with
 // reasons that say where), and a source that does not read is an error
 // rather than a verdict.
 func TestVerifyRecord(t *testing.T) {
-	src, err := os.ReadFile("../../examples/mlp.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := planner.Load("mlp.json", src, ir.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, in := readExample(t, "mlp.json")
 	prob, err := planner.Lower(in.Source, planner.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -80,14 +88,7 @@ func TestVerifyRecord(t *testing.T) {
 // the page's verdict names the field that differs too, as the command
 // line's (which calls VerifyRecord) does.
 func TestVerifyRecordNamesTheFieldBehindAStaleFingerprint(t *testing.T) {
-	src, err := os.ReadFile("../../examples/transformer.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := planner.Load("transformer.json", src, ir.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, in := readExample(t, "transformer.json")
 	tests := []struct {
 		name string
 		edit func(p *planner.Plan)
@@ -129,10 +130,7 @@ func TestForwardRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bwd, err := os.ReadFile("../../examples/train-backward.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bwd, in := readExample(t, "train-backward.json")
 	o := DefaultOptions()
 	o.NodeLimit = 1 << 20
 	o.Forward = &Forward{Name: "train-forward.json", Data: fwd}
@@ -141,10 +139,6 @@ func TestForwardRecord(t *testing.T) {
 	}
 	if o.SharedWeights == nil || len(o.SharedWeights.Slots) != 2 || o.SharedWeights.File != "train-forward.json" {
 		t.Fatalf("shared weights %+v, want the forward plan's 2 params", o.SharedWeights)
-	}
-	in, err := planner.Load("train-backward.json", bwd, ir.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
 	}
 	plan, err := planner.PlanSource(context.Background(), in.Source, o.Options, o.Strategy, o.PlaceOptions(planner.PlaceOptions{}))
 	if err != nil {
