@@ -186,14 +186,6 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		}
 		plan.Tensors[i] = t
 	}
-	reuses := reused()
-	for i := range p.Tensors {
-		if ti := &p.Tensors[i]; !ti.Skipped && ti.Buffer >= 0 {
-			if r := reuses[ti.Buffer]; r >= 0 {
-				plan.Tensors[i].Reuses = p.Tensors[p.Buffers[r].Tensor].Name
-			}
-		}
-	}
 	// The record says the GPU as binding and limits, and the forward
 	// plan's weights as the fixed offsets it has.
 	plan.Options.GPU, plan.Options.SharedWeights = nil, nil
@@ -207,7 +199,17 @@ func NewPlan(p *Problem, strategy string, pl Placement) *Plan {
 		}
 	}
 	plan.PlacementRule = pl.Rule
+	// The hash reads neither the reuses nor the order, so it runs while
+	// the reuses are still being found.
 	plan.Fingerprint = plan.ComputeFingerprint()
+	reuses := reused()
+	for i := range p.Tensors {
+		if ti := &p.Tensors[i]; !ti.Skipped && ti.Buffer >= 0 {
+			if r := reuses[ti.Buffer]; r >= 0 {
+				plan.Tensors[i].Reuses = p.Tensors[p.Buffers[r].Tensor].Name
+			}
+		}
+	}
 	return plan
 }
 
