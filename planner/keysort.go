@@ -33,12 +33,62 @@ const radixBits = 11
 func sortedIndices(ks []keyed) []int {
 	if len(ks) < radixMin {
 		slices.SortFunc(ks, compareKeyed)
+	} else if out := packedOrder(ks); out != nil {
+		return out
 	} else {
 		radixSortKeyed(ks)
 	}
 	out := make([]int, len(ks))
 	for n := range ks {
 		out[n] = ks[n].i
+	}
+	return out
+}
+
+// packedOrder is sortedIndices by radix over one word: where the key
+// words' spreads fit in 64 bits together (as a plan's sections, breadths
+// and sizes do), each key is packed into a word beside its index, and the
+// passes move 16 bytes an element rather than 40. It returns nil where
+// they do not fit, or where ks is not in index order (the index, the
+// last key, is then a pass of its own).
+func packedOrder(ks []keyed) []int {
+	var lo, hi [4]int64
+	lo, hi = ks[0].k, ks[0].k
+	for n := range ks {
+		if n > 0 && ks[n].i < ks[n-1].i {
+			return nil
+		}
+		for w, v := range ks[n].k {
+			lo[w], hi[w] = min(lo[w], v), max(hi[w], v)
+		}
+	}
+	var shift [4]int
+	width := 0
+	for w := 3; w >= 0; w-- {
+		shift[w] = width
+		width += bits.Len64(uint64(hi[w]) - uint64(lo[w]))
+	}
+	if width > 64 {
+		return nil
+	}
+	type packed struct {
+		key uint64
+		i   int
+	}
+	ps := make([]packed, len(ks))
+	var top uint64
+	for n := range ks {
+		var key uint64
+		for w, v := range ks[n].k {
+			key |= (uint64(v) - uint64(lo[w])) << shift[w]
+		}
+		ps[n], top = packed{key, ks[n].i}, max(top, key)
+	}
+	// Values are the keys' bits: the passes subtract lo = 0.
+	ps, _ = radixPasses(ps, make([]packed, len(ps)), 0, int64(top), func(e *packed) int64 { return int64(e.key) })
+	out := make([]int, len(ps))
+	for n := range ps {
+		out[n] = ps[n].i
 	}
 	return out
 }

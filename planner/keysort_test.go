@@ -42,14 +42,24 @@ func TestRadixSortMatchesComparisons(t *testing.T) {
 		func() int64 { return int64(rng.Uint64()) },
 		func() int64 { return []int64{math.MinInt64, math.MaxInt64, 0, -1}[rng.IntN(4)] },
 	}
+	packed := 0
 	for _, n := range []int{radixMin, 3000, 20000} {
-		for trial := range 20 {
+		for trial := range 40 {
 			ks := make([]keyed, n)
 			for j, i := range rng.Perm(n) {
 				for w := range ks[j].k {
 					ks[j].k[w] = draw[(trial+w*rng.IntN(3))%len(draw)]()
+					if trial%4 == 3 { // narrow words, signed, 42 bits in all
+						ks[j].k[w] = rng.Int64N(1<<(3+5*w)) - 1<<(2+5*w)
+					}
 				}
 				ks[j].i = i
+			}
+			if trial%2 == 1 { // in index order, where narrow keys are packed
+				slices.SortFunc(ks, func(a, b keyed) int { return a.i - b.i })
+				if packedOrder(slices.Clone(ks)) != nil {
+					packed++
+				}
 			}
 			want := slices.Clone(ks)
 			slices.SortFunc(want, compareKeyed)
@@ -57,6 +67,10 @@ func TestRadixSortMatchesComparisons(t *testing.T) {
 				t.Fatalf("n=%d trial %d: radix order differs from the comparisons'", n, trial)
 			}
 		}
+	}
+	// Both radix paths must have been taken for the test to cover them.
+	if packed == 0 || packed == 3*20 {
+		t.Fatalf("%d of 60 inputs in index order were packed; want some but not all", packed)
 	}
 }
 

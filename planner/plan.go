@@ -395,34 +395,20 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The keys sit beside each index, so that the sort compares within
-	// one slice rather than reaching into the tensors at random.
-	type row struct {
-		offset, size int64
-		i            int
-	}
-	rows := make([]row, 0, len(p.Tensors))
+	// By offset, the largest first where offsets tie, then in tensor
+	// order; a radix sort, since comparing a million rows took a third of
+	// a second.
+	rows := make([]keyed, 0, len(p.Tensors))
 	for i := range p.Tensors {
 		if t := &p.Tensors[i]; t.Offset >= 0 {
-			rows = append(rows, row{t.Offset, t.Size, i})
+			rows = append(rows, keyed{k: [4]int64{t.Offset, -t.Size}, i: i})
 		}
 	}
-	// Ties in tensor order, as a stable sort would leave them, in
-	// O(n log n).
-	slices.SortFunc(rows, func(a, b row) int {
-		if a.offset != b.offset {
-			return cmpInt64(a.offset, b.offset)
-		}
-		if c := cmpInt64(b.size, a.size); c != 0 {
-			return c
-		}
-		return a.i - b.i
-	})
 	// Rows are appended to a buffer written in chunks: a write, or an
 	// Fprintf, per row cost a tenth of planning a million buffers.
 	buf := make([]byte, 0, 64<<10)
-	for _, r := range rows {
-		t := &p.Tensors[r.i]
+	for _, i := range sortedIndices(rows) {
+		t := &p.Tensors[i]
 		buf = strconv.AppendInt(buf, t.Offset, 10)
 		buf = append(buf, ' ')
 		buf = strconv.AppendInt(buf, t.Size, 10)
