@@ -53,10 +53,12 @@ func verifyRecord(plan *Plan, v *violations) {
 	var owners []int // tensors that own bytes
 	for i := range plan.Tensors {
 		t := &plan.Tensors[i]
-		if _, dup := byName[t.Name]; dup {
+		// A name seen before leaves the map's size as it was: one hash
+		// and probe per name, not two.
+		known := len(byName)
+		if byName[t.Name] = i; len(byName) == known {
 			v.add("tensor %s appears twice", ir.Quote(t.Name))
 		}
-		byName[t.Name] = i
 		if ok := verifyTensor(plan, t, v); ok && t.Placed() && t.Size+t.Guard > 0 {
 			owners = append(owners, i)
 		}
