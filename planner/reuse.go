@@ -47,33 +47,53 @@ func (s reuseSpans) reusedFrom(offsets []int64) []int {
 	}
 	// Buffer order[k]'s ends are elementary ranges ranks[2k], ranks[2k+1].
 	ranks, distinct := denseRanks(coords)
-	at := make([]int32, n) // position in order of each buffer
+	// What the painting reads of each buffer, gathered once in birth order
+	// (ties in index order): it then reads them from start to end, where
+	// reading each where it lies missed the cache at every buffer of a
+	// large plan.
+	births := make([]int, len(order))
 	for k, i := range order {
-		at[i] = int32(k)
+		births[k] = s.birth[i]
 	}
-	order = byBirth(s.birth, order)
+	type paintJob struct {
+		lo, hi, i int32
+		birth     int
+		death     int64
+	}
+	jobs := make([]paintJob, len(order))
+	for j, k := range byStep(births) {
+		i := order[k]
+		jobs[j] = paintJob{ranks[2*k], ranks[2*k+1], int32(i), s.birth[i], int64(s.death[i])}
+	}
 
 	t := newRunMap(len(distinct) - 1)
 	stride := int64(n) + 1
 	// A key is a death and a buffer; deaths past what the key holds (a
 	// record's steps run to 2^40) are ranked first, which keeps the order.
-	death := func(i int) int64 { return int64(s.death[i]) }
-	last := slices.MaxFunc(order, func(a, b int) int { return cmp.Compare(s.death[a], s.death[b]) })
-	if death(last) > (math.MaxInt64-stride)/stride {
-		deaths := make([]int64, 0, len(order))
-		for _, i := range order {
-			deaths = append(deaths, death(i))
+	last := slices.MaxFunc(jobs, func(a, b paintJob) int { return cmp.Compare(a.death, b.death) })
+	ranked := last.death > (math.MaxInt64-stride)/stride
+	if ranked {
+		deaths := make([]int64, 0, len(jobs))
+		for _, jb := range jobs {
+			deaths = append(deaths, jb.death)
 		}
 		slices.Sort(deaths)
 		deaths = slices.Compact(deaths)
-		death = func(i int) int64 { k, _ := slices.BinarySearch(deaths, int64(s.death[i])); return int64(k) }
+		for j := range jobs {
+			k, _ := slices.BinarySearch(deaths, jobs[j].death)
+			jobs[j].death = int64(k)
+		}
 	}
-	for _, i := range order {
-		lo, hi := int(ranks[2*at[i]]), int(ranks[2*at[i]+1])
-		if key := t.paint(lo, hi, death(i)*stride+int64(i)); key >= 0 {
-			prev := int(key % stride)
-			if s.death[prev] < s.birth[i] {
-				out[i] = prev
+	for _, jb := range jobs {
+		if key := t.paint(int(jb.lo), int(jb.hi), jb.death*stride+int64(jb.i)); key >= 0 {
+			// The key holds the death, unless ranked: reading it
+			// from there saves a miss per buffer.
+			prev, death := int(key%stride), key/stride
+			if ranked {
+				death = int64(s.death[prev])
+			}
+			if death < int64(jb.birth) {
+				out[jb.i] = prev
 			}
 		}
 	}
@@ -186,32 +206,4 @@ func (m *runMap) paint(lo, hi int, key int64) int64 {
 	}
 	m.set(lo, key)
 	return best
-}
-
-// byBirth orders buffers by birth, ties in the order given, by counting
-// (births are steps); a comparison sort took a sixth of NewPlan.
-func byBirth(births []int, order []int) []int {
-	lo, hi := births[order[0]], births[order[0]]
-	for _, i := range order {
-		lo, hi = min(lo, births[i]), max(hi, births[i])
-	}
-	if hi-lo > 4*len(order) {
-		// Sparse births (a hand-written CSV's): compare instead.
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(births[a], births[b]) })
-		return order
-	}
-	start := make([]int, hi-lo+2)
-	for _, i := range order {
-		start[births[i]-lo+1]++
-	}
-	for k := 1; k < len(start); k++ {
-		start[k] += start[k-1]
-	}
-	out := make([]int, len(order))
-	for _, i := range order {
-		b := births[i] - lo
-		out[start[b]] = i
-		start[b]++
-	}
-	return out
 }
