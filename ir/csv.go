@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -92,7 +93,7 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 	hasAlign := have[colAlignment] > 0
 
 	n := strings.Count(text, "\n") + 1
-	ids := make(map[string]int, n)
+	ids := make(map[string]struct{}, n)
 	t.Rows = make([]BufferRow, 0, n)
 	starts := make([]int, len(cols)) // 1-based byte column of each field
 	for text != "" {
@@ -153,10 +154,13 @@ func DecodeBufferCSV(fileName string, data []byte) (*BufferTable, error) {
 		if c, msg := checkRow(&row, inclusive, hasAlign); msg != "" {
 			return nil, errorf(line, starts[have[c]-1], "column %s: %s", Quote(nameOf(c)), msg)
 		}
-		if prev, dup := ids[row.ID]; dup {
+		// An id seen before leaves the set's size as it was: one hash and
+		// probe per row; the first row with it is looked for only then.
+		known := len(ids)
+		if ids[row.ID] = struct{}{}; len(ids) == known {
+			prev := t.Rows[slices.IndexFunc(t.Rows, func(r BufferRow) bool { return r.ID == row.ID })].Line
 			return nil, errorf(line, starts[have[colID]-1], "duplicate id %s (also line %d)", Quote(row.ID), prev)
 		}
-		ids[row.ID] = line
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
