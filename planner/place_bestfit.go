@@ -172,13 +172,13 @@ func (pr *prepared) order(o fitOrder) []int {
 		return pr.breadthOrder(nil)
 	case orderBreadthNewest:
 		// Largest first, then the newest.
-		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return -b.Span(), -int64(b.Birth) })
+		return pr.breadthOrder(func(b *Buffer, at int64) (int64, int64) { return -b.Span(), at - int64(b.Birth) })
 	case orderBreadthDying:
-		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return int64(b.Death), -b.Span() })
+		return pr.breadthOrder(func(b *Buffer, at int64) (int64, int64) { return int64(b.Death) - at, -b.Span() })
 	case orderBreadthOldest:
-		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return int64(b.Birth), -b.Span() })
+		return pr.breadthOrder(func(b *Buffer, at int64) (int64, int64) { return int64(b.Birth) - at, -b.Span() })
 	case orderBreadthLasting:
-		return pr.breadthOrder(func(b *Buffer) (int64, int64) { return -int64(b.Death), -b.Span() })
+		return pr.breadthOrder(func(b *Buffer, at int64) (int64, int64) { return at - int64(b.Death), -b.Span() })
 	case orderSize:
 		key = func(b *Buffer) (int64, int64) { return -b.Size, 0 }
 	case orderPeaksDying:

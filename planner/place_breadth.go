@@ -16,8 +16,11 @@ func placeBreadth(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 
 // breadthOrder returns the movable buffers in greedy-by-breadth order;
 // within one section, buffers go by the two keys within gives, smallest
-// first (nil: largest first), then by index.
-func (pr *prepared) breadthOrder(within func(b *Buffer) (int64, int64)) []int {
+// first (nil: largest first), then by index. within is given the first
+// step of the section, the same for all it compares: a step measured from
+// there spans a life rather than the schedule, which lets the keys pack
+// into one word for the sort (sortedIndices).
+func (pr *prepared) breadthOrder(within func(b *Buffer, at int64) (int64, int64)) []int {
 	p := pr.p
 	n := pr.tl.len()
 	live := pr.live
@@ -67,7 +70,7 @@ func (pr *prepared) breadthOrder(within func(b *Buffer) (int64, int64)) []int {
 	for n, i := range pr.movable {
 		w0, w1 := -bs[i].Span(), int64(0)
 		if within != nil {
-			w0, w1 = within(&bs[i])
+			w0, w1 = within(&bs[i], int64(pr.tl.starts[peak[i]]))
 		}
 		ks[n] = keyed{[4]int64{-live[peak[i]], int64(peak[i]), w0, w1}, i}
 	}
