@@ -264,18 +264,29 @@ func (pr *prepared) fitUnder(ctx context.Context, order []int, gap func(taken []
 		b := &p.Buffers[i]
 		occ.insert(int(pr.first[i]), int(pr.last[i]), b.Offset, b.End(b.Offset))
 	}
+	// What the loop reads of each buffer, gathered in order first: read
+	// where it lies, each buffer was a few cache misses one after another
+	// on a large problem, and gathered they overlap.
+	type fitJob struct {
+		l, r        int32
+		span, align int64
+	}
+	jobs := make([]fitJob, len(order))
+	for k, i := range order {
+		jobs[k] = fitJob{pr.first[i], pr.last[i], p.Buffers[i].Span(), p.Buffers[i].Align}
+	}
 	for k, i := range order {
 		if err := pr.pause(ctx, k); err != nil {
 			return answer{}, k, err
 		}
-		b := &p.Buffers[i]
-		l, r := int(pr.first[i]), int(pr.last[i])
-		off := gap(occ.taken(l, r), b.Span(), b.Align, p.Cut)
-		if limit != nil && b.End(off) > limit.Load() {
+		jb := &jobs[k]
+		l, r := int(jb.l), int(jb.r)
+		off := gap(occ.taken(l, r), jb.span, jb.align, p.Cut)
+		if limit != nil && off+jb.span > limit.Load() {
 			return answer{}, k + 1, errLost
 		}
 		offsets[i] = off
-		occ.insert(l, r, off, b.End(off))
+		occ.insert(l, r, off, off+jb.span)
 	}
 	return answer{offsets: offsets, order: append(slices.Clip(pr.fixed), order...)}, len(order), nil
 }
