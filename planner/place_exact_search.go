@@ -53,7 +53,7 @@ type search struct {
 	// improver's rectangles, whose context is fixed, that was a quarter
 	// of a plan's time.
 	under     []int64
-	fixedLive [][]int32
+	fixedLive [][]fixedAt
 	// anyFixed: some buffer is fixed
 	anyFixed bool
 	// descent: the run is one of descend's, which rotate
@@ -248,14 +248,15 @@ func newSearch(pr *prepared, group []int, ex *exact) *search {
 		s.under[x] = math.MaxInt64
 	}
 	if s.anyFixed {
-		s.fixedLive = make([][]int32, s.sections)
+		s.fixedLive = make([][]fixedAt, s.sections)
 		for x, live := range s.live {
 			for _, y := range live {
 				if s.fixed[y] {
-					s.fixedLive[x] = append(s.fixedLive[x], y)
+					s.fixedLive[x] = append(s.fixedLive[x], fixedAt{s.restv[y], y})
 					s.under[x] = min(s.under[x], s.restv[y])
 				}
 			}
+			slices.SortFunc(s.fixedLive[x], func(a, b fixedAt) int { return cmpInt64(a.rest, b.rest) })
 		}
 	}
 	s.total = make([]int64, n)
@@ -339,6 +340,13 @@ func (s *search) timeUp() bool {
 	}
 	s.ex.report()
 	return s.aborted
+}
+
+// fixedAt is a fixed buffer live in a section, with the rest it began
+// the search with (its offset), by which a section's are sorted.
+type fixedAt struct {
+	rest int64
+	y    int32
 }
 
 // raiseRest lifts buffer y's rest to at least floor v, recording the old
@@ -779,10 +787,16 @@ func (s *search) place(y int32, f int64) bool {
 		u[k], u[len(u)-1] = u[len(u)-1], u[k]
 		s.unplaced[x]--
 		if s.fixed[y] && s.under[x] == s.restv[y] {
+			// Lowest first: a rest only rises from where it began, so
+			// the scan ends at the first that began at or above the
+			// lowest found.
 			s.under[x] = math.MaxInt64
-			for _, z := range s.fixedLive[x] {
-				if !s.placed[z] {
-					s.under[x] = min(s.under[x], s.restv[z])
+			for _, f := range s.fixedLive[x] {
+				if f.rest >= s.under[x] {
+					break
+				}
+				if !s.placed[f.y] {
+					s.under[x] = min(s.under[x], s.restv[f.y])
 				}
 			}
 		}
