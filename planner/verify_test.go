@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -287,6 +288,37 @@ func BenchmarkVerifyGenerated1M(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRecordRandom1M times the passes after placing, on a million
+// random lives (which visit the buffers in birth and offset orders far
+// from their own): the record, its proof and the text report.
+func BenchmarkRecordRandom1M(b *testing.B) {
+	p := GenerateRandom(1_000_000, 1)
+	pl, err := Place(b.Context(), p, "first-use", PlaceOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan := NewPlan(p, pl.Strategy, pl)
+	b.Run("new-plan", func(b *testing.B) {
+		for b.Loop() {
+			NewPlan(p, pl.Strategy, pl)
+		}
+	})
+	b.Run("verify", func(b *testing.B) {
+		for b.Loop() {
+			if err := VerifyAgainst(p, plan); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("report", func(b *testing.B) {
+		for b.Loop() {
+			if err := plan.WriteReport(io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestLiveProfile covers the dense path (steps numbered closely) and the
