@@ -275,13 +275,18 @@ func TestLiveSetMatchesSortedSlice(t *testing.T) {
 	}
 }
 
-func BenchmarkVerifyGenerated1M(b *testing.B) {
-	p := Generate(1_000_000, 1)
+// firstUsePlan places p by first use, the quickest strategy, for the
+// benchmarks of what follows placing.
+func firstUsePlan(b *testing.B, p *Problem) (Placement, *Plan) {
 	pl, err := Place(b.Context(), p, "first-use", PlaceOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan := NewPlan(p, pl.Strategy, pl)
+	return pl, NewPlan(p, pl.Strategy, pl)
+}
+
+func BenchmarkVerifyGenerated1M(b *testing.B) {
+	_, plan := firstUsePlan(b, Generate(1_000_000, 1))
 	b.ResetTimer()
 	for b.Loop() {
 		if err := Verify(plan); err != nil {
@@ -295,11 +300,7 @@ func BenchmarkVerifyGenerated1M(b *testing.B) {
 // from their own): the record, its proof and the text report.
 func BenchmarkRecordRandom1M(b *testing.B) {
 	p := GenerateRandom(1_000_000, 1)
-	pl, err := Place(b.Context(), p, "first-use", PlaceOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	plan := NewPlan(p, pl.Strategy, pl)
+	pl, plan := firstUsePlan(b, p)
 	b.Run("new-plan", func(b *testing.B) {
 		for b.Loop() {
 			NewPlan(p, pl.Strategy, pl)
