@@ -124,6 +124,9 @@ type improver struct {
 	free  []bool // per problem buffer: freed this round
 	keys  []float64
 	order []int
+	// Occupancies kept between rounds: a window's fixed buffers, and
+	// the tree a placement fills.
+	fixedOcc, occ occupancy
 }
 
 // improve lowers the arena of offsets, a valid plan for pr.p, in place
@@ -455,7 +458,7 @@ func (im *improver) global(ctx context.Context, move int) (kept, better bool) {
 	}
 	// A round that puts a buffer above the arena is lost: it stops there.
 	im.limit.Store(arena + slack)
-	a, placed, err := pr.fitUnder(ctx, im.order, gap, &im.limit)
+	a, placed, err := pr.fitOn(ctx, pr.fixedOccupancy(&im.occ), im.order, gap, &im.limit)
 	im.nodes += int64(len(pr.fixed) + placed)
 	if err != nil {
 		return false, false // above the arena, or out of time
@@ -553,9 +556,11 @@ func (im *improver) window(lo, hi, ext int, floor int64) (int, bool) {
 	oldTop, oldCount := highest(&im.sub, spr.movable, cur)
 	var best []int64
 	bestTop, bestCount := int64(math.MaxInt64), 0
+	spr.fixedOccupancy(&im.fixedOcc)
 	for try := range improveTries {
 		o := improveOrders[(try+im.rng.IntN(len(improveOrders)))%len(improveOrders)]
-		a, err := spr.bestFit(context.Background(), im.shuffled(spr, o))
+		im.occ.copyFrom(&im.fixedOcc)
+		a, _, err := spr.fitOn(context.Background(), &im.occ, im.shuffled(spr, o), bestGap, nil)
 		im.nodes += int64(len(im.sub.Buffers))
 		if err != nil {
 			return len(im.freed), false

@@ -97,12 +97,23 @@ func (p *spanPool) alloc(room int) int {
 		if len(p.chunks) > 0 {
 			p.release(p.used, chunkRoom-p.used)
 		}
-		p.chunks = append(p.chunks, make([]span, chunkRoom))
+		p.chunks = append(p.chunks, p.spare())
 		p.used = 0
 	}
 	at := (len(p.chunks)-1)<<chunkBits | p.used
 	p.used += room
 	return at
+}
+
+// spare returns a chunk of chunkRoom spans: one a reset left behind the
+// last, or a new one. Its contents are stale, which no list reads.
+func (p *spanPool) spare() []span {
+	if n := len(p.chunks); n < cap(p.chunks) {
+		if c := p.chunks[:n+1][n]; len(c) == chunkRoom {
+			return c
+		}
+	}
+	return make([]span, chunkRoom)
 }
 
 // release frees the unused tail [used, used+n) of the last chunk as
@@ -154,11 +165,62 @@ func (p *spanPool) add(l *spanList, lo, hi int64) bool {
 }
 
 func newOccupancy(sections int) *occupancy {
+	o := &occupancy{}
+	o.reset(sections)
+	return o
+}
+
+// reset empties o for a tree over sections, keeping its storage: the
+// improver builds one per round, and fresh ones were garbage to collect.
+func (o *occupancy) reset(sections int) {
 	size := 1
 	for size < max(sections, 1) {
 		size *= 2
 	}
-	return &occupancy{size: size, node: make([]occNode, 2*size)}
+	o.size, o.epoch = size, 0
+	if cap(o.node) < 2*size {
+		o.node = make([]occNode, 2*size)
+	} else {
+		o.node = o.node[:2*size]
+		clear(o.node)
+	}
+	o.pool.reset()
+}
+
+// reset empties the pool, keeping its chunks for reuse.
+func (p *spanPool) reset() {
+	p.chunks, p.used = p.chunks[:0], 0
+	for c := range p.free {
+		p.free[c] = p.free[c][:0]
+	}
+}
+
+// copyFrom makes o hold what src holds, reusing o's storage. Copying a
+// tree is a few memory moves; building it again is an insert per buffer.
+func (o *occupancy) copyFrom(src *occupancy) {
+	o.size, o.epoch = src.size, src.epoch
+	o.node = append(o.node[:0], src.node...)
+	p, q := &o.pool, &src.pool
+	kept := p.chunks[:cap(p.chunks)] // chunks to reuse, if their size suits
+	p.chunks = p.chunks[:0]
+	for k, c := range q.chunks {
+		var d []span
+		if k < len(kept) && len(kept[k]) == len(c) {
+			d = kept[k]
+		} else {
+			d = make([]span, len(c))
+		}
+		if k == len(q.chunks)-1 && len(c) == chunkRoom {
+			copy(d, c[:q.used]) // the last chunk's tail is unused
+		} else {
+			copy(d, c)
+		}
+		p.chunks = append(p.chunks, d)
+	}
+	p.used = q.used
+	for c := range q.free {
+		p.free[c] = append(p.free[c][:0], q.free[c]...)
+	}
 }
 
 // canonical fills o.nodes with the canonical nodes of sections [l, r).

@@ -257,13 +257,29 @@ var errLost = errors.New("above the arena to beat")
 // *limit, if limit is not nil (it may fall while fit runs). It also
 // returns how many buffers it placed.
 func (pr *prepared) fitUnder(ctx context.Context, order []int, gap func(taken []span, size, align, cut int64) int64, limit *atomic.Int64) (answer, int, error) {
-	p := pr.p
-	offsets := pr.initialOffsets()
-	occ := newOccupancy(pr.tl.len())
+	return pr.fitOn(ctx, pr.fixedOccupancy(nil), order, gap, limit)
+}
+
+// fixedOccupancy returns occ, or a new occupancy if it is nil, holding
+// just the fixed buffers.
+func (pr *prepared) fixedOccupancy(occ *occupancy) *occupancy {
+	if occ == nil {
+		occ = &occupancy{}
+	}
+	occ.reset(pr.tl.len())
 	for _, i := range pr.fixed {
-		b := &p.Buffers[i]
+		b := &pr.p.Buffers[i]
 		occ.insert(int(pr.first[i]), int(pr.last[i]), b.Offset, b.End(b.Offset))
 	}
+	return occ
+}
+
+// fitOn is fitUnder on occ, which holds the fixed buffers already (from
+// fixedOccupancy, or a copy of one): the improver's windows place the
+// same fixed buffers once for several orders.
+func (pr *prepared) fitOn(ctx context.Context, occ *occupancy, order []int, gap func(taken []span, size, align, cut int64) int64, limit *atomic.Int64) (answer, int, error) {
+	p := pr.p
+	offsets := pr.initialOffsets()
 	// What the loop reads of each buffer, gathered in order first: read
 	// where it lies, each buffer was a few cache misses one after another
 	// on a large problem, and gathered they overlap.

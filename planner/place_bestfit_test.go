@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -384,6 +385,72 @@ func TestOccupancyMatchesScan(t *testing.T) {
 			if got := occ.taken(ql, qr); fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
 				t.Fatalf("taken(%d,%d) = %v, want %v", ql, qr, got, want)
 			}
+		}
+	}
+}
+
+// TestOccupancyCopyAndReset: a tree copied into, or reset and rebuilt in,
+// storage that held another tree answers as a fresh one does, and the
+// copy shares nothing with its source. The trees mix lists of a few spans
+// with lists past a chunk, so that a copy reuses chunks of either size
+// where the other was.
+func TestOccupancyCopyAndReset(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	type ins struct {
+		l, r   int
+		lo, hi int64
+	}
+	build := func(sections, n int, wide bool) []ins {
+		var all []ins
+		for k := range n {
+			l := rng.IntN(sections)
+			r := l + 1 + rng.IntN(sections-l)
+			lo := rng.Int64N(1 << 20)
+			if wide && k%2 == 0 { // disjoint spans at every section: long lists
+				l, r, lo = 0, sections, int64(k)*16
+			}
+			all = append(all, ins{l, r, lo, lo + 1 + rng.Int64N(8)})
+		}
+		return all
+	}
+	fill := func(o *occupancy, all []ins) {
+		for _, x := range all {
+			o.insert(x.l, x.r, x.lo, x.hi)
+		}
+	}
+	answers := func(o *occupancy, sections int) string {
+		var b strings.Builder
+		for l := range sections { // each section, and each suffix
+			fmt.Fprint(&b, o.taken(l, l+1)) // the next call reuses the slice
+			fmt.Fprint(&b, o.taken(l, sections), ";")
+		}
+		return b.String()
+	}
+	var dst, reused occupancy
+	for round := range 12 {
+		sections := 1 + rng.IntN(24)
+		wide := round%3 != 0
+		base, more := build(sections, 20+rng.IntN(3*chunkRoom), wide), build(sections, 40, false)
+		src := newOccupancy(sections)
+		fill(src, base)
+		before := answers(src, sections)
+		dst.copyFrom(src)
+		fill(&dst, more)
+		reused.reset(sections)
+		fill(&reused, base)
+		fill(&reused, more)
+		fresh := newOccupancy(sections)
+		fill(fresh, base)
+		fill(fresh, more)
+		want := answers(fresh, sections)
+		if got := answers(&dst, sections); got != want {
+			t.Fatalf("round %d: the copy answers differently from a fresh tree", round)
+		}
+		if got := answers(&reused, sections); got != want {
+			t.Fatalf("round %d: the reset tree answers differently from a fresh tree", round)
+		}
+		if got := answers(src, sections); got != before {
+			t.Fatalf("round %d: inserting into the copy changed its source", round)
 		}
 	}
 }
