@@ -631,11 +631,17 @@ func (s *search) bounded(a, b int32) bool {
 }
 
 // minRest returns the lowest offset at which the unplaced buffers live
-// in section x can start, or the first one found at or below enough. A
+// in section x can start, or any such offset at or below enough. A
 // buffer that cannot fit under the lowest fixed buffer there must go
 // above it: the bytes under a fixed buffer that nothing fits in are lost.
 func (s *search) minRest(x int32, enough int64) int64 {
 	under := s.under[x]
+	if under <= enough {
+		// The fixed buffer starts low enough. In an improver's rectangle
+		// nearly every section has one, and the scan below, which would
+		// read every buffer live there, was a seventh of a run.
+		return under
+	}
 	// The buffer that was low enough last time usually still is: rests
 	// rise slowly, and the bound moves only as the section fills. (A
 	// fixed buffer is never low enough: its rest is at least under.)
