@@ -190,3 +190,37 @@ func TestPeaksFirst(t *testing.T) {
 		})
 	}
 }
+
+// Where the portfolio's answer stays far above the bound after its slice
+// and another best-fit order's answer ends smaller after its own, auto
+// goes on from that one: on L drawn with seed 16 the portfolio's answer,
+// best fit in temporal order, stays 1.4 % above the bound after its slice
+// (0.5 % after the far nodes), and breadth lasting's reaches the bound in
+// its slice. The plan is the same on one thread as on two, where the
+// seeds' slices run beside the first.
+func TestAutoFarSeeds(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	p := loadCSV(t, "testdata/large/iopddl_L_seed16.csv")
+	var pl Placement
+	for run, procs := range []int{2, 1} {
+		runtime.GOMAXPROCS(procs)
+		got, err := Place(context.Background(), p, "auto", PlaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 0 {
+			pl = got
+		} else if !slices.Equal(got.Offsets, pl.Offsets) || got.Detail != pl.Detail {
+			t.Fatalf("GOMAXPROCS 1: arena %d (%s), with 2: %d (%s)", got.Arena, got.Detail, pl.Arena, pl.Detail)
+		}
+	}
+	if err := Verify(NewPlan(p, "auto", pl)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "won by best-fit breadth lasting, a seed for an answer left far above the bound: best-fit temporal's plan stayed"; !strings.HasPrefix(pl.Detail, want) {
+		t.Errorf("%s: want it to begin %q (the trace no longer tests that path)", pl.Detail, want)
+	}
+	if lb := LowerBound(p); pl.Arena != lb {
+		t.Errorf("auto's arena %d is %.2f%% above the lower bound %d (%s), want it at the bound", pl.Arena, 100*float64(pl.Arena-lb)/float64(lb), lb, pl.Detail)
+	}
+}

@@ -2,9 +2,11 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 )
 
@@ -82,11 +84,18 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 // far apart, a second seed gets a slice of its own (peaksSeed).
 func (pr *prepared) polish(ctx context.Context, a answer, detail string, opts PlaceOptions, forExact bool) (Placement, error) {
 	nodes, limit, far := sliceBudget(len(pr.movable), opts, forExact)
-	var second func(context.Context) (answer, string, error)
+	var seeds []seedFunc
 	if !forExact {
-		second = func(ctx context.Context) (answer, string, error) { return pr.peaksSeed(ctx, detail) }
+		seeds = append(seeds, func(ctx context.Context) (answer, string, error) { return pr.peaksSeed(ctx, detail) })
+		// Below improveMaxFreed buffers a window can free them all, and
+		// the moves reach any arrangement from any start.
+		if len(pr.movable) > improveMaxFreed {
+			for _, o := range farSeedOrders {
+				seeds = append(seeds, func(ctx context.Context) (answer, string, error) { return pr.orderSeed(ctx, o, detail) })
+			}
+		}
 	}
-	return pr.improveAnswer(ctx, a, detail, nodes, limit, far, second)
+	return pr.improveAnswer(ctx, a, detail, nodes, limit, far, seeds)
 }
 
 // sliceBudget is polish's work for n movable buffers, for each answer it
@@ -109,21 +118,27 @@ func sliceBudget(n int, opts PlaceOptions, forExact bool) (nodes int64, limit ti
 	return nodes, max(limit, 0), far
 }
 
+// seedFunc offers improveAnswer another answer to start from, and a
+// detail format for it (taking how far above the bound the first answer
+// stayed after its slice); nil offsets: none.
+type seedFunc func(context.Context) (answer, string, error)
+
 // improveAnswer improves a portfolio answer within nodes (0: no limit,
 // negative: none at all) and limit (0: no limit) and returns it as a
-// Placement; if that leaves it far above the bound (farAbove), within far
-// nodes more, with no clock. Before those, second, if not nil, may offer
-// a second seed (peaksSeed) and a detail for it: it gets the same nodes
-// and limit, and the smaller of the two plans (ties to the first) the
-// far nodes. An answer the improver changed has no Order: its buffers
-// were not placed one at a time.
+// Placement. If that leaves it far above the bound (farAbove), each of
+// seeds that offers an answer gets the same nodes and limit on it, and
+// far nodes more, with no clock, go to the smallest answer then (ties to
+// the earlier, the first answer first), and to the answer the first and
+// second alone would have chosen if that is another: the smaller result
+// wins, so a seed never makes a plan worse than those two would. An
+// answer the improver changed has no Order: its buffers were not placed
+// one at a time.
 //
-// Where there is a second thread, the second seed's work starts beside
-// the first slice, and the first answer's far nodes beside the second
-// seed's slice, each on its own copy and used only where the one-thread
-// order would have run it: the plan is the same, one thread or many, and
-// a far-apart-peaks trace takes the time of two of the three steps.
-func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, second func(context.Context) (answer, string, error)) (Placement, error) {
+// Where there is a second thread, the seeds' slices start beside the
+// first slice and the two far runs go side by side, each on its own
+// answer and used only where the one-thread order would have used it:
+// the plan is the same, one thread or many.
+func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, seeds []seedFunc) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
 	pl := Placement{Offsets: a.offsets, Arena: before, Detail: detail, Order: a.order, Rule: a.rule}
@@ -143,55 +158,118 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		return pr.improve(ctx, offsets, bound, improveOptions{seed: improveSeed, nodes: far})
 	}
 	parallel := runtime.GOMAXPROCS(0) > 1
-	var seed2 func() seeded // the second seed, slice done
-	if far > 0 && second != nil {
-		run := func(ctx context.Context) seeded { return pr.sliceSeed(ctx, second, slice) }
-		seed2 = func() seeded { return run(ctx) }
-		// A slice only lowers an arena: one not far above the bound now
-		// will not be after it, and no second seed runs.
-		if parallel && farAbove(before, bound) {
-			var stop func()
-			seed2, stop = beside(ctx, run)
-			defer stop() // not needed after all: stopped, its work dropped
+	if far <= 0 {
+		seeds = nil // as exact's start, or within a node limit no larger than a slice
+	}
+	// Each seed's slice lands at its index, whichever thread ran it. A
+	// seed at the bound ends the ones after it: none of them can win.
+	sliced := make([]seeded, len(seeds))
+	var next atomic.Int32
+	var atBound atomic.Int32
+	atBound.Store(int32(len(seeds)))
+	work := func(ctx context.Context) {
+		for {
+			k := int32(next.Add(1) - 1)
+			if k >= int32(len(seeds)) || k > atBound.Load() || ctx.Err() != nil {
+				return
+			}
+			r := pr.sliceSeed(ctx, seeds[k], slice)
+			if r.err == nil && r.b.offsets != nil && ArenaOf(p, r.b.offsets) <= bound {
+				for m := atBound.Load(); k < m && !atBound.CompareAndSwap(m, k); m = atBound.Load() {
+				}
+			}
+			sliced[k] = r
 		}
+	}
+	var besideSeeds func() struct{}
+	// A slice only lowers an arena: one not far above the bound now will
+	// not be after it, and no seed runs.
+	if len(seeds) > 0 && parallel && farAbove(before, bound) {
+		var stop func()
+		besideSeeds, stop = beside(ctx, func(ctx context.Context) struct{} { work(ctx); return struct{}{} })
+		defer stop() // not needed after all: stopped, its work dropped
 	}
 	spent, err := slice(ctx, a.offsets)
-	var farA func() (int64, error) // the far nodes on a copy of a, if begun
-	if err == nil && seed2 != nil && farAbove(ArenaOf(p, a.offsets), bound) {
-		if parallel {
-			type ran struct {
-				spent int64
-				err   error
-			}
-			offsets, cp := a.offsets, slices.Clone(a.offsets)
-			wait, stop := beside(ctx, func(ctx context.Context) ran {
-				n, err := farRun(ctx, cp)
-				return ran{n, err}
-			})
-			defer stop() // the second seed won: a's far run is dropped
-			farA = func() (int64, error) {
-				r := wait()
-				copy(offsets, cp)
-				return r.spent, r.err
-			}
+	if err != nil || !farAbove(ArenaOf(p, a.offsets), bound) {
+		seeds = nil
+	}
+	// The answers that may go on: -1 is the first.
+	arena := func(k int) int64 {
+		if k < 0 {
+			return ArenaOf(p, a.offsets)
 		}
-		r := seed2()
-		if r.err != nil {
-			err = r.err
-		} else if r.b.offsets != nil && ArenaOf(p, r.b.offsets) < ArenaOf(p, a.offsets) {
-			a, before, spent, farA = r.b, r.before, r.spent, nil
-			pl = Placement{Offsets: r.b.offsets, Arena: r.before, Detail: fmt.Sprintf(r.detail, 100*float64(ArenaOf(p, pl.Offsets)-bound)/float64(bound)), Order: r.b.order, Rule: r.b.rule}
+		return ArenaOf(p, sliced[k].b.offsets)
+	}
+	best, pair := -1, -1 // the smallest; the smaller of the first and the second
+	if len(seeds) > 0 {
+		work(ctx) // this thread takes the seeds left
+		if besideSeeds != nil {
+			besideSeeds()
+		}
+		for k := range sliced {
+			if k > int(atBound.Load()) {
+				break
+			}
+			if r := sliced[k]; r.err != nil {
+				err = r.err
+				break
+			} else if r.b.offsets != nil && arena(k) < arena(best) {
+				best = k
+				if k == 0 {
+					pair = 0
+				}
+			}
 		}
 	}
-	if err == nil && far > 0 && farAbove(ArenaOf(p, a.offsets), bound) {
-		var more int64
-		var ferr error
-		if farA != nil {
-			more, ferr = farA()
-		} else {
-			more, ferr = farRun(ctx, a.offsets)
+	if err == nil && (best >= 0 || far > 0) {
+		// Far runs on copies, so that the loser's work leaves nothing.
+		type ran struct {
+			k       int
+			offsets []int64
+			spent   int64
+			err     error
 		}
-		spent, err = spent+more, ferr
+		run := func(ctx context.Context, k int) ran {
+			r := ran{k: k, offsets: slices.Clone(a.offsets)}
+			if k >= 0 {
+				r.offsets = slices.Clone(sliced[k].b.offsets)
+			}
+			if far > 0 && farAbove(ArenaOf(p, r.offsets), bound) {
+				r.spent, r.err = farRun(ctx, r.offsets)
+			}
+			return r
+		}
+		var second func() ran
+		if far > 0 && pair != best && farAbove(arena(best), bound) && farAbove(arena(pair), bound) {
+			if parallel {
+				wait, stop := beside(ctx, func(ctx context.Context) ran { return run(ctx, pair) })
+				defer stop()
+				second = wait
+			} else {
+				second = func() ran { return run(ctx, pair) }
+			}
+		}
+		won := run(ctx, best)
+		if second != nil {
+			// Ties to the pair's: the plan the first and second alone give.
+			if r := second(); ArenaOf(p, r.offsets) <= ArenaOf(p, won.offsets) {
+				won.err = errors.Join(won.err, r.err)
+				won.k, won.offsets, won.spent = r.k, r.offsets, r.spent
+			} else {
+				won.err = errors.Join(won.err, r.err)
+			}
+		}
+		// Stopped, a run's offsets are still a plan: it is kept.
+		err = won.err
+		stayed := 100 * float64(ArenaOf(p, a.offsets)-bound) / float64(bound)
+		if k := won.k; k >= 0 {
+			r := sliced[k]
+			a, before, spent = r.b, r.before, r.spent
+			pl = Placement{Detail: fmt.Sprintf(r.detail, stayed), Order: r.b.order, Rule: r.b.rule}
+		}
+		copy(a.offsets, won.offsets)
+		pl.Offsets = a.offsets
+		spent += won.spent
 	}
 	if err != nil && ctx.Err() == nil {
 		return Placement{}, err
