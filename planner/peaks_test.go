@@ -89,11 +89,9 @@ func farPeaks(tb testing.TB, path string, at float64) *Problem {
 // first, ends within 1 %. The NodeLimit (the answer of any machine) is
 // the slice's budget twice: a slice for each seed, and as much again
 // far above the bound. The plan is the same on one thread as on two,
-// where the second seed's work and the first's far nodes run beside
-// the slices: at 0.4 the first seed wins, and its far nodes, begun
-// beside the second's slice, are the ones used (it ends above 1 %).
+// where the seeds' slices run beside the first's: at 0.4 the first seed
+// wins after the others' slices and far nodes (it ends above 1 %).
 func TestAutoFarApartPeaks(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tt := range []struct {
 		file   string
 		at     float64
@@ -110,19 +108,7 @@ func TestAutoFarApartPeaks(t *testing.T) {
 			if _, peaks := pr.busyPeaks(); peaks < 2 {
 				t.Fatalf("the derived trace has %d busy peaks, want two far apart", peaks)
 			}
-			var pl Placement
-			for run, procs := range []int{2, 1} {
-				runtime.GOMAXPROCS(procs)
-				got, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: 2 * autoSliceNodes(len(p.Buffers))})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if run == 0 {
-					pl = got
-				} else if !slices.Equal(got.Offsets, pl.Offsets) || got.Detail != pl.Detail {
-					t.Fatalf("GOMAXPROCS 1: arena %d (%s), with 2: %d (%s)", got.Arena, got.Detail, pl.Arena, pl.Detail)
-				}
-			}
+			pl := autoOnOneAndTwoThreads(t, p, PlaceOptions{NodeLimit: 2 * autoSliceNodes(len(p.Buffers))})
 			if err := Verify(NewPlan(p, "auto", pl)); err != nil {
 				t.Fatal(err)
 			}
@@ -199,21 +185,8 @@ func TestPeaksFirst(t *testing.T) {
 // its slice. The plan is the same on one thread as on two, where the
 // seeds' slices run beside the first.
 func TestAutoFarSeeds(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	p := loadCSV(t, "testdata/large/iopddl_L_seed16.csv")
-	var pl Placement
-	for run, procs := range []int{2, 1} {
-		runtime.GOMAXPROCS(procs)
-		got, err := Place(context.Background(), p, "auto", PlaceOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if run == 0 {
-			pl = got
-		} else if !slices.Equal(got.Offsets, pl.Offsets) || got.Detail != pl.Detail {
-			t.Fatalf("GOMAXPROCS 1: arena %d (%s), with 2: %d (%s)", got.Arena, got.Detail, pl.Arena, pl.Detail)
-		}
-	}
+	pl := autoOnOneAndTwoThreads(t, p, PlaceOptions{})
 	if err := Verify(NewPlan(p, "auto", pl)); err != nil {
 		t.Fatal(err)
 	}
@@ -223,4 +196,25 @@ func TestAutoFarSeeds(t *testing.T) {
 	if lb := LowerBound(p); pl.Arena != lb {
 		t.Errorf("auto's arena %d is %.2f%% above the lower bound %d (%s), want it at the bound", pl.Arena, 100*float64(pl.Arena-lb)/float64(lb), lb, pl.Detail)
 	}
+}
+
+// autoOnOneAndTwoThreads places p by auto with two threads and with one,
+// fails the test unless both give the same plan, and returns it.
+func autoOnOneAndTwoThreads(t *testing.T, p *Problem, opts PlaceOptions) Placement {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var pl Placement
+	for run, procs := range []int{2, 1} {
+		runtime.GOMAXPROCS(procs)
+		got, err := Place(context.Background(), p, "auto", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 0 {
+			pl = got
+		} else if !slices.Equal(got.Offsets, pl.Offsets) || got.Detail != pl.Detail {
+			t.Fatalf("GOMAXPROCS 1: arena %d (%s), with 2: %d (%s)", got.Arena, got.Detail, pl.Arena, pl.Detail)
+		}
+	}
+	return pl
 }
