@@ -218,3 +218,49 @@ func autoOnOneAndTwoThreads(t *testing.T, p *Problem, opts PlaceOptions) Placeme
 	}
 	return pl
 }
+
+// Where the first answer's slice brings it within 1 % of the bound, the
+// seeds begun beside it are stopped and dropped: the plan is the first
+// answer's, the same on one thread and on two, and no seed after the one
+// under way starts. (G_1 in temporal order is 1.9 % above the bound
+// before its slice and within 0.001 % of it after.) Under -race this also
+// checks that stopping the seeds shares nothing with the thread beside.
+func TestImproveAnswerDropsSeedsWithinReach(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	p := loadCSV(t, "testdata/G_1.csv")
+	lb := AlignedLowerBound(p)
+	var plans []Placement
+	for _, procs := range []int{2, 1} {
+		runtime.GOMAXPROCS(procs)
+		pr := prepare(p, PlaceOptions{})
+		a, err := pr.bestFit(context.Background(), pr.order(orderTemporal))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !farAbove(ArenaOf(p, a.offsets), lb) {
+			t.Fatalf("temporal order's answer is within 1 %% of the bound before its slice: the test no longer reaches the seeds")
+		}
+		seeds := []seedFunc{
+			func(ctx context.Context) (answer, string, error) {
+				<-ctx.Done() // under way until the first slice ends
+				return answer{}, "", nil
+			},
+			func(context.Context) (answer, string, error) {
+				t.Errorf("GOMAXPROCS %d: a seed started after the first answer came within 1 %% of the bound", procs)
+				return answer{}, "", nil
+			},
+		}
+		n := len(pr.movable)
+		pl, err := pr.improveAnswer(context.Background(), a, "won by best-fit temporal", autoSliceNodes(n), 0, autoFarNodes(n), seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if farAbove(pl.Arena, lb) || !strings.HasPrefix(pl.Detail, "won by best-fit temporal, improved by") {
+			t.Errorf("GOMAXPROCS %d: arena %d for bound %d (%s), want the first answer within 1 %% of it", procs, pl.Arena, lb, pl.Detail)
+		}
+		plans = append(plans, pl)
+	}
+	if !slices.Equal(plans[0].Offsets, plans[1].Offsets) || plans[0].Detail != plans[1].Detail {
+		t.Errorf("two threads: %s, one: %s", plans[0].Detail, plans[1].Detail)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -190,9 +189,10 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		defer stop() // not needed after all: stopped, its work dropped
 	}
 	spent, err := slice(ctx, a.offsets)
-	if err != nil || !farAbove(ArenaOf(p, a.offsets), bound) {
-		seeds = nil
-	}
+	// The seeds go on only where the first answer stays far above the
+	// bound. (Not by clearing seeds: the thread beside still reads it
+	// until stopped.)
+	seeding := len(seeds) > 0 && err == nil && farAbove(ArenaOf(p, a.offsets), bound)
 	// The answers that may go on: -1 is the first.
 	arena := func(k int) int64 {
 		if k < 0 {
@@ -201,7 +201,7 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		return ArenaOf(p, sliced[k].b.offsets)
 	}
 	best, pair := -1, -1 // the smallest; the smaller of the first and the second
-	if len(seeds) > 0 {
+	if seeding {
 		work(ctx) // this thread takes the seeds left
 		if besideSeeds != nil {
 			besideSeeds()
@@ -221,55 +221,52 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 			}
 		}
 	}
-	if err == nil && (best >= 0 || far > 0) {
-		// Far runs on copies, so that the loser's work leaves nothing.
-		type ran struct {
-			k       int
-			offsets []int64
-			spent   int64
-			err     error
-		}
-		run := func(ctx context.Context, k int) ran {
-			r := ran{k: k, offsets: slices.Clone(a.offsets)}
-			if k >= 0 {
-				r.offsets = slices.Clone(sliced[k].b.offsets)
+	if err == nil && far > 0 {
+		// Each far run improves its own answer in place: the first's and
+		// the seeds' are separate slices.
+		offsetsOf := func(k int) []int64 {
+			if k < 0 {
+				return a.offsets
 			}
-			if far > 0 && farAbove(ArenaOf(p, r.offsets), bound) {
-				r.spent, r.err = farRun(ctx, r.offsets)
+			return sliced[k].b.offsets
+		}
+		stayed := 100 * float64(arena(-1)-bound) / float64(bound)
+		type ran struct {
+			spent int64
+			err   error
+		}
+		run := func(ctx context.Context, k int) (r ran) {
+			if farAbove(arena(k), bound) {
+				r.spent, r.err = farRun(ctx, offsetsOf(k))
 			}
 			return r
 		}
-		var second func() ran
-		if far > 0 && pair != best && farAbove(arena(best), bound) && farAbove(arena(pair), bound) {
-			if parallel {
-				wait, stop := beside(ctx, func(ctx context.Context) ran { return run(ctx, pair) })
-				defer stop()
-				second = wait
-			} else {
-				second = func() ran { return run(ctx, pair) }
-			}
+		// The pair's far run, where it is another answer and the best
+		// needs one too (the pair, no smaller, then does as well).
+		both := pair != best && farAbove(arena(best), bound)
+		second := func() ran { return run(ctx, pair) }
+		if both && parallel {
+			var stop func()
+			second, stop = beside(ctx, func(ctx context.Context) ran { return run(ctx, pair) })
+			defer stop()
 		}
-		won := run(ctx, best)
-		if second != nil {
-			// Ties to the pair's: the plan the first and second alone give.
-			if r := second(); ArenaOf(p, r.offsets) <= ArenaOf(p, won.offsets) {
-				won.err = errors.Join(won.err, r.err)
-				won.k, won.offsets, won.spent = r.k, r.offsets, r.spent
-			} else {
-				won.err = errors.Join(won.err, r.err)
+		won, r := best, run(ctx, best)
+		if both {
+			q := second()
+			r.err = errors.Join(r.err, q.err)
+			// Ties to the pair: the plan the first and second alone give.
+			if arena(pair) <= arena(best) {
+				won, r.spent = pair, q.spent
 			}
 		}
 		// Stopped, a run's offsets are still a plan: it is kept.
-		err = won.err
-		stayed := 100 * float64(ArenaOf(p, a.offsets)-bound) / float64(bound)
-		if k := won.k; k >= 0 {
-			r := sliced[k]
-			a, before, spent = r.b, r.before, r.spent
-			pl = Placement{Detail: fmt.Sprintf(r.detail, stayed), Order: r.b.order, Rule: r.b.rule}
+		err = r.err
+		if won >= 0 {
+			w := sliced[won]
+			a, before, spent = w.b, w.before, w.spent
+			pl = Placement{Offsets: w.b.offsets, Detail: fmt.Sprintf(w.detail, stayed), Order: w.b.order, Rule: w.b.rule}
 		}
-		copy(a.offsets, won.offsets)
-		pl.Offsets = a.offsets
-		spent += won.spent
+		spent += r.spent
 	}
 	if err != nil && ctx.Err() == nil {
 		return Placement{}, err
