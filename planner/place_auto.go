@@ -224,8 +224,11 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 	cancels := make([]context.CancelFunc, len(members))
 	var mu sync.Mutex
 	optimalAt := len(members) // first member known to reach the bound
-	running := 0              // members begun and not ended
-	spared := false           // spare was offered the best answer
+	// Members queued and not ended, counted from the queue rather than as
+	// each begins: a thread that has taken a member but not yet counted it
+	// would leave another, out of members, thinking none still ran.
+	unended := 0
+	spared := false // spare was offered the best answer
 	// winner is the member whose answer the portfolio returns, of those
 	// ended so far, or -1 (under mu, or once all have ended).
 	winner := func() (int, error) {
@@ -256,6 +259,7 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 			next <- i
 		}
 	}
+	unended = len(next)
 	close(next)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(members)) {
@@ -265,8 +269,8 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				mu.Lock()
 				skip := i > optimalAt
 				cancels[i] = cancel
-				if !skip {
-					running++
+				if skip {
+					unended--
 				}
 				mu.Unlock()
 				if skip {
@@ -300,7 +304,7 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				}
 				mu.Lock()
 				results[i] = result{a, arena, err, true, lost}
-				running--
+				unended--
 				if atBound && i < optimalAt {
 					optimalAt = i
 					for j := i + 1; j < len(members); j++ {
@@ -315,7 +319,7 @@ func (pr *prepared) portfolio(ctx context.Context, members []autoMember, shard, 
 				return
 			}
 			mu.Lock()
-			offer := !spared && running > 0
+			offer := !spared && unended > 0
 			spared = spared || offer
 			best, err := winner()
 			mu.Unlock()
