@@ -202,7 +202,7 @@ func (f *planFlags) register(fs *flag.FlagSet) {
 	}
 	fs.StringVar(&f.forward, "forward", "", "plan FILE as a backward graph whose params share this forward graph's weight slots")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "time limit for searching strategies such as exact (default 10s unless --node-limit is given)")
-	fs.Var(&f.autoSlice, "auto-slice", "cap auto's improving of its portfolio's answer at this `duration` (0 turns it off); by default its node budget alone bounds it (100 nodes a buffer, at most 500,000, and 1.5e11/buffers above 300,000 buffers), so the same input gives the same plan on any machine; an answer still over 1 % above the bound gets 40 nodes a buffer more, and before those other seeds (where its busiest steps lie far apart, peaks first; above 2,000 buffers, best fit in breadth lasting and dying orders) get slices of their own, the smallest going on")
+	fs.Var(&f.autoSlice, "auto-slice", "cap auto's improving of its portfolio's answer at this `duration` (0 turns it off); by default its node budget alone bounds it (100 nodes a buffer, at most 500,000, and 1.5e11/buffers above 300,000 buffers), so the same input gives the same plan on any machine; an answer still over 1 % above the bound gets 40 nodes a buffer more, and before those other seeds (where its busiest steps lie far apart, peaks first; above 2,000 buffers, best fit in breadth lasting and dying orders) get slices of their own, the smallest going on; one still over 1 % above the bound after those starts again from before its slice twice, with two other seeds")
 	fs.StringVar(&f.maxMemory, "max-memory", "", "refuse inputs whose planning would need more `memory` than this (default 8GiB)")
 }
 
