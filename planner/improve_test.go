@@ -344,6 +344,8 @@ func TestRestartKeepsTheSmallest(t *testing.T) {
 // the bound, and a restart takes it to 1.7 %, the same on one thread and
 // two.
 func TestAutoRestartsWhereStillFarAbove(t *testing.T) {
+	defer func(n int) { restartAbove = n }(restartAbove)
+	restartAbove = 0 // as on a problem of thousands of buffers
 	p := GenerateRandom(200, 5)
 	slice := autoSliceNodes(len(p.Buffers))
 	alone, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: slice})
