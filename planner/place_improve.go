@@ -313,21 +313,22 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 // 3 from the same start ended at 1.0072, 1.0070 and 1.0003.
 func (pr *prepared) restart(ctx context.Context, offsets, start []int64, bound, nodes int64, parallel bool) (r ran) {
 	one, other := slices.Clone(start), slices.Clone(start)
-	run := func(ctx context.Context, into []int64, seed uint64) (int64, error) {
-		return pr.improve(ctx, into, bound, improveOptions{seed: seed, nodes: nodes})
+	run := func(ctx context.Context, into []int64, seed uint64) (r ran) {
+		r.spent, r.err = pr.improve(ctx, into, bound, improveOptions{seed: seed, nodes: nodes})
+		return r
 	}
-	second := func() ran { n, err := run(ctx, other, improveSeed+2); return ran{n, err} }
+	runOther := func(ctx context.Context) ran { return run(ctx, other, improveSeed+2) }
+	second := func() ran { return runOther(ctx) }
 	if parallel {
 		var stop func()
-		second, stop = beside(ctx, func(ctx context.Context) ran { n, err := run(ctx, other, improveSeed+2); return ran{n, err} })
+		second, stop = beside(ctx, runOther)
 		defer stop()
 	}
-	n1, err1 := run(ctx, one, improveSeed+1)
-	q := second()
-	r.spent, r.err = -1, errors.Join(err1, q.err)
+	p, q := run(ctx, one, improveSeed+1), second()
+	r.spent, r.err = -1, errors.Join(p.err, q.err)
 	if ArenaOf(pr.p, one) < ArenaOf(pr.p, offsets) {
 		copy(offsets, one)
-		r.spent = n1
+		r.spent = p.spent
 	}
 	if ArenaOf(pr.p, other) < ArenaOf(pr.p, offsets) {
 		copy(offsets, other)
