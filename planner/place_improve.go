@@ -324,15 +324,15 @@ func (pr *prepared) restart(ctx context.Context, offsets, start []int64, bound, 
 		second, stop = beside(ctx, runOther)
 		defer stop()
 	}
-	p, q := run(ctx, one, improveSeed+1), second()
-	r.spent, r.err = -1, errors.Join(p.err, q.err)
+	ranOne, ranOther := run(ctx, one, improveSeed+1), second()
+	r.spent, r.err = -1, errors.Join(ranOne.err, ranOther.err)
 	if ArenaOf(pr.p, one) < ArenaOf(pr.p, offsets) {
 		copy(offsets, one)
-		r.spent = p.spent
+		r.spent = ranOne.spent
 	}
 	if ArenaOf(pr.p, other) < ArenaOf(pr.p, offsets) {
 		copy(offsets, other)
-		r.spent = q.spent
+		r.spent = ranOther.spent
 	}
 	return r
 }
