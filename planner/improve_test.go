@@ -366,3 +366,67 @@ func TestAutoRestartsWhereStillFarAbove(t *testing.T) {
 		t.Errorf("arena %d after a restart, %d with the slice alone", pl.Arena, alone.Arena)
 	}
 }
+
+// Where auto goes on past its slice, it says why through Progress, with
+// the planner's own numbers, the same on one thread and two: the seeds
+// after a slice that left the answer far above the bound, the far run,
+// and the restart. A plan that reaches the bound in its slice says
+// nothing.
+func TestAutoSaysWhyItGoesOn(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer func(n int) { restartAbove = n }(restartAbove)
+	restartAbove = 0 // as on a problem of thousands of buffers
+	p := GenerateRandom(200, 5)
+	bound := AlignedLowerBound(p)
+	slice := autoSliceNodes(len(p.Buffers))
+	alone, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: slice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	percent := func(arena int64) string { return fmt.Sprintf("%.2f%%", 100*float64(arena-bound)/float64(bound)) }
+	var first []string
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		var said []string
+		pl, err := Place(context.Background(), p, "auto", PlaceOptions{NodeLimit: slice + 1, Progress: func(m string) { said = append(said, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if procs == 1 {
+			first = said
+			want := []string{
+				"auto: " + percent(alone.Arena) + " above the lower bound after ",
+				"auto: still ",
+				"auto: still ",
+			}
+			wantEnd := []string{
+				" nodes; improving other starts as well",
+				" above the lower bound; improving the best answer for up to 1 more nodes",
+				fmt.Sprintf(" above the lower bound; improving its start again with two other seeds, up to %d nodes each", slice+1),
+			}
+			if len(said) != len(want) {
+				t.Fatalf("said %q, want %d lines", said, len(want))
+			}
+			for k, m := range said {
+				if !strings.HasPrefix(m, want[k]) || !strings.HasSuffix(m, wantEnd[k]) {
+					t.Errorf("line %d: %q, want %q…%q", k, m, want[k], wantEnd[k])
+				}
+			}
+			if !strings.Contains(pl.Detail, ", restarted with another seed, ") || strings.Contains(said[2], percent(pl.Arena)) {
+				t.Errorf("%s: the restart should have won, from the arena the last line names: %q", pl.Detail, said[2])
+			}
+		} else if !slices.Equal(said, first) {
+			t.Errorf("two threads said %q, one %q", said, first)
+		}
+	}
+
+	atBound := Generate(200, 1)
+	var said []string
+	pl, err := Place(context.Background(), atBound, "auto", PlaceOptions{Progress: func(m string) { said = append(said, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Arena != AlignedLowerBound(atBound) || len(said) > 0 {
+		t.Errorf("arena %d, bound %d: said %q", pl.Arena, AlignedLowerBound(atBound), said)
+	}
+}

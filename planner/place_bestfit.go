@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync/atomic"
 )
@@ -63,14 +64,15 @@ func (o fitOrder) String() string { return fitOrderNames[o] }
 // prepared is what every strategy derives from a Problem once: the
 // sections each buffer covers and the buffers to place.
 type prepared struct {
-	p       *Problem
-	tl      timeline
-	first   []int32 // first section of each buffer
-	last    []int32 // one past its last section
-	movable []int   // buffers to place: not fixed, span > 0
-	fixed   []int   // fixed buffers with span > 0
-	yield   func()  // the caller's Yield hook, or nil
-	live    []int64 // bytes live in each section, and a zero after the last
+	p        *Problem
+	tl       timeline
+	first    []int32      // first section of each buffer
+	last     []int32      // one past its last section
+	movable  []int        // buffers to place: not fixed, span > 0
+	fixed    []int        // fixed buffers with span > 0
+	yield    func()       // the caller's Yield hook, or nil
+	progress func(string) // the caller's Progress hook, or nil
+	live     []int64      // bytes live in each section, and a zero after the last
 }
 
 // sectionLive sums the bytes live in each section: the lower bound and
@@ -99,6 +101,14 @@ func (pr *prepared) lowerBound() int64 {
 	return lb
 }
 
+// report tells the caller's Progress hook, if any, what a placement is
+// doing.
+func (pr *prepared) report(format string, args ...any) {
+	if pr.progress != nil {
+		pr.progress(fmt.Sprintf(format, args...))
+	}
+}
+
 // pause lets the caller's other work run every 256 buffers (the browser's
 // event loop, in wasm) and reports cancellation.
 func (pr *prepared) pause(ctx context.Context, k int) error {
@@ -112,7 +122,7 @@ func (pr *prepared) pause(ctx context.Context, k int) error {
 }
 
 func prepare(p *Problem, opts PlaceOptions) *prepared {
-	pr := &prepared{p: p, first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers)), yield: opts.Yield}
+	pr := &prepared{p: p, first: make([]int32, len(p.Buffers)), last: make([]int32, len(p.Buffers)), yield: opts.Yield, progress: opts.Progress}
 	// The sections' starts are the distinct births and ends (one past
 	// the deaths); a buffer's first and last sections are the ranks of
 	// its own, found by the one sort.

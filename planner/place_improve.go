@@ -202,6 +202,11 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 	// bound. (Not by clearing seeds: the thread beside still reads it
 	// until stopped.)
 	seeding := len(seeds) > 0 && err == nil && farAbove(ArenaOf(p, a.offsets), bound)
+	// What follows can take many times what came before: say why.
+	above := func(arena int64) float64 { return 100 * float64(arena-bound) / float64(bound) }
+	if seeding {
+		pr.report("auto: %.2f%% above the lower bound after %d nodes; improving other starts as well", above(ArenaOf(p, a.offsets)), spent)
+	}
 	// The answers that may go on: -1 is the first.
 	arena := func(k int) int64 {
 		if k < 0 {
@@ -249,6 +254,9 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		// The pair's far run, where it is another answer and the best
 		// needs one too (the pair, no smaller, then does as well).
 		both := pair != best && farAbove(arena(best), bound)
+		if farAbove(arena(best), bound) {
+			pr.report("auto: still %.2f%% above the lower bound; improving the best answer for up to %d more nodes", above(arena(best)), far)
+		}
 		second := func() ran { return run(ctx, pair) }
 		if both && parallel {
 			var stop func()
@@ -273,6 +281,7 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 			if won >= 0 {
 				start = sliced[won].start
 			}
+			pr.report("auto: still %.2f%% above the lower bound; improving its start again with two other seeds, up to %d nodes each", above(arena(won)), nodes+far)
 			restarted = pr.restart(ctx, offsetsOf(won), start, bound, nodes+far, parallel)
 			r.err = errors.Join(r.err, restarted.err)
 		}
