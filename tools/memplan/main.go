@@ -292,8 +292,19 @@ func flagError(err error) string {
 }
 
 func (f *planFlags) placeOptions(stderr io.Writer) planner.PlaceOptions {
-	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.opts.NodeLimit, AutoSlice: f.slice(), Progress: func(msg string) { fmt.Fprintln(stderr, msg) }}
+	start := time.Now()
+	progress := func(msg string) {
+		if time.Since(start) >= progressAfter {
+			fmt.Fprintln(stderr, msg)
+		}
+	}
+	return planner.PlaceOptions{TimeLimit: f.timeLimit, NodeLimit: f.opts.NodeLimit, AutoSlice: f.slice(), Progress: progress}
 }
+
+// progressAfter is how long a command runs before the planner's progress
+// reaches stderr: a plan done sooner says nothing there that its detail
+// line does not. (Exact limits its own reports to one a second.)
+var progressAfter = time.Second
 
 // slice is --auto-slice as PlaceOptions.AutoSlice takes it.
 func (f *planFlags) slice() time.Duration {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -10,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"memplan/ir"
 	"memplan/planner"
 	"memplan/wasm/protocol"
 )
@@ -565,5 +568,45 @@ func TestFitFollows(t *testing.T) {
 		"--set", "total_sequence_length=past_sequence_length+sequence_length,sequence_length=1,past_sequence_length=1"}, device...), file)...)
 	if code != exitBadInput || !strings.Contains(errs, "the search sets total_sequence_length, but it is bound to total_sequence_length=past_sequence_length+sequence_length") {
 		t.Errorf("searching a follower: exit %d, %s", code, errs)
+	}
+}
+
+// A plan that runs past progressAfter prints the planner's progress on
+// stderr, word for word, and one done sooner prints none. (The delay is
+// set to both extremes: how long a plan takes is the machine's business.)
+func TestPlanProgressOnStderr(t *testing.T) {
+	defer func(d time.Duration) { progressAfter = d }(progressAfter)
+	const csv = "../../planner/testdata/A.1048576.csv"
+	data, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := ir.DecodeBufferCSV(csv, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.FromTable(table, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	if _, err := planner.Place(context.Background(), p, "auto", planner.PlaceOptions{Progress: func(m string) { said = append(said, m) }}); err != nil {
+		t.Fatal(err)
+	}
+	if len(said) == 0 {
+		t.Fatalf("auto says nothing on %s: the input no longer tests progress", csv)
+	}
+	for _, tc := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{0, strings.Join(said, "\n") + "\n"},
+		{time.Hour, ""},
+	} {
+		progressAfter = tc.after
+		code, _, errs := runCLI(t, "plan", "-o", filepath.Join(t.TempDir(), "plan.csv"), csv)
+		if code != exitOK || errs != tc.want {
+			t.Errorf("progress after %v: exit %d, stderr %q, want %q", tc.after, code, errs, tc.want)
+		}
 	}
 }
