@@ -1205,3 +1205,54 @@ func TestBrowserRefusesLargeFiles(t *testing.T) {
 		p.fail("the server sent %d bytes of the endless file: the page read on past the limit", n)
 	}
 }
+
+// While auto goes on improving a plan far above the lower bound, the
+// status line and the plot's own line say why, in the planner's words: the
+// lines the command line's planner gives for the same file, in order.
+func TestBrowserSaysWhyAutoGoesOn(t *testing.T) {
+	s := open(t, "/index.html")
+	p := s.page
+	const name = "A.1048576.csv"
+	csv := s.testdata("planner/testdata/" + name)
+	table, err := ir.DecodeBufferCSV(name, csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := planner.FromTable(table, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	if _, err := planner.Place(context.Background(), prob, "auto", planner.PlaceOptions{Progress: func(m string) { said = append(said, m) }}); err != nil {
+		t.Fatal(err)
+	}
+	if len(said) == 0 {
+		t.Fatalf("auto says nothing on %s: the input no longer tests progress", name)
+	}
+	p.wait("the default example", viewerShows("transformer.json"))
+	// Every text each line shows, kept as it changes.
+	keep := func(doc, id string) string {
+		return fmt.Sprintf(`(() => { const el = %s.getElementById(%q), seen = [];
+			new MutationObserver(() => seen.push(el.textContent)).observe(el, {childList: true, characterData: true, subtree: true});
+			window.__seen = window.__seen || {}; window.__seen[%q] = seen; return true; })()`, doc, id, id)
+	}
+	eval[bool](p, keep("document", "filename"))
+	eval[bool](p, keep(frame+".document", "status"))
+	p.drop(name, string(csv))
+	p.wait("its plan", viewerShows(name))
+	for _, line := range []struct{ id, before string }{
+		{"filename", "planning " + name + ": "},
+		{"status", "planning " + name + "…\n"},
+	} {
+		shown := eval[[]string](p, fmt.Sprintf(`window.__seen[%q]`, line.id))
+		k := 0
+		for _, st := range shown {
+			if k < len(said) && st == line.before+said[k] {
+				k++
+			}
+		}
+		if k < len(said) {
+			p.fail("#%s showed %q; want, in order, %q after %q", line.id, shown, said, line.before)
+		}
+	}
+}

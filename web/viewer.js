@@ -95,6 +95,9 @@
     if (m.type === "ready") status.textContent = "";
     if (m.type === "summary") status.textContent = "";
     if (m.type === "busy") status.textContent = (m.message || "planning " + m.file) + "…";
+    // A long plan says, in the planner's words, what it is doing: a
+    // second line under the first.
+    if (m.type === "progress") status.textContent = "planning " + m.file + "…\n" + m.message;
     if (m.type === "error") status.textContent = "";
     if (!ownPanels) return;
     if (m.type === "hover") showTip(m);

@@ -683,7 +683,10 @@ func polished(ctx context.Context, s *shardAnswer) (ev protocol.WorkerEvent, bin
 		}
 	}()
 	millis, lap := stopwatch()
-	popts := s.req.Options.PlaceOptions(planner.PlaceOptions{Yield: yielder(), From: &s.place})
+	// Improving can take many times what the shards took: the planner
+	// says why, as auto's own run does (plan).
+	progress := func(msg string) { post(protocol.WorkerEvent{Type: "progress", ID: s.req.ID, Message: msg}) }
+	popts := s.req.Options.PlaceOptions(planner.PlaceOptions{Yield: yielder(), Progress: progress, From: &s.place})
 	p, pl, prove, err := placeAndRecord(ctx, s.prob, "auto", popts, s.req.Name)
 	if ctx.Err() != nil {
 		return cancelled(), nil, nil, nil
