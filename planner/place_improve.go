@@ -253,8 +253,9 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		}
 		// The pair's far run, where it is another answer and the best
 		// needs one too (the pair, no smaller, then does as well).
-		both := pair != best && farAbove(arena(best), bound)
-		if farAbove(arena(best), bound) {
+		farBest := farAbove(arena(best), bound)
+		both := pair != best && farBest
+		if farBest {
 			pr.report("auto: still %.2f%% above the lower bound; improving the best answer for up to %d more nodes", above(arena(best)), far)
 		}
 		second := func() ran { return run(ctx, pair) }
