@@ -51,7 +51,14 @@ type improveOptions struct {
 	seed     uint64
 	nodes    int64     // stop after this many nodes; 0 for no limit
 	deadline time.Time // zero for none
+	// progress, if not nil, hears the smallest arena so far and the nodes
+	// spent, once every improveReportEvery.
+	progress func(best, nodes int64)
 }
+
+// improveReportEvery is how often a run with progress reports: a
+// variable, so that a test can hear every round.
+var improveReportEvery = time.Second
 
 const (
 	// improveMaxFreed is the most buffers a window should re-place:
@@ -186,6 +193,7 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 			copy(offsets, best)
 		}
 	}()
+	reported := time.Now()
 	for round := 0; ; round++ {
 		if err := ctx.Err(); err != nil {
 			return im.nodes, err
@@ -211,6 +219,10 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 			if best != nil {
 				copy(best, offsets)
 			}
+		}
+		if o.progress != nil && time.Since(reported) >= improveReportEvery {
+			reported = time.Now()
+			o.progress(bestArena, im.nodes)
 		}
 		// Stuck for long: kick the plan to another one about as good,
 		// from which the moves may find what they cannot from here, and

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -371,11 +372,13 @@ func TestAutoRestartsWhereStillFarAbove(t *testing.T) {
 // the planner's own numbers, the same on one thread and two: the seeds
 // after a slice that left the answer far above the bound, the far run,
 // and the restart. A plan that reaches the bound in its slice says
-// nothing.
+// nothing, and auto's runs say nothing as they go, as improve's does.
 func TestAutoSaysWhyItGoesOn(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	defer func(n int) { restartAbove = n }(restartAbove)
 	restartAbove = 0 // as on a problem of thousands of buffers
+	defer func(d time.Duration) { improveReportEvery = d }(improveReportEvery)
+	improveReportEvery = 0
 	p := GenerateRandom(200, 5)
 	bound := AlignedLowerBound(p)
 	slice := autoSliceNodes(len(p.Buffers))
@@ -428,5 +431,46 @@ func TestAutoSaysWhyItGoesOn(t *testing.T) {
 	}
 	if pl.Arena != AlignedLowerBound(atBound) || len(said) > 0 {
 		t.Errorf("arena %d, bound %d: said %q", pl.Arena, AlignedLowerBound(atBound), said)
+	}
+}
+
+// The improve strategy reports its smallest arena so far and the nodes
+// it has spent, every improveReportEvery: each line no higher than the
+// last and the last no lower than the answer, with more nodes each time.
+func TestImproveReportsAsItGoes(t *testing.T) {
+	defer func(d time.Duration) { improveReportEvery = d }(improveReportEvery)
+	p := GenerateRandom(200, 5)
+	bound := AlignedLowerBound(p)
+	for _, every := range []time.Duration{0, time.Hour} {
+		improveReportEvery = every
+		var said []string
+		pl, err := Place(context.Background(), p, "improve", PlaceOptions{NodeLimit: 50_000, Progress: func(m string) { said = append(said, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if every > 0 {
+			if len(said) > 0 {
+				t.Errorf("every %v: said %q before an hour", every, said[0])
+			}
+			continue
+		}
+		if len(said) < 10 {
+			t.Fatalf("said %d lines over 50,000 nodes, want one a round: %q", len(said), said)
+		}
+		last, lastNodes := math.Inf(1), int64(-1)
+		for _, m := range said {
+			var pct float64
+			var nodes int64
+			if _, err := fmt.Sscanf(m, "improve: %f%% above the lower bound after %d nodes", &pct, &nodes); err != nil {
+				t.Fatalf("%q: %v", m, err)
+			}
+			if pct > last || nodes <= lastNodes {
+				t.Fatalf("%q after %.2f%% and %d nodes", m, last, lastNodes)
+			}
+			last, lastNodes = pct, nodes
+		}
+		if final := 100 * float64(pl.Arena-bound) / float64(bound); last < final-0.005 {
+			t.Errorf("last said %.2f%%, the answer is %.2f%% above the bound", last, final)
+		}
 	}
 }

@@ -72,7 +72,10 @@ type prepared struct {
 	fixed    []int        // fixed buffers with span > 0
 	yield    func()       // the caller's Yield hook, or nil
 	progress func(string) // the caller's Progress hook, or nil
-	live     []int64      // bytes live in each section, and a zero after the last
+	// reportImprove: the improve strategy, whose one long run reports as
+	// it goes (auto's slices report their steps instead).
+	reportImprove bool
+	live          []int64 // bytes live in each section, and a zero after the last
 }
 
 // sectionLive sums the bytes live in each section: the lower bound and

@@ -63,6 +63,7 @@ func placeImprove(ctx context.Context, p *Problem, opts PlaceOptions) (Placement
 		limit = improveDefaultLimit
 	}
 	pr := prepare(p, opts)
+	pr.reportImprove = true
 	members := pr.members()
 	a, best, err := pr.portfolio(ctx, members, 0, 1, nil, nil)
 	if err != nil {
@@ -150,10 +151,16 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		return pl, nil
 	}
 	bound := AlignedLowerBound(p)
+	above := func(arena int64) float64 { return 100 * float64(arena-bound) / float64(bound) }
 	slice := func(ctx context.Context, offsets []int64) (int64, error) {
 		o := improveOptions{seed: improveSeed, nodes: nodes}
 		if limit > 0 {
 			o.deadline = time.Now().Add(limit)
+		}
+		if pr.reportImprove {
+			o.progress = func(best, spent int64) {
+				pr.report("improve: %.2f%% above the lower bound after %d nodes", above(best), spent)
+			}
 		}
 		return pr.improve(ctx, offsets, bound, o)
 	}
@@ -203,7 +210,6 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 	// until stopped.)
 	seeding := len(seeds) > 0 && err == nil && farAbove(ArenaOf(p, a.offsets), bound)
 	// What follows can take many times what came before: say why.
-	above := func(arena int64) float64 { return 100 * float64(arena-bound) / float64(bound) }
 	if seeding {
 		pr.report("auto: %.2f%% above the lower bound after %d nodes; improving other starts as well", above(ArenaOf(p, a.offsets)), spent)
 	}
