@@ -250,7 +250,7 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 			}
 			return sliced[k].b.offsets
 		}
-		stayed := 100 * float64(arena(-1)-bound) / float64(bound)
+		stayed := above(arena(-1))
 		run := func(ctx context.Context, k int) (r ran) {
 			if farAbove(arena(k), bound) {
 				r.spent, r.err = farRun(ctx, offsetsOf(k))
