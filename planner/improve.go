@@ -54,6 +54,13 @@ type improveOptions struct {
 	// progress, if not nil, hears the smallest arena so far and the nodes
 	// spent, once every improveReportEvery.
 	progress func(best, nodes int64)
+	// checkpoint, if not nil, is asked at the first round at or past
+	// each multiple of checkEvery nodes whether to stop, given the
+	// smallest arena so far and the nodes spent since it was first
+	// reached (a race, race.go). A run stopped there holds the offsets a
+	// run with that multiple as its node budget would.
+	checkEvery int64
+	checkpoint func(best, stalled int64) bool
 }
 
 // improveReportEvery is how often a run with progress reports: a
@@ -188,6 +195,7 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 	fails := 0
 	// The best plan so far, kept apart once a kick (below) has left it.
 	best, bestArena, gained := []int64(nil), ArenaOf(pr.p, offsets), int64(0)
+	lowered, check := int64(0), o.checkEvery // when bestArena was reached; the next checkpoint
 	defer func() {
 		if best != nil && ArenaOf(pr.p, offsets) > bestArena {
 			copy(offsets, best)
@@ -215,9 +223,15 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 			return im.nodes, nil // only fixed buffers reach the arena
 		}
 		if arena < bestArena {
-			bestArena, gained = arena, im.nodes
+			bestArena, gained, lowered = arena, im.nodes, im.nodes
 			if best != nil {
 				copy(best, offsets)
+			}
+		}
+		for o.checkpoint != nil && im.nodes >= check {
+			check += o.checkEvery
+			if o.checkpoint(bestArena, im.nodes-lowered) {
+				return im.nodes, nil
 			}
 		}
 		if o.progress != nil && time.Since(reported) >= improveReportEvery {

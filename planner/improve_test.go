@@ -283,13 +283,16 @@ func TestAutoSliceNodes(t *testing.T) {
 	}
 }
 
-// restart keeps the smallest of its offsets and two runs from start with
-// the next two seeds, ties to the earlier, the same on one thread and
-// two; it reports the winning run's nodes, or -1 where offsets stayed.
-func TestRestartKeepsTheSmallest(t *testing.T) {
+// A race stops every run at the same checkpoint once one has settled,
+// and each run then holds what it would alone, stopped at that
+// checkpoint or at its own end; the smallest answer wins, ties to the
+// earlier, and all of it is the same on one thread and two.
+func TestRaceStopsTogether(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	rng := rand.New(rand.NewPCG(25, 26))
-	won := map[int64]int{} // by which run: -1 none, else the seed
+	const budget = 3000
+	var early, full int
+	won := map[int]int{}
 	for k := range 60 {
 		p := randomProblem(rng, 10+rng.IntN(50), 2+rng.IntN(30))
 		pr := prepare(p, PlaceOptions{})
@@ -298,52 +301,92 @@ func TestRestartKeepsTheSmallest(t *testing.T) {
 			t.Fatal(err)
 		}
 		bound := AlignedLowerBound(p)
-		const nodes = 300
-		// What each run makes of start, on its own.
-		runs := map[uint64][]int64{}
-		for _, seed := range []uint64{improveSeed, improveSeed + 1, improveSeed + 2} {
-			o := slices.Clone(start.offsets)
-			if _, err := pr.improve(context.Background(), o, bound, improveOptions{seed: seed, nodes: nodes}); err != nil {
-				t.Fatal(err)
-			}
-			runs[seed] = o
-		}
-		want, wantSeed := runs[improveSeed], int64(-1)
-		for _, seed := range []uint64{improveSeed + 1, improveSeed + 2} {
-			if ArenaOf(p, runs[seed]) < ArenaOf(p, want) {
-				want, wantSeed = runs[seed], int64(seed)
-			}
-		}
+		settle := int64(100 + rng.IntN(400))
+		var first []racer
+		firstWon := -1
 		for _, procs := range []int{1, 2} {
 			runtime.GOMAXPROCS(procs)
-			got := slices.Clone(runs[improveSeed])
-			r := pr.restart(context.Background(), got, start.offsets, bound, nodes, procs > 1)
-			if r.err != nil {
-				t.Fatal(r.err)
+			runs := make([]racer, 3)
+			for i := range runs {
+				runs[i] = racer{offsets: slices.Clone(start.offsets), seed: improveSeed + uint64(i), nodes: budget}
 			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("problem %d, %d threads: arena %d, want %d (won by seed %d)", k, procs, ArenaOf(p, got), ArenaOf(p, want), wantSeed)
+			w, err := pr.race(context.Background(), runs, bound, settle)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if (r.spent < 0) != (wantSeed < 0) {
-				t.Fatalf("problem %d: spent %d, want a run's nodes only where one won (seed %d)", k, r.spent, wantSeed)
+			for i, r := range runs {
+				if err := checkOffsets(p, r.offsets); err != nil {
+					t.Fatalf("problem %d, run %d: %v", k, i, err)
+				}
+				if a := ArenaOf(p, r.offsets); a < ArenaOf(p, runs[w].offsets) || a == ArenaOf(p, runs[w].offsets) && i < w {
+					t.Fatalf("problem %d: run %d (arena %d) should have won over run %d (%d)", k, i, a, w, ArenaOf(p, runs[w].offsets))
+				}
 			}
-			if err := checkOffsets(p, got); err != nil {
-				t.Fatalf("problem %d: %v", k, err)
+			if procs == 1 {
+				first, firstWon = runs, w
+				continue
+			}
+			if w != firstWon {
+				t.Fatalf("problem %d: run %d won on two threads, %d on one", k, w, firstWon)
+			}
+			for i := range runs {
+				if runs[i].spent != first[i].spent || runs[i].checks != first[i].checks || runs[i].stopped != first[i].stopped || !slices.Equal(runs[i].offsets, first[i].offsets) {
+					t.Fatalf("problem %d, run %d: %d nodes on two threads, %d on one, or other offsets", k, i, runs[i].spent, first[i].spent)
+				}
 			}
 		}
-		won[wantSeed]++
+		stopped := false
+		for i, r := range first {
+			alone, checks := slices.Clone(start.offsets), 0
+			o := improveOptions{seed: r.seed, nodes: budget, checkEvery: raceCheckEvery(settle), checkpoint: func(int64, int64) bool {
+				checks++
+				return r.stopped && checks == r.checks
+			}}
+			spent, err := pr.improve(context.Background(), alone, bound, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(alone, r.offsets) || spent != r.spent {
+				t.Fatalf("problem %d, run %d: %d nodes, arena %d in the race; alone %d nodes, arena %d", k, i, r.spent, ArenaOf(p, r.offsets), spent, ArenaOf(p, alone))
+			}
+			stopped = stopped || r.stopped
+		}
+		if stopped {
+			// All stop at the same checkpoint, but for runs that had
+			// ended before it.
+			at := 0
+			for _, r := range first {
+				if r.stopped {
+					at = max(at, r.checks)
+				}
+			}
+			for i, r := range first {
+				if r.stopped && r.checks != at || !r.stopped && r.checks > at {
+					t.Fatalf("problem %d: run %d stopped %v at checkpoint %d, another stopped at %d", k, i, r.stopped, r.checks, at)
+				}
+			}
+			// Only a settled run stops the others: one within 1 % of the
+			// bound, or at it.
+			if farAbove(ArenaOf(p, first[firstWon].offsets), bound) {
+				t.Fatalf("problem %d: stopped early with every answer far above the bound (best %d, bound %d)", k, ArenaOf(p, first[firstWon].offsets), bound)
+			}
+			early++
+		} else {
+			full++
+		}
+		won[firstWon]++
 	}
-	if won[-1] == 0 || won[int64(improveSeed+1)] == 0 || won[int64(improveSeed+2)] == 0 {
-		t.Fatalf("wins by run %v: the problems no longer test every outcome", won)
+	if early == 0 || full == 0 || len(won) < 3 {
+		t.Fatalf("%d races stopped early, %d did not, wins by run %v: the problems no longer test every outcome", early, full, won)
 	}
 }
 
-// Where the far nodes leave auto's answer far above the bound, it starts
-// again from the winner's answer before its slice with two other seeds,
-// each for the slice's and the far nodes, and keeps the smallest: on 200
-// random lives a node limit of one far node leaves the answer 2.2 % above
-// the bound, and a restart takes it to 1.7 %, the same on one thread and
-// two.
+// Where the seeds' slices leave auto's answer far above the bound, it
+// starts again from the best answer before its slice with two other
+// seeds, each for the slice's and the far nodes, beside the far run, and
+// keeps the smallest: on 200 random lives a node limit of one far node
+// leaves the answer 2.2 % above the bound, and a restart wins, the same
+// on one thread and two.
 func TestAutoRestartsWhereStillFarAbove(t *testing.T) {
 	defer func(n int) { restartAbove = n }(restartAbove)
 	restartAbove = 0 // as on a problem of thousands of buffers
@@ -370,8 +413,8 @@ func TestAutoRestartsWhereStillFarAbove(t *testing.T) {
 
 // Where auto goes on past its slice, it says why through Progress, with
 // the planner's own numbers, the same on one thread and two: the seeds
-// after a slice that left the answer far above the bound, the far run,
-// and the restart. A plan that reaches the bound in its slice says
+// after a slice that left the answer far above the bound, and the race
+// of the far run and the restarts. A plan that reaches the bound in its slice says
 // nothing, and auto's runs say nothing as they go, as improve's does.
 func TestAutoSaysWhyItGoesOn(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
@@ -400,12 +443,10 @@ func TestAutoSaysWhyItGoesOn(t *testing.T) {
 			want := []string{
 				"auto: " + percent(alone.Arena) + " above the lower bound after ",
 				"auto: still ",
-				"auto: still ",
 			}
 			wantEnd := []string{
 				" nodes; improving other starts as well",
-				" above the lower bound; improving the best answer for up to 1 more nodes",
-				fmt.Sprintf(" above the lower bound; improving its start again with two other seeds, up to %d nodes each", slice+1),
+				fmt.Sprintf(" above the lower bound; improving the best answer for up to 1 more nodes, and its start again with two other seeds for up to %d each, until one has stayed within 1%% of the bound for %d nodes", slice+1, raceSettleNodes(len(p.Buffers))),
 			}
 			if len(said) != len(want) {
 				t.Fatalf("said %q, want %d lines", said, len(want))
@@ -415,8 +456,8 @@ func TestAutoSaysWhyItGoesOn(t *testing.T) {
 					t.Errorf("line %d: %q, want %q…%q", k, m, want[k], wantEnd[k])
 				}
 			}
-			if !strings.Contains(pl.Detail, ", restarted with another seed, ") || strings.Contains(said[2], percent(pl.Arena)) {
-				t.Errorf("%s: the restart should have won, from the arena the last line names: %q", pl.Detail, said[2])
+			if !strings.Contains(pl.Detail, ", restarted with another seed, ") || strings.Contains(said[1], percent(pl.Arena)) {
+				t.Errorf("%s: the restart should have won, from the arena the last line names: %q", pl.Detail, said[1])
 			}
 		} else if !slices.Equal(said, first) {
 			t.Errorf("two threads said %q, one %q", said, first)

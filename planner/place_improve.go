@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -128,21 +127,20 @@ type seedFunc func(context.Context) (answer, string, error)
 // negative: none at all) and limit (0: no limit) and returns it as a
 // Placement. If that leaves it far above the bound (farAbove), each of
 // seeds that offers an answer gets the same nodes and limit on it, and
-// far nodes more, with no clock, go to the smallest answer then (ties to
-// the earlier, the first answer first), and to the answer the first and
-// second alone would have chosen if that is another: the smaller result
-// wins, so a seed never makes a plan worse than those two would. If the
-// winner is still far above the bound, on a problem of more than
-// restartAbove movable buffers, its answer from before its slice
-// is improved twice more from scratch with two other seeds, for the
-// slice's and the far nodes each, and the smallest answer wins (restart).
+// the smallest answer then (ties to the earlier, the first answer first)
+// goes on for far nodes more, with no clock. On a problem of more than
+// restartAbove movable buffers, its answer from before its slice is
+// improved again beside it from scratch, with two other seeds, for the
+// slice's and the far nodes each: the three race (race.go), stopping
+// together once one has stayed within 1 % of the bound for
+// raceSettleNodes, and the smallest answer wins, ties to the far run.
 // An answer the improver changed has no Order: its buffers were not
 // placed one at a time.
 //
 // Where there is a second thread, the seeds' slices start beside the
-// first slice, and the two far runs, and the two restarts, go side by
-// side, each on its own answer and used only where the one-thread order
-// would have used it: the plan is the same, one thread or many.
+// first slice, and the race's runs share the threads; each is used only
+// where the one-thread order would have used it: the plan is the same,
+// one thread or many.
 func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, nodes int64, limit time.Duration, far int64, seeds []seedFunc) (Placement, error) {
 	p := pr.p
 	before := ArenaOf(p, a.offsets)
@@ -163,10 +161,6 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 			}
 		}
 		return pr.improve(ctx, offsets, bound, o)
-	}
-	farRun := func(ctx context.Context, offsets []int64) (int64, error) {
-		// The same seed on a new start: a run, not a replay.
-		return pr.improve(ctx, offsets, bound, improveOptions{seed: improveSeed, nodes: far})
 	}
 	parallel := runtime.GOMAXPROCS(0) > 1
 	var original []int64 // the first answer before its slice, for restarts
@@ -220,7 +214,7 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 		}
 		return ArenaOf(p, sliced[k].b.offsets)
 	}
-	best, pair := -1, -1 // the smallest; the smaller of the first and the second
+	best := -1 // the smallest
 	if seeding {
 		work(ctx) // this thread takes the seeds left
 		if besideSeeds != nil {
@@ -235,73 +229,42 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 				break
 			} else if r.b.offsets != nil && arena(k) < arena(best) {
 				best = k
-				if k == 0 {
-					pair = 0
-				}
 			}
 		}
 	}
-	if err == nil && far > 0 {
-		// Each far run improves its own answer in place: the first's and
-		// the seeds' are separate slices.
-		offsetsOf := func(k int) []int64 {
-			if k < 0 {
-				return a.offsets
+	if err == nil && best >= 0 {
+		w := sliced[best]
+		pl = Placement{Offsets: w.b.offsets, Detail: fmt.Sprintf(w.detail, above(arena(-1))), Order: w.b.order, Rule: w.b.rule}
+		a, before, spent = w.b, w.before, w.spent
+	}
+	if err == nil && far > 0 && farAbove(ArenaOf(p, a.offsets), bound) {
+		// The best answer goes on for the far nodes; above restartAbove
+		// buffers its start from before its slice is improved again
+		// beside it, with two other seeds, for the slice's and the far
+		// nodes each; the three race (race.go) and the smallest wins.
+		offsets, start := a.offsets, original
+		if best >= 0 {
+			start = sliced[best].start
+		}
+		runs := []racer{{offsets: offsets, seed: improveSeed, nodes: far}}
+		settle := int64(0) // alone, it runs to its budget or the bound
+		if original != nil {
+			settle = raceSettleNodes(len(pr.movable))
+			for _, seed := range []uint64{improveSeed + 1, improveSeed + 2} {
+				runs = append(runs, racer{offsets: slices.Clone(start), seed: seed, nodes: nodes + far})
 			}
-			return sliced[k].b.offsets
+			pr.report("auto: still %.2f%% above the lower bound; improving the best answer for up to %d more nodes, and its start again with two other seeds for up to %d each, until one has stayed within 1%% of the bound for %d nodes", above(ArenaOf(p, offsets)), far, nodes+far, settle)
+		} else {
+			pr.report("auto: still %.2f%% above the lower bound; improving the best answer for up to %d more nodes", above(ArenaOf(p, offsets)), far)
 		}
-		stayed := above(arena(-1))
-		run := func(ctx context.Context, k int) (r ran) {
-			if farAbove(arena(k), bound) {
-				r.spent, r.err = farRun(ctx, offsetsOf(k))
-			}
-			return r
-		}
-		// The pair's far run, where it is another answer and the best
-		// needs one too (the pair, no smaller, then does as well).
-		farBest := farAbove(arena(best), bound)
-		both := pair != best && farBest
-		if farBest {
-			pr.report("auto: still %.2f%% above the lower bound; improving the best answer for up to %d more nodes", above(arena(best)), far)
-		}
-		second := func() ran { return run(ctx, pair) }
-		if both && parallel {
-			var stop func()
-			second, stop = beside(ctx, func(ctx context.Context) ran { return run(ctx, pair) })
-			defer stop()
-		}
-		won, r := best, run(ctx, best)
-		if both {
-			q := second()
-			r.err = errors.Join(r.err, q.err)
-			// Ties to the pair: the plan the first and second alone give.
-			if arena(pair) <= arena(best) {
-				won, r.spent = pair, q.spent
-			}
-		}
-		// Still far above the bound after its far run, the winner's start
-		// is improved again from before its slice, twice, with two other
-		// seeds, side by side, each for the slice's and the far nodes.
-		restarted := ran{spent: -1}
-		if r.err == nil && original != nil && farAbove(arena(won), bound) {
-			start := original
-			if won >= 0 {
-				start = sliced[won].start
-			}
-			pr.report("auto: still %.2f%% above the lower bound; improving its start again with two other seeds, up to %d nodes each", above(arena(won)), nodes+far)
-			restarted = pr.restart(ctx, offsetsOf(won), start, bound, nodes+far, parallel)
-			r.err = errors.Join(r.err, restarted.err)
-		}
+		won, rerr := pr.race(ctx, runs, bound, settle)
 		// Stopped, a run's offsets are still a plan: it is kept.
-		err = r.err
-		if won >= 0 {
-			w := sliced[won]
-			a, before, spent = w.b, w.before, w.spent
-			pl = Placement{Offsets: w.b.offsets, Detail: fmt.Sprintf(w.detail, stayed), Order: w.b.order, Rule: w.b.rule}
-		}
-		spent += r.spent
-		if restarted.spent >= 0 {
-			spent = restarted.spent
+		err = rerr
+		if won == 0 {
+			spent += runs[0].spent
+		} else {
+			copy(offsets, runs[won].offsets)
+			spent = runs[won].spent
 			pl.Detail += ", restarted with another seed"
 		}
 	}
@@ -318,46 +281,16 @@ func (pr *prepared) improveAnswer(ctx context.Context, a answer, detail string, 
 	return pl, err
 }
 
-// restart improves start twice more from scratch, with the seeds after
-// improveSeed, each for nodes, beside each other where parallel, and
-// copies the smaller answer into offsets if it is smaller than offsets
-// (ties to the earlier seed). It returns the winning run's nodes, or -1
-// where offsets stayed as they were. Where the improver's answer stays far
-// above the bound after all its nodes, where it ends depends on its seed
-// more than on its start or its budget: on 201 IOPDDL-derived siblings,
-// 3 ended above 1 %, at 1.0108, 1.0114 and 1.0157, and with seeds 2 and
-// 3 from the same start ended at 1.0072, 1.0070 and 1.0003.
-func (pr *prepared) restart(ctx context.Context, offsets, start []int64, bound, nodes int64, parallel bool) (r ran) {
-	one, other := slices.Clone(start), slices.Clone(start)
-	run := func(ctx context.Context, into []int64, seed uint64) (r ran) {
-		r.spent, r.err = pr.improve(ctx, into, bound, improveOptions{seed: seed, nodes: nodes})
-		return r
-	}
-	runOther := func(ctx context.Context) ran { return run(ctx, other, improveSeed+2) }
-	second := func() ran { return runOther(ctx) }
-	if parallel {
-		var stop func()
-		second, stop = beside(ctx, runOther)
-		defer stop()
-	}
-	ranOne, ranOther := run(ctx, one, improveSeed+1), second()
-	r.spent, r.err = -1, errors.Join(ranOne.err, ranOther.err)
-	if ArenaOf(pr.p, one) < ArenaOf(pr.p, offsets) {
-		copy(offsets, one)
-		r.spent = ranOne.spent
-	}
-	if ArenaOf(pr.p, other) < ArenaOf(pr.p, offsets) {
-		copy(offsets, other)
-		r.spent = ranOther.spent
-	}
-	return r
-}
-
-// restartAbove is the most movable buffers of a problem whose answer is
-// never restarted, as for the seeds in breadth orders: below it the exact
-// search, which starts from auto's answer without restarts, must still be
-// at least as good as auto within its node budget (on a random problem of
-// 30 buffers, 20,000 nodes of it were not). A variable so that a test can
+// restartAbove is the most movable buffers of a problem whose far run
+// races no restarts, as for the seeds in breadth orders: below it the
+// exact search, which starts from auto's answer without restarts, must
+// still be at least as good as auto within its node budget (on a random
+// problem of 30 buffers, 20,000 nodes of it were not). Where the
+// improver's answer stays far above the bound after its slice, where it
+// ends depends on its seed more than on its start or its budget: on 201
+// IOPDDL-derived siblings, 3 ended above 1 % after their far runs, at
+// 1.0108, 1.0114 and 1.0157, and with seeds 2 and 3 from the same start
+// ended at 1.0072, 1.0070 and 1.0003. A variable so that a test can
 // restart small problems.
 var restartAbove = improveMaxFreed
 
