@@ -55,12 +55,12 @@ type improveOptions struct {
 	// spent, once every improveReportEvery.
 	progress func(best, nodes int64)
 	// checkpoint, if not nil, is asked at the first round at or past
-	// each multiple of checkEvery nodes whether to stop, given the
-	// smallest arena so far and the nodes spent since it was first
-	// reached (a race, race.go). A run stopped there holds the offsets a
-	// run with that multiple as its node budget would.
+	// each multiple of checkEvery nodes whether to stop (a race,
+	// race.go), given the smallest arena so far, the nodes spent since it
+	// was first reached, the nodes spent, and the plan the run returns if
+	// it stops there (only to read, before it returns).
 	checkEvery int64
-	checkpoint func(best, stalled int64) bool
+	checkpoint func(best, stalled, nodes int64, plan []int64) bool
 }
 
 // improveReportEvery is how often a run with progress reports: a
@@ -230,7 +230,11 @@ func (pr *prepared) improve(ctx context.Context, offsets []int64, bound int64, o
 		}
 		for o.checkpoint != nil && im.nodes >= check {
 			check += o.checkEvery
-			if o.checkpoint(bestArena, im.nodes-lowered) {
+			plan := offsets // as the deferred copy leaves it
+			if best != nil && arena > bestArena {
+				plan = best
+			}
+			if o.checkpoint(bestArena, im.nodes-lowered, im.nodes, plan) {
 				return im.nodes, nil
 			}
 		}

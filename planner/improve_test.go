@@ -338,7 +338,7 @@ func TestRaceStopsTogether(t *testing.T) {
 		stopped := false
 		for i, r := range first {
 			alone, checks := slices.Clone(start.offsets), 0
-			o := improveOptions{seed: r.seed, nodes: budget, checkEvery: raceCheckEvery(settle), checkpoint: func(int64, int64) bool {
+			o := improveOptions{seed: r.seed, nodes: budget, checkEvery: raceCheckEvery(settle), checkpoint: func(int64, int64, int64, []int64) bool {
 				checks++
 				return r.stopped && checks == r.checks
 			}}
