@@ -39,7 +39,8 @@ const autoSliceWork = 150_000_000_000
 // An answer still more than 1/autoFar above the aligned lower bound after
 // the slice is far from it: auto then goes on improving it for
 // autoFarNodes(n) more nodes, with no clock (the same plan on any
-// machine), and stops early at the bound. 40 nodes a buffer, at most
+// machine), and stops early at the bound, or, racing restarts, once one
+// of the race's runs has settled within 1 % of it. 40 nodes a buffer, at most
 // 2,000,000: on the training traces the slice leaves above 1 %, most of
 // the gap closes within that, and a plan of 60,000 buffers stays within
 // a few seconds. Above autoHuge buffers, where auto already trims its
