@@ -2,12 +2,14 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -378,6 +380,50 @@ func TestRaceStopsTogether(t *testing.T) {
 	}
 	if early == 0 || full == 0 || len(won) < 3 {
 		t.Fatalf("%d races stopped early, %d did not, wins by run %v: the problems no longer test every outcome", early, full, won)
+	}
+}
+
+// A race stopped by its context ends, whichever run was waiting for
+// another, with the context's error and every run's offsets still a
+// plan, on one thread and two.
+func TestRaceEndsWhenCancelled(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	p := GenerateRandom(300, 3)
+	bound := AlignedLowerBound(p)
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		for _, after := range []int32{0, 1, 40, 400} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var rounds atomic.Int32
+			// The runs call Yield once a round: the race is cancelled
+			// after that many rounds of all its runs together.
+			pr := prepare(p, PlaceOptions{Yield: func() {
+				if rounds.Add(1) > after {
+					cancel()
+				}
+			}})
+			start, err := pr.bestFit(context.Background(), pr.order(orderTemporal))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ArenaOf(p, start.offsets) <= bound {
+				t.Fatal("best fit reaches the bound: the problem no longer tests a race")
+			}
+			runs := make([]racer, 3)
+			for i := range runs {
+				runs[i] = racer{offsets: slices.Clone(start.offsets), seed: improveSeed + uint64(i), nodes: 1 << 40}
+			}
+			_, err = pr.race(ctx, runs, bound, 1<<30)
+			cancel()
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("%d threads, cancelled after %d rounds: %v, want %v", procs, after, err, context.Canceled)
+			}
+			for i, r := range runs {
+				if err := checkOffsets(p, r.offsets); err != nil {
+					t.Fatalf("%d threads, cancelled after %d rounds, run %d: %v", procs, after, i, err)
+				}
+			}
+		}
 	}
 }
 
